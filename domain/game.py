@@ -1,0 +1,215 @@
+"""The game protocol every Tradewinds game implements (the "decider").
+
+A game is one object (usually a module-level instance of a ``Rules`` subclass) with:
+
+- identity: ``name``, ``title``, ``min_players``, ``max_players``, ``options_schema``;
+- ``setup(seed, seats, options) -> list[Event]``: the opening events, with every shuffle and deal
+  recorded in event data;
+- ``initial_state()`` and ``evolve(state, event) -> state``: the fold. ``evolve`` is pure: it never
+  validates, never raises on a well-formed log and never mutates its input;
+- ``decide(state, command, seat, rng) -> list[Event]``: validates a command for ``seat`` and returns
+  the events it causes, or raises ``IllegalCommand``. Random outcomes are drawn from ``rng`` and
+  written into the events;
+- ``to_act(state) -> set[int]``: the seats that may act now (several for simultaneous steps);
+- ``legal_commands(state, seat) -> list[Command]``: every legal command for that seat, complete;
+- ``view(state, seat)`` and ``redact(event, seat)``: what a seat (or a spectator, ``None``) may see.
+  Once ``is_over(state)`` is true, the platform shows everything and calls neither with a seat filter
+  (see ``reveal_all``);
+- ``is_over(state)`` and ``result(state)``: final scores and ranking;
+- ``determinize(state, seat, rng) -> state``: a state consistent with everything ``seat`` knows, the
+  hidden parts sampled (what search bots plan on);
+- ``evaluate(state, seat) -> float``: a heuristic value of the state for ``seat`` (greedy bots);
+- ``reveals(event) -> bool``: whether the event records a random outcome or reveals information that
+  was hidden (undo must not let a seat peek and take back).
+
+Commands and events are plain JSON-serialisable dicts with a ``type`` (commands imperative, events
+past tense) and named fields. Seats are integers ``0 .. seats-1``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+Command = dict[str, Any]
+Event = dict[str, Any]
+State = Any
+
+
+class IllegalCommand(Exception):
+    """A command that the rules refuse. ``code`` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"IllegalCommand({self.code!r}, {self.message!r})"
+
+
+class NotYourTurn(IllegalCommand):
+    def __init__(self, message: str = "it is not this seat's turn to act") -> None:
+        super().__init__("not_your_turn", message)
+
+
+class InvalidOptions(ValueError):
+    """Options passed to ``setup`` that the game's ``options_schema`` rejects."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option. ``kind`` is ``bool``, ``int`` or ``str``; ``choices`` limits the values."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": {"bool": "boolean", "int": "integer", "str": "string"}[self.kind],
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+_KIND_TYPES = {"bool": (bool,), "int": (int,), "str": (str,)}
+
+
+def validate_options(schema: tuple[Option, ...], options: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the options with defaults filled in; raise ``InvalidOptions`` on anything unknown or wrong."""
+    options = dict(options or {})
+    known = {opt.name: opt for opt in schema}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise InvalidOptions(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(sorted(known)) or 'none'}")
+    out: dict[str, Any] = {}
+    for opt in schema:
+        value = options.get(opt.name, opt.default)
+        ok_types = _KIND_TYPES[opt.kind]
+        if not isinstance(value, ok_types) or (opt.kind == "int" and isinstance(value, bool)):
+            raise InvalidOptions(f"option {opt.name!r} must be of type {opt.as_dict()['type']}")
+        if opt.choices is not None and value not in opt.choices:
+            raise InvalidOptions(f"option {opt.name!r} must be one of {list(opt.choices)}")
+        if opt.minimum is not None and value < opt.minimum:
+            raise InvalidOptions(f"option {opt.name!r} must be at least {opt.minimum}")
+        if opt.maximum is not None and value > opt.maximum:
+            raise InvalidOptions(f"option {opt.name!r} must be at most {opt.maximum}")
+        out[opt.name] = value
+    return out
+
+
+@dataclass
+class GameResult:
+    """Final outcome. ``ranks[seat]`` is 1 for the winner(s); tied seats share a rank."""
+
+    scores: list[float]
+    ranks: list[int]
+    tiebreaks: list[Any] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "tiebreaks": list(self.tiebreaks),
+            "details": dict(self.details),
+        }
+
+
+def rank_by(keys: list[tuple]) -> list[int]:
+    """Competition ranking ("1224") of seats by descending key tuples; equal keys share a rank."""
+    order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
+    ranks = [0] * len(keys)
+    for pos, seat in enumerate(order):
+        if pos and keys[seat] == keys[order[pos - 1]]:
+            ranks[seat] = ranks[order[pos - 1]]
+        else:
+            ranks[seat] = pos + 1
+    return ranks
+
+
+class Rules:
+    """Base class for games. Subclasses override every method that raises ``NotImplementedError``."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options_schema: tuple[Option, ...] = ()
+    # Bumped whenever the shape of the state changes, so cached snapshots from older code are ignored.
+    state_version: str = "1"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [opt.as_dict() for opt in self.options_schema],
+        }
+
+    def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        return validate_options(self.options_schema, options)
+
+    def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[Event]:
+        raise NotImplementedError
+
+    def initial_state(self) -> State:
+        raise NotImplementedError
+
+    def evolve(self, state: State, event: Event) -> State:
+        raise NotImplementedError
+
+    def fold(self, events: list[Event], state: State | None = None) -> State:
+        state = self.initial_state() if state is None else state
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def decide(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> set[int]:
+        raise NotImplementedError
+
+    def legal_commands(self, state: State, seat: int) -> list[Command]:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return event
+
+    def reveal_all(self, state: State) -> dict[str, Any]:
+        """The complete state as JSON, shown to everyone once the game is over."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def result(self, state: State) -> GameResult:
+        raise NotImplementedError
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return state
+
+    def evaluate(self, state: State, seat: int) -> float:
+        raise NotImplementedError
+
+    def reveals(self, event: Event) -> bool:
+        return False

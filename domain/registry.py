@@ -1,0 +1,41 @@
+"""Maps game-type names to their rules objects."""
+
+from __future__ import annotations
+
+import importlib
+
+from domain.game import Rules
+
+# name -> module path that exposes ``RULES``; imported lazily so one broken game cannot break others.
+GAME_MODULES: dict[str, str] = {}
+
+_extra: dict[str, Rules] = {}
+
+
+class UnknownGameType(KeyError):
+    pass
+
+
+def register(rules: Rules) -> None:
+    """Register a rules object at run time (used by tests for test-only games)."""
+    _extra[rules.name] = rules
+
+
+def unregister(name: str) -> None:
+    _extra.pop(name, None)
+
+
+def get(name: str) -> Rules:
+    if name in _extra:
+        return _extra[name]
+    if name not in GAME_MODULES:
+        raise UnknownGameType(name)
+    return importlib.import_module(GAME_MODULES[name]).RULES
+
+
+def names() -> list[str]:
+    return sorted(set(GAME_MODULES) | set(_extra))
+
+
+def all_rules() -> list[Rules]:
+    return [get(name) for name in names()]
