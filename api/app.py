@@ -1,0 +1,119 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import flask_smorest
+from flask import Flask
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from api.errors import HTTP_STATUS_CODES, ApiError, problem
+from eventstore.base import StoreUnavailable
+from workers.games import GameError
+from workers.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+API_TITLE = "Tradewinds"
+API_VERSION = "1.0.0"
+MAX_BODY_BYTES = 256 * 1024
+
+
+class Parser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = Parser()
+
+
+class Api(flask_smorest.Api):
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def handle_http_exception(self, error: HTTPException):
+        code = HTTP_STATUS_CODES.get(error.code or 500, "invalid_request")
+        data = getattr(error, "data", None) or {}
+        detail = data.get("message") or error.description or error.name
+        extra: dict[str, Any] = {}
+        messages = data.get("errors") or data.get("messages")
+        if messages:
+            extra["errors"] = messages
+            detail = "the request does not match the schema: " + _summarise(messages)
+        if error.code == 404:
+            detail = "no such resource; see the API document at /openapi.json"
+        headers = dict(data.get("headers") or {})
+        valid = getattr(error, "valid_methods", None)
+        if error.code == 405 and valid:
+            headers["Allow"] = ", ".join(valid)
+        return problem(code, str(detail), status=error.code, headers=headers, **extra)
+
+
+def _summarise(messages: Any, prefix: str = "") -> str:
+    parts: list[str] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key in ("json", "query", "headers", "view_args"):
+                parts.append(_summarise(value, prefix))
+            else:
+                parts.append(_summarise(value, f"{prefix}{key}."))
+    elif isinstance(messages, list):
+        parts.append(f"{prefix.rstrip('.') or 'body'}: {'; '.join(str(m) for m in messages)}")
+    else:
+        parts.append(f"{prefix.rstrip('.') or 'body'}: {messages}")
+    return "; ".join(p for p in parts if p)
+
+
+def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
+    """Build the app around a runtime (store + dispatcher); by default from the environment."""
+    app = Flask("tradewinds")
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Event-sourced board-game server. Errors are application/problem+json (RFC 9457) with a "
+                    "stable `code`. Seat tokens (returned once by POST /games) are sent as "
+                    "`Authorization: Bearer <token>`."
+                )
+            },
+        },
+    )
+    app.config.update(config or {})
+    runtime = runtime or Runtime.from_environment()
+    app.extensions["tradewinds"] = runtime
+
+    api = Api(app)
+    api.spec.components.security_scheme(
+        "seatToken", {"type": "http", "scheme": "bearer", "description": "a seat token from POST /games"}
+    )
+
+    from api import games, meta
+
+    api.register_blueprint(meta.blp)
+    api.register_blueprint(games.blp)
+    app.extensions["tradewinds_api"] = api
+
+    @app.errorhandler(ApiError)
+    def handle_api_error(exc: ApiError):
+        return problem(exc.code, exc.detail, status=exc.status, headers=exc.headers, **exc.extra)
+
+    @app.errorhandler(GameError)
+    def handle_game_error(exc: GameError):
+        headers = {"ETag": f'"{exc.extra["etag"]}"'} if "etag" in exc.extra else None
+        return problem(exc.code, exc.detail, headers=headers, **exc.extra)
+
+    @app.errorhandler(StoreUnavailable)
+    def handle_store_down(exc: StoreUnavailable):
+        log.error("event store unavailable: %s", exc)
+        return problem("unavailable", "the event store is unreachable; try again shortly", headers={"Retry-After": "5"})
+
+    return app

@@ -1,0 +1,167 @@
+"""The ``tradewinds`` command: serve, worker, migrate, openapi, simulate."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from workers.runtime import ConfigError, Runtime
+
+
+def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runtime:
+    return Runtime.build(
+        os.environ.get("TRADEWINDS_DATABASE_URL") or None,
+        os.environ.get("TRADEWINDS_REDIS_URL") or None,
+        dispatcher,
+        data_dir,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    # Open once in the master to fail fast on bad configuration, then again in the worker after the fork.
+    probe = _runtime(data_dir=args.data_dir)
+    database_url, redis_url = probe.database_url, probe.redis_url
+    probe.store.close()
+    bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
+
+    class Server(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", 1)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", args.threads)
+            self.cfg.set("timeout", 120)
+            self.cfg.set("accesslog", "-" if args.access_log else None)
+
+        def load(self):
+            from api.app import create_app
+
+            runtime = Runtime.build(database_url, redis_url)
+            runtime.service.resume_pending_bots()
+            return create_app(runtime)
+
+    print(f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})")
+    print(f"API document: http://{args.host}:{args.port}/openapi.json", flush=True)
+    Server().run()
+    return 0
+
+
+def _describe(url: str) -> str:
+    from workers.runtime import redact_url
+
+    return redact_url(url)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from rq import SimpleWorker, Worker
+
+    from workers.dispatch import QUEUE_NAME
+
+    if not os.environ.get("TRADEWINDS_REDIS_URL"):
+        raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
+    runtime = _runtime(dispatcher="rq")
+    cls = SimpleWorker if args.in_process else Worker
+    worker = cls([QUEUE_NAME], connection=runtime.dispatcher.redis)
+    print(f"Tradewinds worker on queue {QUEUE_NAME!r} (store: {_describe(runtime.database_url)})", flush=True)
+    worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    runtime = _runtime(dispatcher="inline", data_dir=args.data_dir)
+    runtime.store.migrate()
+    print(f"migrated {_describe(runtime.database_url)}")
+    return 0
+
+
+def openapi_document() -> dict:
+    from api.app import create_app
+    from eventstore.memory import MemoryStore
+    from workers.dispatch import InlineDispatcher
+    from workers.games import GameService
+
+    store = MemoryStore()
+    dispatcher = InlineDispatcher(lambda name, args: None)
+    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    app = create_app(runtime)
+    return app.extensions["tradewinds_api"].spec.to_dict()
+
+
+def openapi_yaml() -> str:
+    import yaml
+
+    return yaml.safe_dump(openapi_document(), sort_keys=True, allow_unicode=True)
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    text = openapi_yaml()
+    target = Path(args.output)
+    if args.check:
+        if not target.exists() or target.read_text() != text:
+            print(f"{target} is out of date: run `tradewinds openapi`", file=sys.stderr)
+            return 1
+        print(f"{target} is up to date")
+        return 0
+    target.write_text(text)
+    print(f"wrote {target}")
+    return 0
+
+
+def cmd_simulate(argv: list[str]) -> int:
+    from workers.simulate import main as simulate
+
+    return simulate(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tradewinds", description="Tradewinds game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the REST API (SQLite and in-process bots unless configured)")
+    serve.add_argument("--host", default=os.environ.get("TRADEWINDS_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("TRADEWINDS_PORT", "8000")))
+    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--data-dir", default=None, help="folder for the SQLite store (default ./tradewinds-data)")
+    serve.add_argument("--access-log", action="store_true")
+    serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="run an RQ worker for bot turns and other jobs")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--in-process", action="store_true", help="run jobs in the worker process (no fork)")
+    worker.set_defaults(func=cmd_worker)
+
+    migrate = sub.add_parser("migrate", help="create or upgrade the event store's tables")
+    migrate.add_argument("--data-dir", default=None)
+    migrate.set_defaults(func=cmd_migrate)
+
+    openapi = sub.add_parser("openapi", help="write the OpenAPI document generated from the code")
+    openapi.add_argument("--output", default="openapi.yaml")
+    openapi.add_argument("--check", action="store_true", help="fail if the file differs from the code")
+    openapi.set_defaults(func=cmd_openapi)
+
+    sub.add_parser("simulate", help="play bot-vs-bot games and report win rates (see simulate --help)", add_help=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
+    if argv and argv[0] == "simulate":
+        return cmd_simulate(argv[1:])
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ConfigError as exc:
+        print(f"tradewinds: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Service-level endpoints: health and the catalogue of game types."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from api.app import Blueprint
+from api.common import runtime
+from api.schemas import GameTypeSchema, HealthSchema
+from domain import registry
+
+blp = Blueprint("meta", __name__, description="Service health and the games it hosts")
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(503, schema=HealthSchema, description="a backing service is unreachable")
+    def get(self):
+        """Report whether the event store and the job queue are reachable"""
+        rt = runtime()
+        store, queue = "ok", "ok"
+        try:
+            rt.store.ping()
+        except Exception as exc:
+            store = f"unreachable: {exc}".splitlines()[0]
+        try:
+            rt.dispatcher.ping()
+        except Exception as exc:
+            queue = f"unreachable: {exc}".splitlines()[0]
+        healthy = store == "ok" and queue == "ok"
+        body = {
+            "status": "ok" if healthy else "degraded",
+            "store": store,
+            "store_backend": rt.database_url.split(":", 1)[0],
+            "queue": queue,
+            "queue_backend": rt.dispatcher.kind,
+        }
+        return body, 200 if healthy else 503
+
+
+@blp.route("/game-types")
+class GameTypes(MethodView):
+    @blp.response(200, GameTypeSchema(many=True))
+    def get(self):
+        """List the game types with their player counts, options and bot levels"""
+        from domain.bots import LEVELS
+
+        return [{**rules.describe(), "bot_levels": list(LEVELS)} for rules in registry.all_rules()]

@@ -1,0 +1,193 @@
+"""Marshmallow schemas: they validate requests and generate the OpenAPI document."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+MAX_COMMANDS = 50
+
+
+class ProblemSchema(ma.Schema):
+    type = fields.String(required=True, metadata={"description": "URI naming the problem kind"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "stable machine-readable error code"})
+    detail = fields.String(required=True, metadata={"description": "what went wrong and how to fix it"})
+    errors = fields.Dict(metadata={"description": "field-by-field validation errors"})
+    etag = fields.String(metadata={"description": "the game's current version, on stale_version"})
+    index = fields.Integer(metadata={"description": "the index of the refused command in a list"})
+
+
+class OptionSchema(ma.Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]))
+    default = fields.Raw(required=True)
+    description = fields.String(required=True)
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class GameTypeSchema(ma.Schema):
+    name = fields.String(required=True, metadata={"example": "puerto_rico"})
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    options = fields.List(fields.Nested(OptionSchema), required=True)
+    bot_levels = fields.List(fields.String(), required=True)
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]))
+    store = fields.String(required=True, metadata={"description": "ok, or the error"})
+    store_backend = fields.String(required=True)
+    queue = fields.String(required=True, metadata={"description": "ok, or the error"})
+    queue_backend = fields.String(required=True, metadata={"description": "rq or in-process"})
+
+
+class SeatRequestSchema(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    name = fields.String(validate=validate.Length(1, 64), metadata={"description": "display name"})
+    level = fields.String(metadata={"description": "bot level (bots only); see GET /game-types"})
+    external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
+
+    @ma.validates_schema
+    def check_kind(self, data, **kwargs):
+        from domain.bots import LEVELS
+
+        if data["kind"] == "bot":
+            if data.get("level") not in LEVELS:
+                raise ma.ValidationError(f"a bot seat needs a level, one of {sorted(LEVELS)}", "level")
+        elif "level" in data:
+            raise ma.ValidationError("only bot seats have a level", "level")
+        elif not data.get("name"):
+            raise ma.ValidationError("a human seat needs a display name", "name")
+
+
+class CreateGameSchema(ma.Schema):
+    game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
+    seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.Integer(
+        validate=validate.Range(0, 2**63 - 1),
+        metadata={"description": "makes set-up and every random outcome reproducible; kept secret until the end"},
+    )
+
+
+class SeatSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    name = fields.String(allow_none=True)
+    level = fields.String(allow_none=True)
+    external_id = fields.String(allow_none=True)
+
+
+class SeatTokenSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "bearer token for this seat; shown once"})
+
+
+class GameSchema(ma.Schema):
+    id = fields.String(required=True)
+    game_type = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "active or finished"})
+    version = fields.Integer(required=True, metadata={"description": "number of events in the game's stream"})
+    generation = fields.Integer(required=True, metadata={"description": "increments at every undo"})
+    etag = fields.String(required=True, metadata={"description": "the value to send in If-Match"})
+    created_at = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
+    your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
+    state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
+    result = fields.Dict(allow_none=True, required=True, metadata={"description": "scores and ranks once over"})
+
+
+class CreatedGameSchema(GameSchema):
+    seat_tokens = fields.List(fields.Nested(SeatTokenSchema), required=True)
+
+
+class GameSummarySchema(ma.Schema):
+    id = fields.String(required=True)
+    game_type = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+
+
+class GameListQuerySchema(ma.Schema):
+    game_type = fields.String()
+    status = fields.String(validate=validate.OneOf(["active", "finished"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+
+
+class GameListSchema(ma.Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+
+
+class LegalCommandsSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    etag = fields.String(required=True)
+    commands = fields.List(fields.Dict(), required=True)
+
+
+def _check_command(value: dict) -> None:
+    if not isinstance(value.get("type"), str) or not value["type"]:
+        raise ma.ValidationError('a command is a JSON object with a string "type"')
+
+
+class SubmitSchema(ma.Schema):
+    command = fields.Dict(keys=fields.String(), validate=_check_command, metadata={"description": "one command"})
+    commands = fields.List(
+        fields.Dict(keys=fields.String(), validate=_check_command),
+        validate=validate.Length(1, MAX_COMMANDS),
+        metadata={"description": "several commands applied in order, all or nothing"},
+    )
+
+    @ma.validates_schema
+    def exactly_one(self, data, **kwargs):
+        if ("command" in data) == ("commands" in data):
+            raise ma.ValidationError('send exactly one of "command" or "commands"')
+
+
+class EventSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    generation = fields.Integer(required=True)
+    type = fields.String(required=True)
+    seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the seat whose move caused it"})
+    actor = fields.String(required=True, metadata={"description": "setup, human or bot"})
+    data = fields.Dict(required=True, metadata={"description": "the event, redacted for the caller"})
+    recorded_at = fields.String(required=True)
+
+
+class MoveResultSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    etag = fields.String(required=True)
+    replayed = fields.Boolean(required=True, metadata={"description": "true when the Idempotency-Key matched"})
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    status = fields.String(required=True)
+
+
+class EventQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9), metadata={"description": "version"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class EventPageSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    generation = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    next_after = fields.Integer(allow_none=True, required=True, metadata={"description": "pass as after; null at end"})
+
+
+class PastStateSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    current_version = fields.Integer(required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    state = fields.Dict(required=True)

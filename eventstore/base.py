@@ -1,0 +1,176 @@
+"""The event store contract shared by every backend (memory, SQLite, PostgreSQL).
+
+Streams are numbered from version 1; ``expected_version`` is the version the writer last saw (0 for
+an empty stream). Every stored event carries:
+
+- ``position``: a global, strictly increasing number; ``read_all(after_position)`` returns events in
+  position order and a reader that polls never skips a position that later becomes visible;
+- ``generation``: the stream's truncation generation when the event was appended (0 until the first
+  truncation; every ``truncate`` increments it), so a version number reused after an undo is never
+  confused with the one it replaced;
+- ``hash``: ``SHA-256(previous_hash_hex + canonical_json({"version", "data", "meta"}))`` as hex, where
+  the previous hash of version 1 is ``GENESIS_HASH`` and canonical JSON has sorted keys, no spaces and
+  UTF-8 text. ``verify`` recomputes the chain.
+
+Truncated events are moved to an archive with who, when and why; nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+GENESIS_HASH = "0" * 64
+
+
+class EventStoreError(Exception):
+    pass
+
+
+class WrongExpectedVersion(EventStoreError):
+    def __init__(self, stream: str, expected: int, actual: int) -> None:
+        super().__init__(f"stream {stream!r} is at version {actual}, not the expected {expected}")
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+
+
+class StreamNotFound(EventStoreError):
+    def __init__(self, stream: str) -> None:
+        super().__init__(f"no stream {stream!r}")
+        self.stream = stream
+
+
+class StreamExists(EventStoreError):
+    def __init__(self, stream: str) -> None:
+        super().__init__(f"stream {stream!r} exists already")
+        self.stream = stream
+
+
+class DuplicateIdempotencyKey(EventStoreError):
+    """Another append with the same idempotency key on the same stream committed first."""
+
+
+class StoreUnavailable(EventStoreError):
+    """The backing database cannot be reached."""
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(previous_hash: str, version: int, data: dict, meta: dict) -> str:
+    payload = canonical_json({"version": version, "data": data, "meta": meta})
+    return hashlib.sha256((previous_hash + payload).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    stream: str
+    version: int
+    position: int
+    generation: int
+    data: dict[str, Any]  # the event itself, with its "type"
+    meta: dict[str, Any]  # who appended it (actor, seat, command id), never game data
+    hash: str
+    recorded_at: str  # ISO 8601 UTC
+
+    @property
+    def type(self) -> str:
+        return self.data["type"]
+
+
+@dataclass(frozen=True)
+class StreamInfo:
+    stream: str
+    game_type: str
+    created_at: str
+    status: str
+    version: int
+    generation: int
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Truncation:
+    stream: str
+    from_version: int  # the stream's version before the truncation
+    to_version: int  # the version it was truncated back to
+    generation: int  # the stream's generation after the truncation
+    actor: str
+    reason: str
+    truncated_at: str
+
+
+@dataclass(frozen=True)
+class ArchivedEvent:
+    event: StoredEvent
+    truncation_generation: int  # the generation the truncation that removed it created
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    key: str
+    request_hash: str
+    generation: int
+    from_version: int
+    to_version: int
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    stream: str
+    ok: bool
+    checked: int
+    broken_version: int | None
+    detail: str
+
+
+class EventStore(Protocol):
+    """What every backend implements; ``tests/eventstore`` runs one contract suite against all."""
+
+    def migrate(self) -> None: ...
+    def ping(self) -> None: ...
+    def close(self) -> None: ...
+
+    def create_stream(self, stream: str, game_type: str, metadata: dict[str, Any]) -> StreamInfo: ...
+    def stream_info(self, stream: str) -> StreamInfo: ...
+    def list_streams(
+        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[StreamInfo]: ...
+    def update_stream(self, stream: str, status: str | None = None, metadata: dict[str, Any] | None = None) -> StreamInfo: ...
+
+    def append(
+        self,
+        stream: str,
+        events: list[dict[str, Any]],
+        expected_version: int,
+        meta: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> list[StoredEvent]: ...
+    def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]: ...
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
+    def get_idempotency(self, stream: str, key: str) -> IdempotencyRecord | None: ...
+
+    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation: ...
+    def truncations(self, stream: str) -> list[Truncation]: ...
+    def archived(self, stream: str) -> list[ArchivedEvent]: ...
+    def verify(self, stream: str) -> AuditReport: ...
+
+    def save_snapshot(self, stream: str, generation: int, version: int, key: str, blob: bytes) -> None: ...
+    def load_snapshot(self, stream: str, generation: int, max_version: int, key: str) -> tuple[int, bytes] | None: ...
+    def delete_snapshots(self, stream: str | None = None) -> None: ...
+
+    # Key-value documents for non-event data (API keys, webhook subscriptions, tournaments).
+    # ``put_document`` inserts or replaces; ``list_documents`` is ordered by key.
+    def put_document(self, collection: str, key: str, doc: dict[str, Any]) -> None: ...
+    def get_document(self, collection: str, key: str) -> dict[str, Any] | None: ...
+    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]: ...
+    def delete_document(self, collection: str, key: str) -> None: ...
+
+    # Live followers: True as soon as an event with a position above ``after_position`` exists,
+    # False when ``timeout`` seconds pass first. A wake-up only: callers re-read with ``read_all``.
+    def wait_for_append(self, after_position: int, timeout: float) -> bool: ...

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import pytest
+
+from api.app import create_app
+from domain import registry
+from eventstore.memory import MemoryStore
+from tests.support.secret_game import RULES as SECRET
+from workers.dispatch import InlineDispatcher
+from workers.games import GameService
+from workers.runtime import Runtime, run_job
+from workers import jobs
+
+
+def make_runtime(store=None) -> Runtime:
+    store = store or MemoryStore()
+    dispatcher = InlineDispatcher(run_job)
+    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    jobs.set_runtime(runtime)
+    return runtime
+
+
+@pytest.fixture(autouse=True)
+def secret_game_registered():
+    registry.register(SECRET)
+    yield
+    registry.unregister(SECRET.name)
+
+
+@pytest.fixture
+def runtime():
+    rt = make_runtime()
+    yield rt
+    jobs.set_runtime(None)
+
+
+@pytest.fixture
+def app(runtime):
+    return create_app(runtime)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def create_secret_game(client, seats=2, rounds=2, bots=(), seed=7):
+    body = {
+        "game_type": "secret_numbers",
+        "seats": [
+            {"kind": "bot", "level": bots[i]} if i < len(bots) and bots[i] else {"kind": "human", "name": f"P{i}"}
+            for i in range(seats)
+        ],
+        "options": {"rounds": rounds},
+        "seed": seed,
+    }
+    response = client.post("/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}

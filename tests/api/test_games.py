@@ -1,0 +1,236 @@
+"""The games API on the test game: creation, reading, moves, errors, event log, replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import auth, create_secret_game
+
+
+def token_of(game, seat):
+    return next(t["token"] for t in game["seat_tokens"] if t["seat"] == seat)
+
+
+def test_game_types_lists_registered_games(client):
+    response = client.get("/game-types")
+    assert response.status_code == 200
+    names = [g["name"] for g in response.get_json()]
+    assert "secret_numbers" in names
+
+
+def test_create_returns_tokens_once_and_hides_them_afterwards(client):
+    game = create_secret_game(client)
+    assert len(game["seat_tokens"]) == 2
+    read = client.get(f"/games/{game['id']}")
+    text = read.get_data(as_text=True)
+    for token in game["seat_tokens"]:
+        assert token["token"] not in text
+    assert "token_hash" not in text and "seed" not in read.get_json()["state"]
+
+
+def test_read_game_has_etag_and_spectator_view(client):
+    game = create_secret_game(client)
+    response = client.get(f"/games/{game['id']}")
+    assert response.status_code == 200
+    assert response.headers["ETag"] == f'"{game["etag"]}"'
+    body = response.get_json()
+    assert body["your_seat"] is None
+    assert body["state"]["secrets"] == [None, None]
+
+
+def test_seat_sees_own_secret_only(client):
+    game = create_secret_game(client)
+    body = client.get(f"/games/{game['id']}", headers=auth(token_of(game, 0))).get_json()
+    assert body["your_seat"] == 0
+    assert body["state"]["secrets"][0] is not None and body["state"]["secrets"][1] is None
+
+
+def test_play_a_move_and_read_the_log(client):
+    game = create_secret_game(client)
+    gid = game["id"]
+    response = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
+                           headers=auth(token_of(game, 0)))
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert [e["type"] for e in body["events"]] == ["PointsBanked", "TurnEnded"]
+    assert body["to_act"] == [1]
+    log = client.get(f"/games/{gid}/events").get_json()
+    assert [e["type"] for e in log["events"]][-2:] == ["PointsBanked", "TurnEnded"]
+    assert log["next_after"] is None
+
+
+def test_event_log_pages(client):
+    game = create_secret_game(client, seats=3)
+    first = client.get(f"/games/{game['id']}/events?limit=2").get_json()
+    assert [e["version"] for e in first["events"]] == [1, 2]
+    assert first["next_after"] == 2
+    rest = client.get(f"/games/{game['id']}/events?after=2&limit=100").get_json()
+    assert [e["version"] for e in rest["events"]] == [3, 4]
+    assert rest["next_after"] is None
+
+
+def test_event_log_redacts_other_seats_secrets(client):
+    game = create_secret_game(client)
+    spectator = client.get(f"/games/{game['id']}/events").get_json()["events"]
+    dealt = [e for e in spectator if e["type"] == "SecretDealt"]
+    assert dealt and all(e["data"]["number"] is None for e in dealt)
+    mine = client.get(f"/games/{game['id']}/events", headers=auth(token_of(game, 1))).get_json()["events"]
+    numbers = {e["data"]["seat"]: e["data"]["number"] for e in mine if e["type"] == "SecretDealt"}
+    assert numbers[0] is None and numbers[1] is not None
+
+
+def test_not_your_turn_is_a_problem(client):
+    game = create_secret_game(client)
+    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
+                           headers=auth(token_of(game, 1)))
+    assert response.status_code == 409
+    assert response.content_type == "application/problem+json"
+    problem = response.get_json()
+    assert problem["code"] == "not_your_turn" and problem["detail"]
+
+
+def test_illegal_command_stores_nothing(client):
+    game = create_secret_game(client)
+    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 9}},
+                           headers=auth(token_of(game, 0)))
+    assert response.status_code == 422
+    assert response.get_json()["code"] == "illegal_command"
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
+
+
+@pytest.mark.parametrize("body", [None, "not json", {"command": "x"}, {"command": {}}, {"commands": []},
+                                  {"command": {"type": "pass"}, "commands": [{"type": "pass"}]}, {"extra": 1}])
+def test_malformed_bodies_are_400(client, body):
+    game = create_secret_game(client)
+    kwargs = {"data": body, "content_type": "application/json"} if isinstance(body, str) else {"json": body}
+    response = client.post(f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)), **kwargs)
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["code"] == "invalid_request"
+
+
+def test_missing_or_wrong_token(client):
+    game = create_secret_game(client)
+    url = f"/games/{game['id']}/commands"
+    assert client.post(url, json={"command": {"type": "pass"}}).get_json()["code"] == "unauthorized"
+    wrong = client.post(url, json={"command": {"type": "pass"}}, headers=auth("tws_nope"))
+    assert wrong.status_code == 401
+    other = create_secret_game(client)
+    cross = client.post(url, json={"command": {"type": "pass"}}, headers=auth(token_of(other, 0)))
+    assert cross.status_code == 401
+
+
+def test_unknown_game(client):
+    response = client.get("/games/nope")
+    assert response.status_code == 404 and response.get_json()["code"] == "unknown_game"
+
+
+def test_if_match_stale_is_412(client):
+    game = create_secret_game(client)
+    gid, etag = game["id"], game["etag"]
+    ok = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
+                     headers={**auth(token_of(game, 0)), "If-Match": f'"{etag}"'})
+    assert ok.status_code == 200
+    stale = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
+                        headers={**auth(token_of(game, 1)), "If-Match": f'"{etag}"'})
+    assert stale.status_code == 412
+    assert stale.get_json()["code"] == "stale_version"
+    assert stale.headers["ETag"] == f'"{ok.get_json()["etag"]}"'
+
+
+def test_idempotency_key_never_plays_twice(client):
+    game = create_secret_game(client, rounds=5)
+    gid, tok = game["id"], token_of(game, 0)
+    headers = {**auth(tok), "Idempotency-Key": "move-1"}
+    first = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=headers)
+    again = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json()["replayed"] is True
+    assert again.get_json()["events"] == first.get_json()["events"]
+    assert client.get(f"/games/{gid}").get_json()["version"] == first.get_json()["version"]
+    different = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
+                            headers=headers)
+    assert different.status_code == 422 and different.get_json()["code"] == "idempotency_conflict"
+
+
+def test_command_list_is_all_or_nothing(client):
+    game = create_secret_game(client, seats=1, rounds=3)
+    gid, tok = game["id"], token_of(game, 0)
+    bad = client.post(f"/games/{gid}/commands", headers=auth(tok),
+                      json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 7}]})
+    assert bad.status_code == 422 and bad.get_json()["index"] == 1
+    assert client.get(f"/games/{gid}").get_json()["version"] == game["version"]
+    good = client.post(f"/games/{gid}/commands", headers=auth(tok),
+                       json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 3}]})
+    assert good.status_code == 200 and len(good.get_json()["events"]) == 4
+
+
+def test_full_game_to_result_and_everything_public_after(client):
+    game = create_secret_game(client, seats=2, rounds=2)
+    gid = game["id"]
+    for turn in range(4):
+        seat = turn % 2
+        r = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 3}},
+                        headers=auth(token_of(game, seat)))
+        assert r.status_code == 200, r.get_json()
+    final = client.get(f"/games/{gid}").get_json()
+    assert final["status"] == "finished"
+    assert None not in final["state"]["secrets"]
+    assert sorted(final["result"]["ranks"])[0] == 1
+    events = client.get(f"/games/{gid}/events").get_json()["events"]
+    assert all(e["data"]["number"] is not None for e in events if e["type"] == "SecretDealt")
+    late = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(token_of(game, 0)))
+    assert late.status_code == 409 and late.get_json()["code"] == "game_over"
+    listed = client.get("/games?status=finished").get_json()["games"]
+    assert gid in [g["id"] for g in listed]
+
+
+def test_past_state_replay(client):
+    game = create_secret_game(client, seats=1, rounds=3)
+    gid, tok = game["id"], token_of(game, 0)
+    client.post(f"/games/{gid}/commands", headers=auth(tok), json={"command": {"type": "bank", "amount": 2}})
+    past = client.get(f"/games/{gid}/states/{game['version']}").get_json()
+    assert past["state"]["banked"] == [0]
+    now = client.get(f"/games/{gid}/states/{game['version'] + 1}").get_json()
+    assert now["state"]["banked"] == [2]
+    assert client.get(f"/games/{gid}/states/999").status_code == 404
+
+
+def test_bot_seats_play_without_human_input(client):
+    game = create_secret_game(client, seats=3, rounds=3, bots=("random", "easy", "random"))
+    final = client.get(f"/games/{game['id']}").get_json()
+    assert final["status"] == "finished"
+    assert game["seat_tokens"] == []
+
+
+def test_bots_answer_a_human_move(client):
+    game = create_secret_game(client, seats=2, rounds=2, bots=(None, "easy"))
+    gid, tok = game["id"], token_of(game, 0)
+    r = client.post(f"/games/{gid}/commands", headers=auth(tok), json={"command": {"type": "pass"}})
+    assert r.status_code == 200
+    after = client.get(f"/games/{gid}").get_json()
+    assert after["to_act"] == [0]  # the bot has answered
+
+
+def test_create_game_validation(client):
+    bad_type = client.post("/games", json={"game_type": "chess", "seats": [{"kind": "human", "name": "a"}]})
+    assert bad_type.status_code == 422 and bad_type.get_json()["code"] == "unknown_game_type"
+    bad_option = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human", "name": "a"}],
+                                             "options": {"rounds": 0}})
+    assert bad_option.status_code == 400 and "rounds" in bad_option.get_json()["detail"]
+    no_level = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "bot"}]})
+    assert no_level.status_code == 400
+    too_many = client.post("/games", json={"game_type": "secret_numbers",
+                                           "seats": [{"kind": "human", "name": "a"}] * 7})
+    assert too_many.status_code == 400
+
+
+def test_health(client):
+    body = client.get("/health").get_json()
+    assert body["status"] == "ok" and body["queue_backend"] == "inline"
+
+
+def test_405_has_allow_header(client):
+    response = client.delete("/game-types")
+    assert response.status_code == 405
+    assert "GET" in response.headers["Allow"]
+    assert response.content_type == "application/problem+json"

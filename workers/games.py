@@ -1,0 +1,357 @@
+"""The game service: creating games, loading them by projection, deciding and appending moves.
+
+Both the HTTP API and the background jobs go through this module, so a move is validated and stored
+the same way whoever makes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import pickle
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from domain import registry
+from domain.game import IllegalCommand, Rules
+from domain.rng import new_seed, rng_for
+from eventstore.base import (
+    DuplicateIdempotencyKey,
+    EventStore,
+    StoredEvent,
+    StreamInfo,
+    WrongExpectedVersion,
+    canonical_json,
+)
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
+APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
+TOKEN_PREFIX = "tws_"
+
+
+class GameError(Exception):
+    """A refusal with a stable ``code``; the API maps codes to HTTP statuses."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    info: StreamInfo
+    rules: Rules
+    state: Any
+    version: int
+    generation: int
+
+    @property
+    def etag(self) -> str:
+        return make_etag(self.generation, self.version)
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_over(self.state)
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.info.metadata["seats"]
+
+    def bot_seats_to_act(self) -> list[int]:
+        if self.over:
+            return []
+        acting = self.rules.to_act(self.state)
+        return sorted(s for s in acting if self.seats[s]["kind"] == "bot")
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    game: LoadedGame
+    events: list[StoredEvent]
+    replayed: bool  # True when an Idempotency-Key matched an earlier, identical request
+
+
+def make_etag(generation: int, version: int) -> str:
+    return f"{generation}.{version}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(24)
+
+
+class GameService:
+    def __init__(self, store: EventStore, dispatcher: Any = None, cache_size: int = 256) -> None:
+        self.store = store
+        self.dispatcher = dispatcher
+        self._cache: OrderedDict[str, tuple[int, int, Any]] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- creation
+    def create_game(
+        self,
+        game_type: str,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        extra_metadata: dict[str, Any] | None = None,
+    ) -> tuple[LoadedGame, list[dict[str, Any]]]:
+        """Create a game; returns it and one ``{"seat", "token"}`` per human seat (shown once)."""
+        try:
+            rules = registry.get(game_type)
+        except registry.UnknownGameType:
+            raise GameError(
+                "unknown_game_type", f"unknown game type {game_type!r}; known: {', '.join(registry.names())}"
+            ) from None
+        if not rules.min_players <= len(seats) <= rules.max_players:
+            raise GameError(
+                "invalid_request",
+                f"{game_type} takes {rules.min_players} to {rules.max_players} seats, not {len(seats)}",
+            )
+        try:
+            options = rules.validate_options(options, len(seats))
+        except ValueError as exc:
+            raise GameError("invalid_request", f"invalid options: {exc}") from None
+        seed = new_seed() if seed is None else seed
+        tokens: list[dict[str, Any]] = []
+        seat_records: list[dict[str, Any]] = []
+        for index, seat in enumerate(seats):
+            record: dict[str, Any] = {"seat": index, "kind": seat["kind"], "name": seat.get("name")}
+            if seat["kind"] == "human":
+                token = new_token()
+                record["token_hash"] = hash_token(token)
+                tokens.append({"seat": index, "token": token})
+            else:
+                record["level"] = seat["level"]
+                record["name"] = seat.get("name") or f"{seat['level']} bot"
+            if seat.get("external_id") is not None:
+                record["external_id"] = seat["external_id"]
+            seat_records.append(record)
+        events = rules.setup(seed, len(seats), options)
+        game_id = uuid.uuid4().hex
+        metadata = {"seed": seed, "options": options, "seats": seat_records, **(extra_metadata or {})}
+        self.store.create_stream(game_id, game_type, metadata)
+        self.store.append(game_id, events, 0, meta={"actor": "setup", "seat": None})
+        game = self.load(game_id)
+        self._after_append(game)
+        return game, tokens
+
+    # ------------------------------------------------------------------ loading
+    def info(self, game_id: str) -> StreamInfo:
+        from eventstore.base import StreamNotFound
+
+        try:
+            return self.store.stream_info(game_id)
+        except StreamNotFound:
+            raise GameError("unknown_game", f"no game with id {game_id!r}") from None
+
+    def rules_for(self, info: StreamInfo) -> Rules:
+        return registry.get(info.game_type)
+
+    def _snapshot_key(self, info: StreamInfo, rules: Rules) -> str:
+        return f"{info.game_type}:{rules.state_version}"
+
+    def load(self, game_id: str, at_version: int | None = None, use_snapshots: bool = True) -> LoadedGame:
+        """Fold the stream (up to ``at_version``) starting from the newest usable snapshot."""
+        info = self.info(game_id)
+        rules = self.rules_for(info)
+        target = info.version if at_version is None else at_version
+        if not 0 <= target <= info.version:
+            raise GameError("unknown_version", f"version must be between 0 and {info.version}, not {target}")
+        state, base = None, 0
+        if use_snapshots:
+            with self._cache_lock:
+                cached = self._cache.get(game_id)
+            if cached and cached[0] == info.generation and cached[1] <= target:
+                base, state = cached[1], cached[2]
+            key = self._snapshot_key(info, rules)
+            if target - base >= SNAPSHOT_EVERY:
+                snap = self.store.load_snapshot(game_id, info.generation, target, key)
+                if snap and snap[0] > base:
+                    base, state = snap[0], pickle.loads(snap[1])
+        if state is None:
+            state = rules.initial_state()
+        if target > base:
+            events = self.store.read(game_id, base + 1, target)
+            if len(events) != target - base:
+                return self.load(game_id, at_version, use_snapshots)  # raced with a truncation
+            state = rules.fold([e.data for e in events], state)
+            if use_snapshots and target - base >= SNAPSHOT_EVERY:
+                try:
+                    self.store.save_snapshot(
+                        game_id, info.generation, target, self._snapshot_key(info, rules), pickle.dumps(state)
+                    )
+                except Exception:  # a snapshot is a cache: failing to write one changes no answer
+                    log.warning("could not save snapshot of %s at %s", game_id, target, exc_info=True)
+        if use_snapshots and at_version is None:
+            self._remember(game_id, info.generation, target, state)
+        return LoadedGame(info, rules, state, target, info.generation)
+
+    def _remember(self, game_id: str, generation: int, version: int, state: Any) -> None:
+        with self._cache_lock:
+            current = self._cache.get(game_id)
+            if current and current[0] == generation and current[1] > version:
+                return
+            self._cache[game_id] = (generation, version, state)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, game_id: str | None = None) -> None:
+        """Drop in-memory states (all of them without an id)."""
+        with self._cache_lock:
+            if game_id is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(game_id, None)
+
+    # -------------------------------------------------------------------- seats
+    def seat_for_token(self, info: StreamInfo, token: str | None) -> int | None:
+        """The seat a bearer token belongs to; ``None`` without a token; GameError if it is wrong."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for seat in info.metadata["seats"]:
+            stored = seat.get("token_hash")
+            if stored and hmac.compare_digest(stored, digest):
+                return seat["seat"]
+        raise GameError("unauthorized", "the bearer token is not a seat token of this game")
+
+    # -------------------------------------------------------------------- moves
+    def submit(
+        self,
+        game_id: str,
+        seat: int,
+        commands: list[dict[str, Any]],
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "human",
+    ) -> MoveOutcome:
+        """Decide the commands in order, all or nothing, and append their events in one transaction."""
+        request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
+        if idempotency_key is not None:
+            replay = self._replay(game_id, idempotency_key, request_hash)
+            if replay is not None:
+                return replay
+        for _attempt in range(APPEND_ATTEMPTS):
+            game = self.load(game_id)
+            if if_match is not None and if_match != game.etag:
+                raise GameError(
+                    "stale_version",
+                    f"the game is at version {game.etag}, not {if_match}; reload it and decide again",
+                    etag=game.etag,
+                )
+            if game.over:
+                raise GameError("game_over", "the game is over; no more moves are accepted")
+            events = self._decide_all(game, seat, commands)
+            try:
+                stored = self.store.append(
+                    game_id,
+                    events,
+                    game.version,
+                    meta={"actor": actor, "seat": seat},
+                    idempotency_key=idempotency_key,
+                    request_hash=request_hash if idempotency_key else None,
+                )
+            except DuplicateIdempotencyKey:
+                replay = self._replay(game_id, idempotency_key, request_hash)
+                if replay is not None:
+                    return replay
+                continue
+            except WrongExpectedVersion:
+                if idempotency_key is not None:
+                    replay = self._replay(game_id, idempotency_key, request_hash)
+                    if replay is not None:
+                        return replay
+                if if_match is not None:
+                    latest = self.load(game_id)
+                    raise GameError(
+                        "stale_version",
+                        f"another move was stored first; the game is now at version {latest.etag}",
+                        etag=latest.etag,
+                    ) from None
+                continue
+            after = self._fold_new(game, stored)
+            self._after_append(after)
+            return MoveOutcome(after, stored, False)
+        raise GameError("busy", "the game is changing too fast to store this move; try again")
+
+    def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rules, state = game.rules, game.state
+        seed = game.info.metadata["seed"]
+        events: list[dict[str, Any]] = []
+        for index, command in enumerate(commands):
+            if rules.is_over(state):
+                raise GameError("game_over", f"command {index} comes after the end of the game", index=index)
+            try:
+                new = rules.decide(state, command, seat, rng_for(seed, game.version + len(events)))
+            except IllegalCommand as exc:
+                where = f"command {index}: " if len(commands) > 1 else ""
+                raise GameError(exc.code, where + exc.message, index=index) from None
+            for event in new:
+                state = rules.evolve(state, event)
+            events.extend(new)
+        return events
+
+    def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
+        state = game.rules.fold([e.data for e in stored], game.state)
+        version = stored[-1].version if stored else game.version
+        info = self.store.stream_info(game.info.stream)
+        self._remember(game.info.stream, game.generation, version, state)
+        return LoadedGame(info, game.rules, state, version, game.generation)
+
+    def _replay(self, game_id: str, key: str, request_hash: str) -> MoveOutcome | None:
+        record = self.store.get_idempotency(game_id, key)
+        if record is None:
+            return None
+        if record.request_hash != request_hash:
+            raise GameError(
+                "idempotency_conflict",
+                "this Idempotency-Key was used for a different request; use a new key for a new move",
+            )
+        game = self.load(game_id)
+        if record.generation != game.generation:
+            raise GameError("idempotency_expired", "the move made with this Idempotency-Key was undone")
+        events = self.store.read(game_id, record.from_version, record.to_version)
+        return MoveOutcome(game, events, True)
+
+    # ------------------------------------------------------------- after append
+    def _after_append(self, game: LoadedGame) -> None:
+        if game.over:
+            if game.info.status != "finished":
+                result = game.rules.result(game.state).as_dict()
+                self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
+            return
+        if game.bot_seats_to_act() and self.dispatcher is not None:
+            self.schedule_bot_turn(game)
+
+    def schedule_bot_turn(self, game: LoadedGame) -> None:
+        job_id = f"bot-{game.info.stream}-{game.generation}-{game.version}"
+        self.dispatcher.enqueue("play_bot_turn", game.info.stream, game.version, job_id=job_id)
+
+    def resume_pending_bots(self, limit: int = 1000) -> int:
+        """Queue bot turns of active games where a bot is to act (after a restart)."""
+        queued = 0
+        for info in self.store.list_streams(status="active", limit=limit):
+            try:
+                game = self.load(info.stream)
+            except Exception:
+                log.exception("could not load game %s", info.stream)
+                continue
+            if game.bot_seats_to_act():
+                self.schedule_bot_turn(game)
+                queued += 1
+        return queued

@@ -1,0 +1,96 @@
+"""Wiring: which store and which dispatcher this process uses, from configuration."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from eventstore.base import EventStore
+from workers import dispatch, jobs
+from workers.games import GameService
+
+DEFAULT_DATA_DIR = "tradewinds-data"
+
+
+class ConfigError(Exception):
+    """Bad configuration: reported as one line at start-up."""
+
+
+def default_database_url(data_dir: str | None = None) -> str:
+    folder = Path(data_dir or os.environ.get("TRADEWINDS_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tradewinds.db'}"
+
+
+def run_job(name: str, args: tuple) -> None:
+    getattr(jobs, name)(*args)
+
+
+@dataclass
+class Runtime:
+    store: EventStore
+    dispatcher: object
+    service: GameService
+    database_url: str
+    redis_url: str | None
+
+    @classmethod
+    def build(
+        cls,
+        database_url: str | None = None,
+        redis_url: str | None = None,
+        dispatcher: str | None = None,
+        data_dir: str | None = None,
+    ) -> Runtime:
+        """``dispatcher`` is "rq", "in-process" or "inline"; by default RQ when a Redis URL is given."""
+        from eventstore import open_store
+
+        database_url = database_url or default_database_url(data_dir)
+        try:
+            store = open_store(database_url)
+        except ValueError as exc:
+            raise ConfigError(f"bad TRADEWINDS_DATABASE_URL: {exc}") from None
+        except Exception as exc:
+            raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
+        kind = dispatcher or ("rq" if redis_url else "in-process")
+        if kind == "rq":
+            if not redis_url:
+                raise ConfigError("the RQ dispatcher needs TRADEWINDS_REDIS_URL")
+            try:
+                disp = dispatch.RQDispatcher(redis_url)
+                disp.ping()
+            except Exception as exc:
+                raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
+        elif kind == "in-process":
+            disp = dispatch.InProcessDispatcher(run_job)
+        elif kind == "inline":
+            disp = dispatch.InlineDispatcher(run_job)
+        else:
+            raise ConfigError(f"unknown dispatcher {kind!r}")
+        runtime = cls(store, disp, GameService(store, disp), database_url, redis_url)
+        if kind != "rq":
+            jobs.set_runtime(runtime)
+        return runtime
+
+    @classmethod
+    def from_environment(cls, dispatcher: str | None = None) -> Runtime:
+        return cls.build(
+            os.environ.get("TRADEWINDS_DATABASE_URL") or None,
+            os.environ.get("TRADEWINDS_REDIS_URL") or None,
+            dispatcher,
+        )
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<malformed URL>"
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
