@@ -125,7 +125,7 @@ def parse_if_match(value: str | None) -> str | None:
 class Games(MethodView):
     @blp.arguments(CreateGameSchema)
     @blp.response(201, CreatedGameSchema)
-    @errors(blp, 400, 413, 422)
+    @errors(blp, 400, 404, 413, 422)
     @blp.doc(operationId="createGame", responses={"201": {"links": GAME_LINKS}})
     def post(self, body):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
@@ -198,6 +198,8 @@ class Commands(MethodView):
         seat = svc.seat_for_token(info, bearer_token())
         if seat is None:
             raise ApiError("unauthorized", "moves need a seat token: send it as a bearer token")
+        if ("command" in body) == ("commands" in body):
+            raise ApiError("invalid_command", 'send exactly one of "command" (an object) or "commands" (a list)')
         commands = body["commands"] if "commands" in body else [body["command"]]
         outcome = svc.submit(
             game_id,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.bots import LEVELS as BOT_LEVELS
+
 MAX_COMMANDS = 50
 
 
@@ -49,20 +51,11 @@ class HealthSchema(ma.Schema):
 class SeatRequestSchema(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     name = fields.String(validate=validate.Length(1, 64), metadata={"description": "display name"})
-    level = fields.String(metadata={"description": "bot level (bots only); see GET /game-types"})
+    level = fields.String(
+        validate=validate.OneOf(list(BOT_LEVELS)),
+        metadata={"description": "bot level (bot seats only; default medium); see GET /game-types"},
+    )
     external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
-
-    @ma.validates_schema
-    def check_kind(self, data, **kwargs):
-        from domain.bots import LEVELS
-
-        if data["kind"] == "bot":
-            if data.get("level") not in LEVELS:
-                raise ma.ValidationError(f"a bot seat needs a level, one of {sorted(LEVELS)}", "level")
-        elif "level" in data:
-            raise ma.ValidationError("only bot seats have a level", "level")
-        elif not data.get("name"):
-            raise ma.ValidationError("a human seat needs a display name", "name")
 
 
 class CreateGameSchema(ma.Schema):
@@ -70,6 +63,7 @@ class CreateGameSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.Integer(
+        strict=True,
         validate=validate.Range(0, 2**63 - 1),
         metadata={"description": "makes set-up and every random outcome reproducible; kept secret until the end"},
     )
@@ -134,23 +128,22 @@ class LegalCommandsSchema(ma.Schema):
     commands = fields.List(fields.Dict(), required=True)
 
 
-def _check_command(value: dict) -> None:
-    if not isinstance(value.get("type"), str) or not value["type"]:
-        raise ma.ValidationError('a command is a JSON object with a string "type"')
+class CommandSchema(ma.Schema):
+    """A game command: its ``type`` and the named fields that command takes (see legal-commands)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "pass"})
 
 
 class SubmitSchema(ma.Schema):
-    command = fields.Dict(keys=fields.String(), validate=_check_command, metadata={"description": "one command"})
+    command = fields.Nested(CommandSchema, metadata={"description": "one command"})
     commands = fields.List(
-        fields.Dict(keys=fields.String(), validate=_check_command),
+        fields.Nested(CommandSchema),
         validate=validate.Length(1, MAX_COMMANDS),
         metadata={"description": "several commands applied in order, all or nothing"},
     )
-
-    @ma.validates_schema
-    def exactly_one(self, data, **kwargs):
-        if ("command" in data) == ("commands" in data):
-            raise ma.ValidationError('send exactly one of "command" or "commands"')
 
 
 class EventSchema(ma.Schema):

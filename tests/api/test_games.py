@@ -98,14 +98,28 @@ def test_illegal_command_stores_nothing(client):
     assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
 
 
-@pytest.mark.parametrize("body", [None, "not json", {"command": "x"}, {"command": {}}, {"commands": []},
-                                  {"command": {"type": "pass"}, "commands": [{"type": "pass"}]}, {"extra": 1}])
+@pytest.mark.parametrize("body", ["not json", {"command": "x"}, {"command": {}}, {"commands": []},
+                                  {"command": {"type": 3}}, {"extra": 1}])
 def test_malformed_bodies_are_400(client, body):
     game = create_secret_game(client)
     kwargs = {"data": body, "content_type": "application/json"} if isinstance(body, str) else {"json": body}
     response = client.post(f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)), **kwargs)
     assert response.status_code == 400, response.get_json()
     assert response.get_json()["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("body", [{}, {"command": {"type": "pass"}, "commands": [{"type": "pass"}]}])
+def test_neither_or_both_command_forms_is_422(client, body):
+    game = create_secret_game(client)
+    response = client.post(f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)), json=body)
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid_command"
+
+
+def test_unknown_command_type_is_refused_by_the_rules(client):
+    game = create_secret_game(client)
+    response = client.post(f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)),
+                           json={"command": {"type": "fly"}})
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid_command"
 
 
 def test_missing_or_wrong_token(client):
@@ -213,15 +227,25 @@ def test_bots_answer_a_human_move(client):
 
 def test_create_game_validation(client):
     bad_type = client.post("/games", json={"game_type": "chess", "seats": [{"kind": "human", "name": "a"}]})
-    assert bad_type.status_code == 422 and bad_type.get_json()["code"] == "unknown_game_type"
+    assert bad_type.status_code == 404 and bad_type.get_json()["code"] == "unknown_game_type"
     bad_option = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human", "name": "a"}],
                                              "options": {"rounds": 0}})
-    assert bad_option.status_code == 400 and "rounds" in bad_option.get_json()["detail"]
-    no_level = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "bot"}]})
-    assert no_level.status_code == 400
+    assert bad_option.status_code == 422 and "rounds" in bad_option.get_json()["detail"]
+    assert bad_option.get_json()["code"] == "invalid_options"
+    bad_level = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "bot", "level": "x"}]})
+    assert bad_level.status_code == 400 and "level" in bad_level.get_json()["detail"]
+    human_level = client.post("/games", json={"game_type": "secret_numbers",
+                                              "seats": [{"kind": "human", "level": "easy"}]})
+    assert human_level.status_code == 422 and human_level.get_json()["code"] == "invalid_seats"
     too_many = client.post("/games", json={"game_type": "secret_numbers",
                                            "seats": [{"kind": "human", "name": "a"}] * 7})
-    assert too_many.status_code == 400
+    assert too_many.status_code == 422 and too_many.get_json()["code"] == "invalid_seats"
+
+
+def test_seat_defaults(client):
+    created = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    seats = created.get_json()["seats"]
+    assert seats[0]["name"] == "Seat 0" and seats[1]["level"] == "medium"
 
 
 def test_health(client):

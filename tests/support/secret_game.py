@@ -93,7 +93,7 @@ class SecretGame(Rules):
             if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 3:
                 raise IllegalCommand("illegal_command", "bank needs an integer amount from 1 to 3")
             return [{"type": "PointsBanked", "seat": seat, "amount": amount}, end]
-        raise IllegalCommand("unknown_command", f"unknown command type {kind!r}; expected draw, pass or bank")
+        raise IllegalCommand("invalid_command", f"unknown command type {kind!r}; expected draw, pass or bank")
 
     def view(self, state, seat):
         return {
