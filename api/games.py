@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 

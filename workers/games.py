@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
 TOKEN_PREFIX = "tws_"
+DEFAULT_BOT_LEVEL = "medium"
 
 
 class GameError(Exception):
@@ -118,25 +119,28 @@ class GameService:
             ) from None
         if not rules.min_players <= len(seats) <= rules.max_players:
             raise GameError(
-                "invalid_request",
+                "invalid_seats",
                 f"{game_type} takes {rules.min_players} to {rules.max_players} seats, not {len(seats)}",
             )
         try:
             options = rules.validate_options(options, len(seats))
         except ValueError as exc:
-            raise GameError("invalid_request", f"invalid options: {exc}") from None
+            raise GameError("invalid_options", f"invalid options for {game_type}: {exc}") from None
         seed = new_seed() if seed is None else seed
         tokens: list[dict[str, Any]] = []
         seat_records: list[dict[str, Any]] = []
         for index, seat in enumerate(seats):
             record: dict[str, Any] = {"seat": index, "kind": seat["kind"], "name": seat.get("name")}
+            if seat["kind"] == "human" and seat.get("level") is not None:
+                raise GameError("invalid_seats", f"seat {index} is a human seat: only bot seats have a level")
             if seat["kind"] == "human":
+                record["name"] = seat.get("name") or f"Seat {index}"
                 token = new_token()
                 record["token_hash"] = hash_token(token)
                 tokens.append({"seat": index, "token": token})
             else:
-                record["level"] = seat["level"]
-                record["name"] = seat.get("name") or f"{seat['level']} bot"
+                record["level"] = seat.get("level") or DEFAULT_BOT_LEVEL
+                record["name"] = seat.get("name") or f"{record['level']} bot"
             if seat.get("external_id") is not None:
                 record["external_id"] = seat["external_id"]
             seat_records.append(record)

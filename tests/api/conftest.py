@@ -6,10 +6,10 @@ from api.app import create_app
 from domain import registry
 from eventstore.memory import MemoryStore
 from tests.support.secret_game import RULES as SECRET
+from workers import jobs
 from workers.dispatch import InlineDispatcher
 from workers.games import GameService
 from workers.runtime import Runtime, run_job
-from workers import jobs
 
 
 def make_runtime(store=None) -> Runtime:

@@ -1,9 +1,9 @@
+import pytest
+
 from domain.game import IllegalCommand
 from domain.rng import rng_for
 from tests.domain.protocol_checks import play_random_game
 from tests.support.secret_game import RULES
-
-import pytest
 
 
 def test_random_games_finish_and_replay():

@@ -1,6 +1,7 @@
 """A tiny game with hidden information, used only by the platform's tests (never registered in production).
 
-"Secret numbers": each seat holds a hidden number (1..20). Seats act in turn; a seat may ``draw`` (replace
+"Secret numbers": each seat holds a hidden number (100000..999999, distinctive enough to search for in
+any response text). Seats act in turn; a seat may ``draw`` (replace
 its number by a new random one, hidden from others), ``bank`` an amount 1..3 of points, or ``pass``.
 After ``rounds`` full rounds the game ends: score = banked points + secret number. The secret of a seat
 is visible only to that seat until the end.
@@ -13,6 +14,8 @@ from dataclasses import dataclass, replace
 
 from domain.game import GameResult, IllegalCommand, NotYourTurn, Option, Rules, rank_by
 from domain.rng import rng_for
+
+SECRET_MIN, SECRET_MAX = 100_000, 999_999
 
 
 @dataclass(frozen=True)
@@ -38,14 +41,14 @@ class SecretGame(Rules):
     title = "Secret numbers (test game)"
     min_players = 1
     max_players = 6
-    options_schema = (Option("rounds", "int", 3, "number of full rounds", minimum=1, maximum=50),)
+    options_schema = (Option("rounds", "int", 3, "number of full rounds", minimum=1, maximum=200),)
 
     def setup(self, seed, seats, options):
         options = self.validate_options(options, seats)
         rng = rng_for(seed, 0, "setup")
         return [
             {"type": "GameStarted", "seats": seats, "rounds": options["rounds"]},
-            *({"type": "SecretDealt", "seat": s, "number": rng.randint(1, 20)} for s in range(seats)),
+            *({"type": "SecretDealt", "seat": s, "number": rng.randint(SECRET_MIN, SECRET_MAX)} for s in range(seats)),
         ]
 
     def initial_state(self):
@@ -85,7 +88,7 @@ class SecretGame(Rules):
         kind = command.get("type")
         end = {"type": "TurnEnded", "seat": seat}
         if kind == "draw":
-            return [{"type": "SecretDealt", "seat": seat, "number": rng.randint(1, 20)}, end]
+            return [{"type": "SecretDealt", "seat": seat, "number": rng.randint(SECRET_MIN, SECRET_MAX)}, end]
         if kind == "pass":
             return [end]
         if kind == "bank":
@@ -120,7 +123,7 @@ class SecretGame(Rules):
         return GameResult(scores=scores, ranks=rank_by([(s,) for s in scores]))
 
     def determinize(self, state, seat, rng):
-        secrets = tuple(n if s == seat else rng.randint(1, 20) for s, n in enumerate(state.secrets))
+        secrets = tuple(n if s == seat else rng.randint(SECRET_MIN, SECRET_MAX) for s, n in enumerate(state.secrets))
         return replace(state, secrets=secrets)
 
     def evaluate(self, state, seat):

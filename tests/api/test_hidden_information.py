@@ -1,0 +1,59 @@
+"""No read path returns a seat's secret to another seat or a spectator while the game runs."""
+
+from __future__ import annotations
+
+from tests.api.conftest import auth, create_secret_game
+
+
+def secrets_of(runtime, game_id):
+    return runtime.service.load(game_id).state.secrets
+
+
+def all_read_paths(client, game, headers):
+    gid = game["id"]
+    texts = []
+    for url in (f"/games/{gid}", f"/games/{gid}/events", f"/games/{gid}/events?after=1&limit=1",
+                f"/games/{gid}/legal-commands", "/games", "/games?status=active"):
+        texts.append(client.get(url, headers=headers).get_data(as_text=True))
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    for v in range(1, version + 1):
+        texts.append(client.get(f"/games/{gid}/states/{v}", headers=headers).get_data(as_text=True))
+    # error responses: an illegal move, a move out of turn, a stale If-Match, a malformed body
+    for body, extra in (({"command": {"type": "bank", "amount": 99}}, {}),
+                        ({"command": {"type": "pass"}}, {"If-Match": '"9.9"'}),
+                        ({"command": {"type": 5}}, {}),
+                        ({"command": {"type": "pass"}}, {})):
+        texts.append(client.post(f"/games/{gid}/commands", json=body, headers={**headers, **extra})
+                     .get_data(as_text=True))
+    return texts
+
+
+def test_secrets_never_reach_other_seats_or_spectators(client, runtime):
+    game = create_secret_game(client, seats=3, rounds=3)
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    # seat 0 draws a fresh secret (a random outcome recorded in an event)
+    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "draw"}}, headers=auth(tokens[0]))
+    secrets = secrets_of(runtime, game["id"])
+    viewers = {None: {}, **{seat: auth(tok) for seat, tok in tokens.items()}}
+    for viewer, headers in viewers.items():
+        for text in all_read_paths(client, game, headers):
+            for seat, secret in enumerate(secrets):
+                if seat != viewer:
+                    assert str(secret) not in text, f"seat {seat}'s secret leaked to {viewer}"
+
+
+def test_a_seat_sees_its_own_secret(client, runtime):
+    game = create_secret_game(client, seats=2)
+    secrets = secrets_of(runtime, game["id"])
+    token = game["seat_tokens"][1]["token"]
+    assert str(secrets[1]) in client.get(f"/games/{game['id']}", headers=auth(token)).get_data(as_text=True)
+
+
+def test_everything_is_public_once_the_game_is_over(client, runtime):
+    game = create_secret_game(client, seats=2, rounds=1)
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    for seat in (0, 1):
+        client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[seat]))
+    secrets = secrets_of(runtime, game["id"])
+    text = client.get(f"/games/{game['id']}/events").get_data(as_text=True)
+    assert all(str(secret) in text for secret in secrets)
