@@ -1,0 +1,109 @@
+"""`tradewinds serve` runs a real WSGI server on the embedded store; bad configuration fails in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def tradewinds(*args, env=None):
+    """The command line and an environment with no TRADEWINDS_ settings but those given."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("TRADEWINDS_")}
+    full_env.update(env or {})
+    return [sys.executable, "-m", "api.cli", *args], full_env
+
+
+def wait_for(url: str, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return json.loads(response.read())
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer within {timeout}s")
+
+
+def http(method: str, url: str, body=None, headers=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"))
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(base + "/health")
+        yield base, proc, tmp_path / "data"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_serve_answers_on_the_embedded_store(server):
+    base, proc, data_dir = server
+    health = wait_for(base + "/health")
+    assert health["status"] == "ok" and health["store_backend"] == "sqlite" and health["queue_backend"] == "in-process"
+    assert (data_dir / "tradewinds.db").exists()
+    status, types = http("GET", base + "/game-types")
+    assert status == 200 and isinstance(types, list)
+    status, problem = http("GET", base + "/games/does-not-exist")
+    assert status == 404 and problem["code"] == "unknown_game"
+
+
+def test_serve_prints_its_url(tmp_path):
+    port = free_port()
+    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path))
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({"TRADEWINDS_DATABASE_URL": "mysql://nowhere/x"}, "unsupported event store URL"),
+        ({"TRADEWINDS_DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"}, "cannot open the event store"),
+        ({"TRADEWINDS_REDIS_URL": "redis://127.0.0.1:1/0"}, "cannot reach Redis"),
+    ],
+)
+def test_bad_configuration_fails_in_one_line(tmp_path, env, expected):
+    cmd, full_env = tradewinds("serve", "--port", str(free_port()), "--data-dir", str(tmp_path), env=env)
+    result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], result.stderr
+    assert "Traceback" not in result.stderr

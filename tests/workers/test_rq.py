@@ -1,0 +1,69 @@
+"""Bot turns through RQ on a real Redis: a game whose seats are all bots finishes with no human input."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.app import create_app
+from domain import registry
+from tests.support.secret_game import RULES as SECRET
+from workers import jobs
+from workers.dispatch import QUEUE_NAME
+from workers.runtime import Runtime
+
+
+@pytest.fixture
+def secret_registered():
+    registry.register(SECRET)
+    yield
+    registry.unregister(SECRET.name)
+
+
+@pytest.fixture
+def rq_runtime(tmp_path, redis_url, secret_registered):
+    runtime = Runtime.build(f"sqlite:///{tmp_path}/games.db", redis_url, dispatcher="rq")
+    jobs.set_runtime(runtime)
+    yield runtime
+    jobs.set_runtime(None)
+    runtime.store.close()
+
+
+def test_all_bot_game_finishes_through_an_rq_worker(rq_runtime):
+    from rq import SimpleWorker
+
+    client = create_app(rq_runtime).test_client()
+    created = client.post("/games", json={
+        "game_type": SECRET.name,
+        "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}],
+        "options": {"rounds": 4},
+    })
+    assert created.status_code == 201
+    gid = created.get_json()["id"]
+    # nothing has played yet: the first bot turn waits on the queue
+    assert client.get(f"/games/{gid}").get_json()["status"] == "active"
+    assert rq_runtime.dispatcher.queue.count == 1
+    SimpleWorker([QUEUE_NAME], connection=rq_runtime.dispatcher.redis).work(burst=True)
+    final = client.get(f"/games/{gid}").get_json()
+    assert final["status"] == "finished"
+    events = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]
+    turns = [e for e in events if e["type"] == "TurnEnded"]
+    assert len(turns) == 3 * 4 and all(e["actor"] == "bot" for e in turns)
+
+
+def test_duplicate_jobs_play_once(rq_runtime):
+    from rq import SimpleWorker
+
+    client = create_app(rq_runtime).test_client()
+    gid = client.post("/games", json={
+        "game_type": SECRET.name,
+        "seats": [{"kind": "bot", "level": "random"}, {"kind": "human", "name": "h"}],
+        "options": {"rounds": 2},
+    }).get_json()["id"]
+    game = rq_runtime.service.load(gid)
+    for _ in range(3):  # the same job queued again, as a retry or a duplicate would be
+        rq_runtime.service.schedule_bot_turn(game)
+    SimpleWorker([QUEUE_NAME], connection=rq_runtime.dispatcher.redis).work(burst=True)
+    after = rq_runtime.service.load(gid)
+    bot_moves = [e for e in rq_runtime.store.read(gid) if e.meta.get("actor") == "bot" and e.type == "TurnEnded"]
+    assert len(bot_moves) == 1
+    assert sorted(after.rules.to_act(after.state)) == [1]
