@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 API_TITLE = "Tradewinds"
 API_VERSION = "1.0.0"
-MAX_BODY_BYTES = 256 * 1024
+MAX_BODY_BYTES = 4 * 1024 * 1024
 
 
 class Parser(FlaskParser):
@@ -96,10 +96,15 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "seatToken", {"type": "http", "scheme": "bearer", "description": "a seat token from POST /games"}
     )
 
-    from api import games, meta
+    api.spec.components.security_scheme(
+        "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
+    )
+
+    from api import games, history, meta
 
     api.register_blueprint(meta.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(history.blp)
     app.extensions["tradewinds_api"] = api
 
     @app.errorhandler(ApiError)

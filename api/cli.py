@@ -112,6 +112,42 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    from workers.history import verify_export
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
+    report = verify_export(text.splitlines())
+    print(json.dumps(report, indent=2, sort_keys=True))
+    return 0 if report["ok"] else 1
+
+
+def cmd_apikey(args: argparse.Namespace) -> int:
+    from workers import apikeys
+
+    runtime = _runtime(dispatcher="inline", data_dir=args.data_dir)
+    if args.action == "create":
+        if not args.name:
+            raise ConfigError("apikey create needs --name SITE")
+        key, token = apikeys.create_key(runtime.store, args.name)
+        print(f"API key {key.key_id} for {key.name!r} (shown once; store it now):")
+        print(token)
+    elif args.action == "list":
+        for key in apikeys.list_keys(runtime.store):
+            print(f"{key.key_id}  {key.created_at}  {'revoked' if key.revoked else 'active '}  {key.name}")
+    else:
+        if not args.key_id:
+            raise ConfigError("apikey revoke needs --key-id ID (see apikey list)")
+        if not apikeys.revoke(runtime.store, args.key_id):
+            raise ConfigError(f"no API key with id {args.key_id}")
+        print(f"revoked {args.key_id}")
+    return 0
+
+
 def cmd_simulate(argv: list[str]) -> int:
     from workers.simulate import main as simulate
 
@@ -143,6 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
     openapi.add_argument("--output", default="openapi.yaml")
     openapi.add_argument("--check", action="store_true", help="fail if the file differs from the code")
     openapi.set_defaults(func=cmd_openapi)
+
+    verify = sub.add_parser("verify", help="verify an exported game: hash chain, set-up, and result by re-folding")
+    verify.add_argument("file")
+    verify.set_defaults(func=cmd_verify)
+
+    apikey = sub.add_parser("apikey", help="create, list or revoke integrator API keys")
+    apikey.add_argument("action", choices=["create", "list", "revoke"])
+    apikey.add_argument("--name", help="the integrator's name (create)")
+    apikey.add_argument("--key-id", help="the key's id (revoke)")
+    apikey.add_argument("--data-dir", default=None)
+    apikey.set_defaults(func=cmd_apikey)
 
     sub.add_parser("simulate", help="play bot-vs-bot games and report win rates (see simulate --help)", add_help=False)
     return parser

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import current_app, request
 
 from api.errors import CODES, PROBLEM_CONTENT_TYPE, ApiError
 from api.schemas import ProblemSchema
+from workers import apikeys
 
 _DESCRIPTIONS: dict[int, str] = {}
 for _code, (_status, _title) in CODES.items():
@@ -35,6 +38,38 @@ def runtime():
 
 def service():
     return runtime().service
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: a seat of the game, an integrator (API key), or a spectator (neither)."""
+
+    seat: int | None = None
+    integrator: str | None = None  # the API key's id
+
+
+def caller_for(info) -> Caller:
+    """Resolve the bearer token against a game: its seat token, or an integrator's API key."""
+    token = bearer_token()
+    if token is None:
+        return Caller()
+    if apikeys.is_api_key(token):
+        key = apikeys.lookup(service().store, token)
+        if key is None:
+            raise ApiError("unauthorized", "this API key is unknown or revoked")
+        return Caller(integrator=key.key_id)
+    return Caller(seat=service().seat_for_token(info, token))
+
+
+def integrator_key() -> apikeys.ApiKey | None:
+    """The API key the request carries, if any (seat tokens are not integrator keys)."""
+    token = bearer_token()
+    if token is None or not apikeys.is_api_key(token):
+        return None
+    key = apikeys.lookup(service().store, token)
+    if key is None:
+        raise ApiError("unauthorized", "this API key is unknown or revoked")
+    return key
 
 
 def bearer_token() -> str | None:

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import bearer_token, errors, service
+from api.common import caller_for, errors, integrator_key, service
 from api.errors import ApiError
 from api.schemas import (
     CreatedGameSchema,
@@ -26,6 +26,7 @@ from api.schemas import (
 )
 from eventstore.base import StoredEvent
 from workers.games import LoadedGame
+from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
 
@@ -62,7 +63,7 @@ class MoveHeadersSchema(ma.Schema):
 
 # --------------------------------------------------------------------------- helpers
 def caller_seat(game: LoadedGame) -> int | None:
-    return service().seat_for_token(game.info, bearer_token())
+    return caller_for(game.info).seat
 
 
 def public_seats(game_info) -> list[dict[str, Any]]:
@@ -90,6 +91,8 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "your_seat": seat,
         "state": visible_state(game, seat),
         "result": game.rules.result(game.state).as_dict() if game.over else None,
+        "undo_allowed": bool(info.metadata.get("undo", True)),
+        "undo_request": current_request(game) if seat is not None else None,
     }
 
 
@@ -128,8 +131,14 @@ class Games(MethodView):
     @blp.doc(operationId="createGame", responses={"201": {"links": GAME_LINKS}})
     def post(self, body):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
+        key = integrator_key()
         game, tokens = service().create_game(
-            body["game_type"], body["seats"], body.get("options"), body.get("seed")
+            body["game_type"],
+            body["seats"],
+            body.get("options"),
+            body.get("seed"),
+            undo=body["undo"],
+            created_by=key.key_id if key else None,
         )
         return {**game_body(game, None), "seat_tokens": tokens}, 201, etag_header(game)
 
@@ -194,7 +203,7 @@ class Commands(MethodView):
         """Play a command, or a list of commands applied in order all-or-nothing, for the caller's seat"""
         svc = service()
         info = svc.info(game_id)
-        seat = svc.seat_for_token(info, bearer_token())
+        seat = caller_for(info).seat
         if seat is None:
             raise ApiError("unauthorized", "moves need a seat token: send it as a bearer token")
         if ("command" in body) == ("commands" in body):
@@ -233,7 +242,7 @@ class Events(MethodView):
         """The game's event log after a version, redacted for the caller (all public once the game is over)"""
         svc = service()
         info = svc.info(game_id)
-        seat = svc.seat_for_token(info, bearer_token())
+        seat = caller_for(info).seat
         after, limit = query["after"], query["limit"]
         stored = svc.store.read(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
         game = svc.load(game_id)

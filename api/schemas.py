@@ -62,6 +62,7 @@ class CreateGameSchema(ma.Schema):
     game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    undo = fields.Boolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
@@ -95,6 +96,10 @@ class GameSchema(ma.Schema):
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
     state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
     result = fields.Dict(allow_none=True, required=True, metadata={"description": "scores and ranks once over"})
+    undo_allowed = fields.Boolean(required=True)
+    undo_request = fields.Nested(
+        "UndoRequestSchema", allow_none=True, required=True, metadata={"description": "open request (seats only)"}
+    )
 
 
 class CreatedGameSchema(GameSchema):
@@ -184,3 +189,99 @@ class PastStateSchema(ma.Schema):
     current_version = fields.Integer(required=True)
     to_act = fields.List(fields.Integer(), required=True)
     state = fields.Dict(required=True)
+
+
+class UndoRequestSchema(ma.Schema):
+    id = fields.String(required=True)
+    by = fields.Integer(required=True, metadata={"description": "the seat asking"})
+    to_version = fields.Integer(required=True)
+    at_version = fields.Integer(required=True)
+    at_generation = fields.Integer(required=True)
+    reason = fields.String(required=True)
+    accepted = fields.List(fields.Integer(), required=True)
+    pending = fields.List(fields.Integer(), required=True, metadata={"description": "seats yet to answer"})
+    created_at = fields.String(required=True)
+    declined_by = fields.Integer()
+    closed_at = fields.String()
+
+
+class UndoBodySchema(ma.Schema):
+    to_version = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10**9))
+    reason = fields.String(load_default="", validate=validate.Length(0, 500))
+
+
+class TruncationSchema(ma.Schema):
+    from_version = fields.Integer(required=True)
+    to_version = fields.Integer(required=True)
+    generation = fields.Integer(required=True, metadata={"description": "the game's generation after it"})
+    actor = fields.String(required=True)
+    reason = fields.String(required=True)
+    truncated_at = fields.String(required=True)
+
+
+class UndoResultSchema(ma.Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["done", "requested", "declined"]))
+    etag = fields.String(required=True)
+    request = fields.Nested(UndoRequestSchema)
+    truncation = fields.Nested(TruncationSchema)
+
+
+class HistoryEntrySchema(TruncationSchema):
+    archived_events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class HistorySchema(ma.Schema):
+    game_id = fields.String(required=True)
+    truncations = fields.List(fields.Nested(HistoryEntrySchema), required=True)
+
+
+class AuditSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    checked = fields.Integer(required=True)
+    broken_version = fields.Integer(allow_none=True, required=True)
+    detail = fields.String(required=True)
+    truncations = fields.List(fields.Nested(TruncationSchema), required=True)
+
+
+class ReplayStepSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(allow_none=True, required=True)
+    actor = fields.String(required=True)
+    event = fields.Dict(required=True)
+    state = fields.Dict(required=True, metadata={"description": "the state after this event, as the caller sees it"})
+
+
+class ReplaySchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    generation = fields.Integer(required=True)
+    public = fields.Boolean(required=True, metadata={"description": "true once the game is over"})
+    steps = fields.List(fields.Nested(ReplayStepSchema), required=True)
+    next_after = fields.Integer(allow_none=True, required=True)
+
+
+class ReplayQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class VerifyBodySchema(ma.Schema):
+    export = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "the text of an export (JSON Lines) from GET /games/{game_id}/export"},
+    )
+
+
+class VerifyReportSchema(ma.Schema):
+    ok = fields.Boolean(required=True)
+    game_type = fields.String(allow_none=True, required=True)
+    events = fields.Integer(required=True)
+    chain_ok = fields.Boolean(required=True)
+    broken_version = fields.Integer(allow_none=True, required=True)
+    setup_reproduced = fields.Boolean(required=True)
+    result_reproduced = fields.Boolean(required=True)
+    recorded_result = fields.Dict(allow_none=True, required=True)
+    replayed_result = fields.Dict(allow_none=True, required=True)
+    detail = fields.String(required=True)

@@ -109,6 +109,8 @@ class GameService:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         extra_metadata: dict[str, Any] | None = None,
+        undo: bool = True,
+        created_by: str | None = None,
     ) -> tuple[LoadedGame, list[dict[str, Any]]]:
         """Create a game; returns it and one ``{"seat", "token"}`` per human seat (shown once)."""
         try:
@@ -146,11 +148,19 @@ class GameService:
             seat_records.append(record)
         events = rules.setup(seed, len(seats), options)
         game_id = uuid.uuid4().hex
-        metadata = {"seed": seed, "options": options, "seats": seat_records, **(extra_metadata or {})}
+        metadata = {
+            "seed": seed,
+            "options": options,
+            "seats": seat_records,
+            "setup_version": len(events),
+            "undo": undo,
+            "created_by": created_by,
+            **(extra_metadata or {}),
+        }
         self.store.create_stream(game_id, game_type, metadata)
-        self.store.append(game_id, events, 0, meta={"actor": "setup", "seat": None})
+        self.store.append(game_id, events, 0, meta={"actor": "setup", "seat": None, "move": "setup"})
         game = self.load(game_id)
-        self._after_append(game)
+        self.after_change(game)
         return game, tokens
 
     # ------------------------------------------------------------------ loading
@@ -266,7 +276,7 @@ class GameService:
                     game_id,
                     events,
                     game.version,
-                    meta={"actor": actor, "seat": seat},
+                    meta={"actor": actor, "seat": seat, "move": uuid.uuid4().hex},
                     idempotency_key=idempotency_key,
                     request_hash=request_hash if idempotency_key else None,
                 )
@@ -289,7 +299,7 @@ class GameService:
                     ) from None
                 continue
             after = self._fold_new(game, stored)
-            self._after_append(after)
+            self.after_change(after)
             return MoveOutcome(after, stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
@@ -333,7 +343,7 @@ class GameService:
         return MoveOutcome(game, events, True)
 
     # ------------------------------------------------------------- after append
-    def _after_append(self, game: LoadedGame) -> None:
+    def after_change(self, game: LoadedGame) -> None:
         if game.over:
             if game.info.status != "finished":
                 result = game.rules.result(game.state).as_dict()
@@ -344,7 +354,7 @@ class GameService:
 
     def schedule_bot_turn(self, game: LoadedGame) -> None:
         job_id = f"bot-{game.info.stream}-{game.generation}-{game.version}"
-        self.dispatcher.enqueue("play_bot_turn", game.info.stream, game.version, job_id=job_id)
+        self.dispatcher.enqueue("play_bot_turn", game.info.stream, game.version, game.generation, job_id=job_id)
 
     def resume_pending_bots(self, limit: int = 1000) -> int:
         """Queue bot turns of active games where a bot is to act (after a restart)."""

@@ -37,12 +37,12 @@ def get_runtime() -> Any:
     return _runtime
 
 
-def play_bot_turn(game_id: str, expected_version: int) -> str:
+def play_bot_turn(game_id: str, expected_version: int, expected_generation: int | None = None) -> str:
     from workers.games import GameError
 
     service = get_runtime().service
     game = service.load(game_id)
-    if game.version != expected_version:
+    if game.version != expected_version or expected_generation not in (None, game.generation):
         return "stale"
     bots = game.bot_seats_to_act()
     if not bots:

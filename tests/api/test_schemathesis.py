@@ -31,6 +31,13 @@ CLIENT = APP.test_client()
 CONFIG = SchemathesisConfig.from_dict(
     {"checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429]}}}
 )
+
+
+@schemathesis.deserializer("application/x-ndjson")
+def ndjson_response(ctx, response):
+    return response.content.decode("utf-8")
+
+
 schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml", config=CONFIG)
 schema.app = APP
 

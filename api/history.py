@@ -1,0 +1,139 @@
+"""Undo, the game's history of truncations, replays, audits, exports and their verification."""
+
+from __future__ import annotations
+
+from flask import Response
+from flask.views import MethodView
+
+from api.app import Blueprint
+from api.common import caller_for, errors, service
+from api.errors import ApiError
+from api.schemas import (
+    AuditSchema,
+    HistorySchema,
+    ReplayQuerySchema,
+    ReplaySchema,
+    UndoBodySchema,
+    UndoResultSchema,
+    VerifyBodySchema,
+    VerifyReportSchema,
+)
+from workers.history import History, verify_export
+
+blp = Blueprint("history", __name__, description="Undo, replays, audits and verifiable exports")
+
+NDJSON = "application/x-ndjson"
+
+
+def history() -> History:
+    return History(service())
+
+
+def require_seat(game_id: str) -> int:
+    seat = caller_for(service().info(game_id)).seat
+    if seat is None:
+        raise ApiError("unauthorized", "this needs a seat token of this game as a bearer token")
+    return seat
+
+
+@blp.route("/games/<string:game_id>/undo")
+class Undo(MethodView):
+    @blp.arguments(UndoBodySchema)
+    @blp.response(200, UndoResultSchema)
+    @errors(blp, 400, 401, 403, 404, 409, 422)
+    @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
+    def post(self, body, game_id):
+        """Take moves back to `to_version`: at once when the policy allows, else as a request to the other seats
+
+        A seat may take back its own latest moves while nobody else has acted and nothing random or hidden
+        was revealed since; beyond that the other human seats must accept. The integrator that created the
+        game (its API key) may truncate anywhere.
+        """
+        caller = caller_for(service().info(game_id))
+        if caller.seat is None and caller.integrator is None:
+            raise ApiError("unauthorized", "undo needs a seat token or the creating integrator's API key")
+        return history().undo(game_id, body["to_version"], caller.seat, caller.integrator, body["reason"])
+
+
+@blp.route("/games/<string:game_id>/undo/accept")
+class UndoAccept(MethodView):
+    @blp.response(200, UndoResultSchema)
+    @errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
+    def post(self, game_id):
+        """Agree to the open undo request; the last agreement performs it"""
+        return history().answer(game_id, require_seat(game_id), accept=True)
+
+
+@blp.route("/games/<string:game_id>/undo/decline")
+class UndoDecline(MethodView):
+    @blp.response(200, UndoResultSchema)
+    @errors(blp, 401, 403, 404, 409)
+    @blp.doc(operationId="declineUndo", security=[{"seatToken": []}])
+    def post(self, game_id):
+        """Refuse the open undo request; it closes"""
+        return history().answer(game_id, require_seat(game_id), accept=False)
+
+
+@blp.route("/games/<string:game_id>/history")
+class GameHistory(MethodView):
+    @blp.response(200, HistorySchema)
+    @errors(blp, 401, 404)
+    @blp.doc(operationId="getHistory", security=[{"seatToken": []}, {}])
+    def get(self, game_id):
+        """Every truncation of the game with who, when, why and the events it archived (redacted)"""
+        seat = caller_for(service().info(game_id)).seat
+        return {"game_id": game_id, "truncations": history().truncations(game_id, seat)}
+
+
+@blp.route("/games/<string:game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, AuditSchema)
+    @errors(blp, 404)
+    @blp.doc(operationId="auditGame")
+    def get(self, game_id):
+        """Re-verify the stored hash chain; names the first broken version, lists truncations"""
+        return history().audit(game_id)
+
+
+@blp.route("/games/<string:game_id>/replay")
+class Replay(MethodView):
+    @blp.arguments(ReplayQuerySchema, location="query")
+    @blp.response(200, ReplaySchema)
+    @errors(blp, 400, 401, 404)
+    @blp.doc(operationId="getReplay", security=[{"seatToken": []}, {}])
+    def get(self, query, game_id):
+        """The log step by step with the acting seat and the state after each event (public once over)"""
+        seat = caller_for(service().info(game_id)).seat
+        return history().replay(game_id, seat, query["after"], query["limit"])
+
+
+@blp.route("/games/<string:game_id>/export")
+class Export(MethodView):
+    @blp.doc(
+        operationId="exportGame",
+        responses={
+            "200": {
+                "description": "JSON Lines: a header line (game type, options, seed, seats, result), then every "
+                "event with its hash. Check it with `tradewinds verify FILE` or POST /verify.",
+                "content": {NDJSON: {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    @errors(blp, 404, 409)
+    def get(self, game_id):
+        """Export a finished game as a self-contained, verifiable JSON Lines file"""
+        lines = history().export_lines(game_id)
+        return Response("\n".join(lines) + "\n", mimetype=NDJSON,
+                        headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+
+
+@blp.route("/verify")
+class Verify(MethodView):
+    @blp.arguments(VerifyBodySchema)
+    @blp.response(200, VerifyReportSchema)
+    @errors(blp, 400, 413)
+    @blp.doc(operationId="verifyExport")
+    def post(self, body):
+        """Verify an export: hash chain, set-up from the seed, and the result re-folded with the current rules"""
+        return verify_export(body["export"].splitlines())

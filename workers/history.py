@@ -1,0 +1,311 @@
+"""Undo by truncation, replays, and self-contained exports that anyone can verify.
+
+Undo policy (enforced here, whoever asks):
+
+- a seat may take back its own most recent moves at once while no other seat has acted since and no
+  event since then recorded a random outcome or revealed hidden information (``rules.reveals``);
+- beyond that, an undo is a request that every other human seat must accept (bots do not vote); a
+  request lapses when any move is stored before it is agreed;
+- the integrator that created a game may truncate it anywhere, finished or not (``actor`` = its key);
+- games created with ``undo: false`` refuse seat undos; finished games refuse seat undos.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from domain import registry
+from eventstore.base import StoredEvent
+from eventstore.verify import verify_events
+from workers.games import GameError, GameService, LoadedGame
+
+EXPORT_FORMAT = "tradewinds-game/1"
+
+
+def _now() -> str:
+    from eventstore._common import utc_now_iso
+
+    return utc_now_iso()
+
+
+class History:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = service.store
+
+    # ------------------------------------------------------------------------------------ undo
+    def undo(self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str) -> dict:
+        """Truncate now when the policy allows it, or open a request the other human seats must accept."""
+        game = self.service.load(game_id)
+        self._check_target(game, to_version)
+        if integrator is not None:
+            if game.info.metadata.get("created_by") != integrator:
+                raise GameError("forbidden", "only the integrator that created this game may truncate it")
+            return self._truncate(game, to_version, f"integrator:{integrator}", reason)
+        assert seat is not None
+        self._check_seat_may_undo(game)
+        later = self.store.read(game_id, to_version + 1, game.version)
+        if self._own_private_moves(game, later, seat):
+            return self._truncate(game, to_version, f"seat:{seat}", reason)
+        others = [s["seat"] for s in game.seats if s["kind"] == "human" and s["seat"] != seat]
+        if not others:
+            return self._truncate(game, to_version, f"seat:{seat}", reason or "no other human seat to ask")
+        request = {
+            "id": uuid.uuid4().hex,
+            "by": seat,
+            "to_version": to_version,
+            "at_version": game.version,
+            "at_generation": game.generation,
+            "reason": reason,
+            "accepted": [],
+            "pending": others,
+            "created_at": _now(),
+        }
+        self.store.update_stream(game_id, metadata={"undo_request": request})
+        return {"status": "requested", "request": request, "etag": game.etag}
+
+    def answer(self, game_id: str, seat: int, accept: bool) -> dict:
+        game = self.service.load(game_id)
+        request = current_request(game)
+        if request is None:
+            raise GameError("no_undo_request", "there is no open undo request on this game")
+        if seat not in request["pending"]:
+            raise GameError("forbidden", "this seat has no vote on the open undo request")
+        if not accept:
+            closed = {**request, "declined_by": seat, "closed_at": _now()}
+            self.store.update_stream(game_id, metadata={"undo_request": None, "last_undo_request": closed})
+            return {"status": "declined", "request": closed, "etag": game.etag}
+        request = {
+            **request,
+            "accepted": request["accepted"] + [seat],
+            "pending": [s for s in request["pending"] if s != seat],
+        }
+        if request["pending"]:
+            self.store.update_stream(game_id, metadata={"undo_request": request})
+            return {"status": "requested", "request": request, "etag": game.etag}
+        self.store.update_stream(game_id, metadata={"undo_request": None, "last_undo_request": request})
+        voters = ",".join(str(s) for s in [request["by"], *request["accepted"]])
+        return self._truncate(game, request["to_version"], f"seats:{voters}", request["reason"])
+
+    def _check_target(self, game: LoadedGame, to_version: int) -> None:
+        floor = game.info.metadata.get("setup_version", 1)
+        if not floor <= to_version < game.version:
+            raise GameError(
+                "invalid_undo",
+                f"to_version must be from {floor} (the end of set-up) to {game.version - 1}, not {to_version}",
+            )
+        boundary = self.store.read(game.info.stream, to_version, to_version + 1)
+        if len(boundary) == 2 and boundary[0].meta.get("move") == boundary[1].meta.get("move"):
+            raise GameError("invalid_undo", f"version {to_version} is inside a move; undo to a version between moves")
+
+    def _check_seat_may_undo(self, game: LoadedGame) -> None:
+        if not game.info.metadata.get("undo", True):
+            raise GameError("forbidden", "undo is disabled for this game")
+        if game.over:
+            raise GameError("game_over", "a finished game cannot be undone")
+
+    def _own_private_moves(self, game: LoadedGame, later: list[StoredEvent], seat: int) -> bool:
+        return all(
+            e.meta.get("seat") == seat and e.meta.get("actor") == "human" and not game.rules.reveals(e.data)
+            for e in later
+        )
+
+    def _truncate(self, game: LoadedGame, to_version: int, actor: str, reason: str) -> dict:
+        game_id = game.info.stream
+        record = self.store.truncate(game_id, to_version, actor, reason or "undo")
+        metadata: dict[str, Any] = {"undo_request": None}
+        if game.info.status != "active":
+            metadata["result"] = None
+        self.store.update_stream(game_id, status="active", metadata=metadata)
+        self.service.forget(game_id)
+        after = self.service.load(game_id)
+        self.service.after_change(after)
+        return {"status": "done", "truncation": truncation_body(record), "etag": after.etag}
+
+    # ------------------------------------------------------------------------------- replay
+    def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:
+        """Each step: the event (redacted for the caller until the end) and the state it led to."""
+        game = self.service.load(game_id)
+        rules = game.rules
+        reveal = game.over
+        start = self.service.load(game_id, at_version=after) if after else None
+        state = start.state if start else rules.initial_state()
+        steps = []
+        last = min(game.version, after + limit)
+        for event in self.store.read(game_id, after + 1, last) if after < last else []:
+            state = rules.evolve(state, event.data)
+            steps.append({
+                "version": event.version,
+                "seat": event.meta.get("seat"),
+                "actor": event.meta.get("actor", "unknown"),
+                "event": event.data if reveal else rules.redact(event.data, seat),
+                "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
+            })
+        return {
+            "game_id": game_id,
+            "version": game.version,
+            "generation": game.generation,
+            "public": reveal,
+            "steps": steps,
+            "next_after": last if last < game.version else None,
+        }
+
+    # ---------------------------------------------------------------------------- history
+    def truncations(self, game_id: str, seat: int | None) -> list[dict]:
+        game = self.service.load(game_id)
+        archived: dict[int, list[StoredEvent]] = {}
+        for item in self.store.archived(game_id):
+            archived.setdefault(item.truncation_generation, []).append(item.event)
+        out = []
+        for record in self.store.truncations(game_id):
+            body = truncation_body(record)
+            body["archived_events"] = [
+                {
+                    "version": e.version,
+                    "generation": e.generation,
+                    "type": e.type,
+                    "seat": e.meta.get("seat"),
+                    "actor": e.meta.get("actor", "unknown"),
+                    "data": e.data if game.over else game.rules.redact(e.data, seat),
+                    "recorded_at": e.recorded_at,
+                }
+                for e in archived.get(record.generation, [])
+            ]
+            out.append(body)
+        return out
+
+    def audit(self, game_id: str) -> dict:
+        self.service.info(game_id)
+        report = self.store.verify(game_id)
+        return {
+            "game_id": game_id,
+            "ok": report.ok,
+            "checked": report.checked,
+            "broken_version": report.broken_version,
+            "detail": report.detail,
+            "truncations": [truncation_body(t) for t in self.store.truncations(game_id)],
+        }
+
+    # ------------------------------------------------------------------------------ export
+    def export_lines(self, game_id: str) -> list[str]:
+        game = self.service.load(game_id)
+        if not game.over:
+            raise GameError("game_not_over", "only a finished game can be exported (its hidden information is public then)")
+        meta = game.info.metadata
+        header = {
+            "format": EXPORT_FORMAT,
+            "game_id": game_id,
+            "game_type": game.info.game_type,
+            "state_version": game.rules.state_version,
+            "options": meta["options"],
+            "seed": meta["seed"],
+            "seats": [{k: s.get(k) for k in ("seat", "kind", "name", "level", "external_id")} for s in meta["seats"]],
+            "setup_version": meta.get("setup_version", 1),
+            "created_at": game.info.created_at,
+            "version": game.version,
+            "generation": game.generation,
+            "result": game.rules.result(game.state).as_dict(),
+        }
+        lines = [canonical(header)]
+        for event in self.store.read(game_id):
+            lines.append(canonical({
+                "version": event.version,
+                "generation": event.generation,
+                "data": event.data,
+                "meta": event.meta,
+                "hash": event.hash,
+                "recorded_at": event.recorded_at,
+            }))
+        return lines
+
+
+def current_request(game: LoadedGame) -> dict | None:
+    """The open undo request, or None (a request lapses when any move was stored after it)."""
+    request = game.info.metadata.get("undo_request")
+    if not request:
+        return None
+    if request["at_version"] != game.version or request["at_generation"] != game.generation:
+        return None
+    return request
+
+
+def truncation_body(record: Any) -> dict:
+    return {
+        "from_version": record.from_version,
+        "to_version": record.to_version,
+        "generation": record.generation,
+        "actor": record.actor,
+        "reason": record.reason,
+        "truncated_at": record.truncated_at,
+    }
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def verify_export(lines: Iterable[str]) -> dict:
+    """Re-check an export: the hash chain, the set-up from the seed, and the result by re-folding."""
+    report: dict[str, Any] = {
+        "ok": False,
+        "game_type": None,
+        "events": 0,
+        "chain_ok": False,
+        "broken_version": None,
+        "setup_reproduced": False,
+        "result_reproduced": False,
+        "recorded_result": None,
+        "replayed_result": None,
+        "detail": "",
+    }
+    try:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    except json.JSONDecodeError as exc:
+        report["detail"] = f"line is not JSON: {exc}"
+        return report
+    if not rows or not isinstance(rows[0], dict) or rows[0].get("format") != EXPORT_FORMAT:
+        report["detail"] = f"the first line must be the header with format {EXPORT_FORMAT!r}"
+        return report
+    header, rows = rows[0], rows[1:]
+    report["game_type"] = header.get("game_type")
+    report["recorded_result"] = header.get("result")
+    report["events"] = len(rows)
+    try:
+        rules = registry.get(header["game_type"])
+        events = [
+            StoredEvent(header.get("game_id", "import"), r["version"], 0, r["generation"], r["data"], r["meta"],
+                        r["hash"], r["recorded_at"])
+            for r in rows
+        ]
+    except (KeyError, TypeError, registry.UnknownGameType) as exc:
+        report["detail"] = f"malformed export: {exc!r}"
+        return report
+    head_hash = events[-1].hash if events else ""
+    chain = verify_events(report.get("game_type") or "import", events, len(events), head_hash)
+    report["chain_ok"] = chain.ok
+    report["broken_version"] = chain.broken_version
+    if not chain.ok:
+        report["detail"] = chain.detail
+        return report
+    data = [e.data for e in events]
+    try:
+        setup = rules.setup(header["seed"], len(header["seats"]), header["options"])
+        report["setup_reproduced"] = data[: len(setup)] == setup
+        state = rules.fold(data)
+        over = rules.is_over(state)
+        report["replayed_result"] = rules.result(state).as_dict() if over else None
+    except Exception as exc:  # a log this code's rules cannot fold is a failed verification, not a crash
+        report["detail"] = f"the current rules cannot replay this log: {exc!r}"
+        return report
+    report["result_reproduced"] = report["replayed_result"] == header.get("result")
+    report["ok"] = report["chain_ok"] and report["setup_reproduced"] and report["result_reproduced"]
+    report["detail"] = (
+        f"{len(events)} events verified; result reproduced"
+        if report["ok"]
+        else "hash chain intact, but "
+        + ("the set-up does not follow from the seed" if not report["setup_reproduced"] else "the result differs")
+    )
+    return report
