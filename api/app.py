@@ -100,11 +100,13 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
     )
 
-    from api import games, history, meta
+    from api import games, history, live, meta, webhooks
 
     api.register_blueprint(meta.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(history.blp)
+    api.register_blueprint(live.blp)
+    api.register_blueprint(webhooks.blp)
     app.extensions["tradewinds_api"] = api
 
     @app.errorhandler(ApiError)

@@ -173,6 +173,11 @@ class MoveResultSchema(ma.Schema):
 class EventQuerySchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9), metadata={"description": "version"})
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "long-poll: when nothing follows `after`, wait up to this many seconds for it"},
+    )
 
 
 class EventPageSchema(ma.Schema):

@@ -23,6 +23,17 @@ def unavailable(reason: str):
     pytest.skip(f"{reason}; start it with ../shared/services.sh or set the URL")
 
 
+@pytest.fixture(autouse=True)
+def secret_game_registered():
+    """The test-only game is available to every test (it is never registered in production)."""
+    from domain import registry
+    from tests.support.secret_game import RULES
+
+    registry.register(RULES)
+    yield
+    registry.unregister(RULES.name)
+
+
 @pytest.fixture
 def redis_url():
     """A Redis database of the tests' own (db 15 by default), flushed before and after each test."""

@@ -12,6 +12,7 @@ import logging
 import pickle
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past 
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
 TOKEN_PREFIX = "tws_"
 DEFAULT_BOT_LEVEL = "medium"
+WAIT_SLICE = 1.0
 
 
 class GameError(Exception):
@@ -342,8 +344,24 @@ class GameService:
         events = self.store.read(game_id, record.from_version, record.to_version)
         return MoveOutcome(game, events, True)
 
+    def wait_for_change(self, game_id: str, version: int, generation: int, timeout: float) -> bool:
+        """Block until the stream moves past ``version`` or is truncated, or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            head = self.store.head_position()
+            info = self.store.stream_info(game_id)
+            if info.version != version or info.generation != generation:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            # appends wake the wait; truncations do not, so re-check at least every WAIT_SLICE seconds
+            self.store.wait_for_append(head, min(remaining, WAIT_SLICE))
+
     # ------------------------------------------------------------- after append
     def after_change(self, game: LoadedGame) -> None:
+        if game.info.metadata.get("created_by") and self.dispatcher is not None:
+            self.dispatcher.enqueue("sync_webhooks", game.info.stream)
         if game.over:
             if game.info.status != "finished":
                 result = game.rules.result(game.state).as_dict()

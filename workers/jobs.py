@@ -77,3 +77,27 @@ def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict
     except Exception:
         log.exception("bot %s failed; playing a random move instead", level)
     return make_bot("random", 0).choose(rules, state, seat, rng)
+
+
+def sync_webhooks(game_id: str) -> int:
+    """Turn a game's new events into webhook events (one process at a time per game), then deliver."""
+    from workers import webhooks
+
+    runtime = get_runtime()
+    with runtime.dispatcher.lock(f"webhook-sync:{game_id}"):
+        touched = webhooks.sync_game(runtime.service, game_id)
+    for sub_id in touched:
+        runtime.dispatcher.enqueue("deliver_webhooks", sub_id)
+    return len(touched)
+
+
+def deliver_webhooks(sub_id: str) -> int:
+    """Send a subscription's queue in order; on failure, try again later with exponential back-off."""
+    from workers import webhooks
+
+    runtime = get_runtime()
+    with runtime.dispatcher.lock(f"webhook-deliver:{sub_id}"):
+        sent, retry_in = webhooks.deliver(runtime.store, sub_id)
+    if retry_in is not None:
+        runtime.dispatcher.enqueue_in(retry_in, "deliver_webhooks", sub_id)
+    return sent

@@ -3,9 +3,7 @@ from __future__ import annotations
 import pytest
 
 from api.app import create_app
-from domain import registry
 from eventstore.memory import MemoryStore
-from tests.support.secret_game import RULES as SECRET
 from workers import jobs
 from workers.dispatch import InlineDispatcher
 from workers.games import GameService
@@ -18,13 +16,6 @@ def make_runtime(store=None) -> Runtime:
     runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
     jobs.set_runtime(runtime)
     return runtime
-
-
-@pytest.fixture(autouse=True)
-def secret_game_registered():
-    registry.register(SECRET)
-    yield
-    registry.unregister(SECRET.name)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from api.app import create_app
-from domain import registry
 from tests.support.secret_game import RULES as SECRET
 from workers import jobs
 from workers.dispatch import QUEUE_NAME
@@ -13,14 +12,7 @@ from workers.runtime import Runtime
 
 
 @pytest.fixture
-def secret_registered():
-    registry.register(SECRET)
-    yield
-    registry.unregister(SECRET.name)
-
-
-@pytest.fixture
-def rq_runtime(tmp_path, redis_url, secret_registered):
+def rq_runtime(tmp_path, redis_url):
     runtime = Runtime.build(f"sqlite:///{tmp_path}/games.db", redis_url, dispatcher="rq")
     jobs.set_runtime(runtime)
     yield runtime

@@ -1,0 +1,155 @@
+"""Webhook subscriptions of an integrator (API key): create, list, delete, delivery log, redelivery."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import marshmallow as ma
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from api.app import Blueprint
+from api.common import errors, integrator_key, runtime
+from api.errors import ApiError
+from workers import webhooks
+
+blp = Blueprint("webhooks", __name__, url_prefix="/webhooks",
+                description="Signed webhooks (Standard Webhooks headers) for integrators")
+
+KEY_AUTH = [{"apiKey": []}]
+
+
+def _check_url(value: str) -> None:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ma.ValidationError("an absolute http:// or https:// URL")
+
+
+class SubscriptionRequestSchema(ma.Schema):
+    url = fields.String(required=True, validate=[validate.Length(1, 2000), _check_url])
+    events = fields.List(fields.String(validate=validate.OneOf(webhooks.KINDS)), required=True,
+                         validate=validate.Length(1, len(webhooks.KINDS)))
+    secret = fields.String(validate=validate.Regexp(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$"),
+                           metadata={"description": "whsec_<base64>; generated when omitted"})
+
+
+class SubscriptionSchema(ma.Schema):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    created_at = fields.String(required=True)
+    active = fields.Boolean(required=True)
+    failures = fields.Integer(required=True, metadata={"description": "consecutive failed attempts"})
+    secret = fields.String(metadata={"description": "shown only when the subscription is created"})
+
+
+class SubscriptionListSchema(ma.Schema):
+    webhooks = fields.List(fields.Nested(SubscriptionSchema), required=True)
+
+
+class AttemptSchema(ma.Schema):
+    at = fields.String(required=True)
+    outcome = fields.String(required=True)
+    redelivery = fields.Boolean()
+
+
+class DeliverySchema(ma.Schema):
+    key = fields.String(required=True)
+    id = fields.String(required=True, metadata={"description": "the webhook-id header"})
+    type = fields.String(required=True)
+    game_id = fields.String(allow_none=True, required=True)
+    timestamp = fields.String(required=True)
+    data = fields.Dict(required=True)
+    status = fields.String(required=True, metadata={"description": "pending, retrying or delivered"})
+    attempts = fields.List(fields.Nested(AttemptSchema), required=True)
+    delivered_at = fields.String()
+
+
+class DeliveryListSchema(ma.Schema):
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+
+
+class PageQuerySchema(ma.Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+
+
+def require_key():
+    key = integrator_key()
+    if key is None:
+        raise ApiError("unauthorized", "webhooks belong to an integrator: send its API key as a bearer token")
+    return key
+
+
+def own_subscription(sub_id: str) -> dict:
+    key = require_key()
+    sub = webhooks.get_subscription(runtime().store, sub_id)
+    if sub is None or sub["key_id"] != key.key_id:
+        raise ApiError("not_found", f"no webhook subscription {sub_id!r} for this API key")
+    return sub
+
+
+@blp.route("")
+class Subscriptions(MethodView):
+    @blp.arguments(SubscriptionRequestSchema)
+    @blp.response(201, SubscriptionSchema)
+    @errors(blp, 400, 401)
+    @blp.doc(operationId="createWebhook", security=KEY_AUTH)
+    def post(self, body):
+        """Subscribe a URL to event kinds; the response holds the signing secret (shown once)"""
+        key = require_key()
+        sub = webhooks.create_subscription(runtime().store, key.key_id, body["url"], body["events"], body.get("secret"))
+        return webhooks.describe(sub, with_secret=True), 201
+
+    @blp.response(200, SubscriptionListSchema)
+    @errors(blp, 401)
+    @blp.doc(operationId="listWebhooks", security=KEY_AUTH)
+    def get(self):
+        """The API key's subscriptions"""
+        key = require_key()
+        return {"webhooks": [webhooks.describe(s) for s in webhooks.subscriptions_for(runtime().store, key.key_id)]}
+
+
+@blp.route("/<string:sub_id>")
+class Subscription(MethodView):
+    @blp.response(200, SubscriptionSchema)
+    @errors(blp, 401, 404)
+    @blp.doc(operationId="getWebhook", security=KEY_AUTH)
+    def get(self, sub_id):
+        """One subscription"""
+        return webhooks.describe(own_subscription(sub_id))
+
+    @blp.response(204)
+    @errors(blp, 401, 404)
+    @blp.doc(operationId="deleteWebhook", security=KEY_AUTH)
+    def delete(self, sub_id):
+        """Unsubscribe"""
+        own_subscription(sub_id)
+        webhooks.delete_subscription(runtime().store, sub_id)
+        return None
+
+
+@blp.route("/<string:sub_id>/deliveries")
+class Deliveries(MethodView):
+    @blp.arguments(PageQuerySchema, location="query")
+    @blp.response(200, DeliveryListSchema)
+    @errors(blp, 400, 401, 404)
+    @blp.doc(operationId="listWebhookDeliveries", security=KEY_AUTH)
+    def get(self, query, sub_id):
+        """The delivery log, oldest first: every event with its attempts"""
+        own_subscription(sub_id)
+        return {"deliveries": webhooks.deliveries(runtime().store, sub_id, query["limit"], query["offset"])}
+
+
+@blp.route("/<string:sub_id>/deliveries/<string:message_id>/redeliver")
+class Redeliver(MethodView):
+    @blp.response(200, DeliverySchema)
+    @errors(blp, 401, 404)
+    @blp.doc(operationId="redeliverWebhook", security=KEY_AUTH)
+    def post(self, sub_id, message_id):
+        """Send one event again now (the receiver de-duplicates by webhook-id)"""
+        own_subscription(sub_id)
+        entry = webhooks.redeliver(runtime().store, sub_id, message_id)
+        if entry is None:
+            raise ApiError("not_found", f"no delivery {message_id!r} in this subscription")
+        return entry

@@ -1,0 +1,211 @@
+"""Webhooks against a real local HTTP receiver: signatures, order per game, retries across an outage."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from api.app import create_app
+from tests.api.conftest import auth, create_secret_game, make_runtime
+from workers import apikeys, jobs, webhooks
+
+
+class Receiver:
+    """A webhook endpoint: verifies signatures, records what it accepted, can be taken down."""
+
+    def __init__(self, secret: str | None = None):
+        self.secret = secret
+        self.down = False
+        self.accepted: list[dict] = []
+        self.refused = 0
+        self.bad_signatures = 0
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+                if receiver.down:
+                    receiver.refused += 1
+                    self.send_response(503)
+                    self.end_headers()
+                    return
+                msg_id, ts = self.headers["webhook-id"], self.headers["webhook-timestamp"]
+                if receiver.secret and not receiver.verify(msg_id, ts, body, self.headers["webhook-signature"]):
+                    receiver.bad_signatures += 1
+                    self.send_response(401)
+                    self.end_headers()
+                    return
+                receiver.accepted.append({"id": msg_id, **json.loads(body)})
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def verify(self, msg_id, timestamp, body, header):
+        key = base64.b64decode(self.secret.removeprefix("whsec_"))
+        expected = base64.b64encode(hmac.new(key, f"{msg_id}.{timestamp}.{body}".encode(), hashlib.sha256)
+                                    .digest()).decode()
+        return any(hmac.compare_digest(part.split(",", 1)[1], expected) for part in header.split() if "," in part)
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def site():
+    runtime = make_runtime()
+    client = create_app(runtime).test_client()
+    _, key = apikeys.create_key(runtime.store, "site")
+    yield runtime, client, key
+    jobs.set_runtime(None)
+
+
+def subscribe(client, key, url, events=("game.started", "game.turn", "game.finished")):
+    response = client.post("/webhooks", json={"url": url, "events": list(events)}, headers=auth(key))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def play_out(client, game):
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    while True:
+        state = client.get(f"/games/{game['id']}").get_json()
+        if state["status"] == "finished":
+            return state
+        seat = state["to_act"][0]
+        client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
+                    headers=auth(tokens[seat]))
+
+
+def keyed_game(client, key, rounds=2):
+    response = client.post("/games", headers=auth(key), json={
+        "game_type": "secret_numbers", "options": {"rounds": rounds},
+        "seats": [{"kind": "human", "name": "a", "external_id": "p-1"},
+                  {"kind": "human", "name": "b", "external_id": "p-2"}]})
+    return response.get_json()
+
+
+def test_signed_deliveries_in_order(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.secret = sub["secret"]
+    game = keyed_game(client, key)
+    final = play_out(client, game)
+    kinds = [d["type"] for d in receiver.accepted]
+    assert kinds[0] == "game.started" and kinds[-1] == "game.finished"
+    assert kinds.count("game.turn") == 4  # after set-up and after each move but the last, which finishes
+    versions = [d["data"]["version"] for d in receiver.accepted]
+    assert versions == sorted(versions)
+    assert receiver.accepted[-1]["data"]["result"]["ranks"] == final["result"]["ranks"]
+    assert [d["data"]["to_act"][0]["external_id"] for d in receiver.accepted[1:3]] == ["p-1", "p-2"]
+    assert receiver.bad_signatures == 0
+    assert len({d["id"] for d in receiver.accepted}) == len(receiver.accepted)
+
+
+def test_a_receiver_that_was_down_gets_everything_in_order_once_back(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.secret = sub["secret"]
+    receiver.down = True
+    games = [keyed_game(client, key), keyed_game(client, key)]
+    for game in games:
+        play_out(client, game)
+    assert receiver.accepted == [] and receiver.refused >= 1
+    log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    assert log[0]["status"] == "retrying" and log[0]["attempts"][0]["outcome"] == "HTTP 503"
+    assert runtime.dispatcher.delayed, "a retry was scheduled"
+    receiver.down = False
+    while runtime.dispatcher.run_delayed():
+        pass
+    for game in games:
+        mine = [d for d in receiver.accepted if d["data"]["game_id"] == game["id"]]
+        assert [d["type"] for d in mine][0] == "game.started" and mine[-1]["type"] == "game.finished"
+        assert [d["data"]["version"] for d in mine] == sorted(d["data"]["version"] for d in mine)
+    log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    assert all(entry["status"] == "delivered" for entry in log)
+    assert len(receiver.accepted) == len(log) == len({d["id"] for d in receiver.accepted})
+
+
+def test_back_off_grows_exponentially(site, receiver):
+    runtime, client, key = site
+    subscribe(client, key, receiver.url)
+    receiver.down = True
+    keyed_game(client, key)
+    delays = []
+    for _ in range(4):
+        delays.extend(seconds for seconds, _, _ in runtime.dispatcher.delayed)
+        runtime.dispatcher.run_delayed()
+    assert delays[:4] == [webhooks.BACKOFF_BASE * 2**i for i in range(4)]
+
+
+def test_redelivery_on_request(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    keyed_game(client, key)
+    first = receiver.accepted[0]
+    again = client.post(f"/webhooks/{sub['id']}/deliveries/{first['id']}/redeliver", headers=auth(key))
+    assert again.status_code == 200 and again.get_json()["attempts"][-1]["redelivery"] is True
+    assert [d["id"] for d in receiver.accepted].count(first["id"]) == 2
+
+
+def test_subscriptions_belong_to_their_key(site, receiver):
+    runtime, client, key = site
+    _, other = apikeys.create_key(runtime.store, "other")
+    sub = subscribe(client, key, receiver.url)
+    assert client.get(f"/webhooks/{sub['id']}", headers=auth(other)).status_code == 404
+    assert client.get("/webhooks", headers=auth(other)).get_json()["webhooks"] == []
+    assert "secret" not in client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()
+    assert client.get("/webhooks").status_code == 401
+    assert client.delete(f"/webhooks/{sub['id']}", headers=auth(key)).status_code == 204
+    # games of other integrators or anonymous games never reach this receiver
+    create_secret_game(client)
+    assert receiver.accepted == []
+
+
+def test_real_background_retries(receiver, monkeypatch):
+    """With the in-process runner, a retry fires by itself after the back-off."""
+    from eventstore.memory import MemoryStore
+    from workers.dispatch import InProcessDispatcher
+    from workers.games import GameService
+    from workers.runtime import Runtime, run_job
+
+    monkeypatch.setattr(webhooks, "BACKOFF_BASE", 0.05)
+    store = MemoryStore()
+    dispatcher = InProcessDispatcher(run_job)
+    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    jobs.set_runtime(runtime)
+    try:
+        client = create_app(runtime).test_client()
+        _, key = apikeys.create_key(store, "site")
+        subscribe(client, key, receiver.url, events=("game.started",))
+        receiver.down = True
+        keyed_game(client, key)
+        time.sleep(0.3)
+        receiver.down = False
+        deadline = time.monotonic() + 10
+        while not receiver.accepted and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [d["type"] for d in receiver.accepted] == ["game.started"]
+        assert receiver.refused >= 2
+        dispatcher.wait_idle()
+    finally:
+        jobs.set_runtime(None)
