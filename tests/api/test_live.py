@@ -75,7 +75,7 @@ def test_a_follower_that_reconnects_with_last_event_id_misses_nothing(threaded):
     game = create_secret_game(client, seats=2, rounds=80, bots=("random", "random"))
     first, events = open_stream(client, game["id"])
     seen = []
-    for kind, event_id, data in events:
+    for _kind, event_id, data in events:
         seen.append((event_id, data["version"]))
         if len(seen) == 25:
             break
