@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 import flask_smorest
@@ -108,6 +109,10 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(live.blp)
     api.register_blueprint(webhooks.blp)
     app.extensions["tradewinds_api"] = api
+
+    from api import ratelimit
+
+    ratelimit.install(app, int(os.environ.get("TRADEWINDS_RATE_LIMIT", "600")))
 
     @app.errorhandler(ApiError)
     def handle_api_error(exc: ApiError):

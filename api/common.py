@@ -17,10 +17,10 @@ for _code, (_status, _title) in CODES.items():
 
 
 def errors(blp, *statuses: int):
-    """Document these problem+json error responses on an operation."""
+    """Document these problem+json error responses on an operation (429 always: any API key is rate-limited)."""
 
     def decorate(func):
-        for status in statuses:
+        for status in sorted(set(statuses) | {429}):
             func = blp.alt_response(
                 status,
                 schema=ProblemSchema,

@@ -29,6 +29,7 @@ CODES: dict[str, tuple[int, str]] = {
     "stale_version": (412, "The game has moved on"),
     "payload_too_large": (413, "Request body too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
+    "rate_limited": (429, "Too many requests for this API key"),
     "invalid_command": (422, "The command is malformed"),
     "invalid_seats": (422, "The seats do not suit this game"),
     "invalid_options": (422, "The options do not suit this game"),
@@ -51,6 +52,7 @@ HTTP_STATUS_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_command",
+    429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from api.app import Blueprint
-from api.common import runtime
+from api.common import errors, runtime
 from api.schemas import GameTypeSchema, HealthSchema
 from domain import registry
 
@@ -16,6 +16,7 @@ blp = Blueprint("meta", __name__, description="Service health and the games it h
 class Health(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=HealthSchema, description="a backing service is unreachable")
+    @errors(blp)
     def get(self):
         """Report whether the event store and the job queue are reachable"""
         rt = runtime()
@@ -42,6 +43,7 @@ class Health(MethodView):
 @blp.route("/game-types")
 class GameTypes(MethodView):
     @blp.response(200, GameTypeSchema(many=True))
+    @errors(blp)
     def get(self):
         """List the game types with their player counts, options and bot levels"""
         from domain.bots import LEVELS

@@ -258,3 +258,15 @@ def test_405_has_allow_header(client):
     assert response.status_code == 405
     assert "GET" in response.headers["Allow"]
     assert response.content_type == "application/problem+json"
+
+
+def test_api_keys_are_rate_limited(app, client, runtime):
+    from workers import apikeys
+
+    app.config["RATE_LIMIT_PER_MINUTE"] = 3
+    _, key = apikeys.create_key(runtime.store, "busy-site")
+    statuses = [client.get("/game-types", headers=auth(key)).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    limited = client.get("/game-types", headers=auth(key))
+    assert limited.get_json()["code"] == "rate_limited" and 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert client.get("/game-types").status_code == 200  # anonymous requests are not limited by key
