@@ -25,6 +25,7 @@ CODES: dict[str, tuple[int, str]] = {
     "idempotency_expired": (409, "The earlier request was undone"),
     "busy": (409, "Too many concurrent moves"),
     "game_not_over": (409, "The game is not over yet"),
+    "out_of_time": (409, "This seat's clock ran out"),
     "no_undo_request": (409, "No open undo request"),
     "stale_version": (412, "The game has moved on"),
     "payload_too_large": (413, "Request body too large"),

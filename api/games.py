@@ -25,13 +25,14 @@ from api.schemas import (
     SubmitSchema,
 )
 from eventstore.base import StoredEvent
+from workers import clocks
 from workers.games import LoadedGame
 from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
 
 SEAT_AUTH = [{"seatToken": []}, {}]
-PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
+PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited")
 
 GAME_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"}},
@@ -90,10 +91,19 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
-        "result": game.rules.result(game.state).as_dict() if game.over else None,
+        "result": game.result_dict() if game.over else None,
         "undo_allowed": bool(info.metadata.get("undo", True)),
+        "clock": clock_body(game),
         "undo_request": current_request(game) if seat is not None else None,
     }
+
+
+def clock_body(game: LoadedGame) -> dict[str, Any] | None:
+    config = game.info.metadata.get("clock")
+    if not config:
+        return None
+    state = service().last_clock(game)
+    return clocks.describe(config, None if game.over else state)
 
 
 def event_body(game: LoadedGame, event: StoredEvent, seat: int | None, reveal: bool) -> dict[str, Any]:
@@ -139,6 +149,7 @@ class Games(MethodView):
             body.get("seed"),
             undo=body["undo"],
             created_by=key.key_id if key else None,
+            clock=body.get("clock"),
         )
         return {**game_body(game, None), "seat_tokens": tokens}, 201, etag_header(game)
 

@@ -87,7 +87,7 @@ def follow(svc: GameService, game_id: str, seat: int | None, sent: int, truncate
                 sent = stored.version
             continue
         if game.over:
-            yield sse("game_over", {"result": game.rules.result(game.state).as_dict()}, f"{generation}.{sent}")
+            yield sse("game_over", {"result": game.result_dict()}, f"{generation}.{sent}")
             return
         remaining = deadline - time.monotonic()
         if remaining <= 0:

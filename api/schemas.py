@@ -58,11 +58,28 @@ class SeatRequestSchema(ma.Schema):
     external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
 
 
+class ClockSchema(ma.Schema):
+    bank_seconds = fields.Integer(required=True, strict=True, validate=validate.Range(1, 7 * 24 * 3600),
+                                  metadata={"description": "each seat's time bank"})
+    increment_seconds = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
+                                       metadata={"description": "added to a seat's bank after each of its moves"})
+    on_timeout = fields.String(required=True, validate=validate.OneOf(["bot", "forfeit"]),
+                               metadata={"description": "bot: a bot plays on for the seat; forfeit: a bot plays "
+                                         "on and the seat is ranked last"})
+
+
+class ClockStateSchema(ClockSchema):
+    remaining = fields.List(fields.Float(), required=True, metadata={"description": "seconds left per seat"})
+    running = fields.List(fields.Integer(), required=True, metadata={"description": "seats whose clock runs"})
+    deadline = fields.String(allow_none=True, required=True, metadata={"description": "earliest flag-fall"})
+
+
 class CreateGameSchema(ma.Schema):
     game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     undo = fields.Boolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
+    clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
@@ -76,6 +93,8 @@ class SeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     level = fields.String(allow_none=True)
     external_id = fields.String(allow_none=True)
+    timed_out = fields.Boolean(allow_none=True, metadata={"description": "the seat ran out of time"})
+    forfeited = fields.Boolean(allow_none=True, metadata={"description": "ranked last after running out"})
 
 
 class SeatTokenSchema(ma.Schema):
@@ -97,6 +116,7 @@ class GameSchema(ma.Schema):
     state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
     result = fields.Dict(allow_none=True, required=True, metadata={"description": "scores and ranks once over"})
     undo_allowed = fields.Boolean(required=True)
+    clock = fields.Nested(ClockStateSchema, allow_none=True, required=True)
     undo_request = fields.Nested(
         "UndoRequestSchema", allow_none=True, required=True, metadata={"description": "open request (seats only)"}
     )

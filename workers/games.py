@@ -29,6 +29,7 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
+from workers import clocks
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,15 @@ class LoadedGame:
     @property
     def seats(self) -> list[dict[str, Any]]:
         return self.info.metadata["seats"]
+
+    def result_dict(self) -> dict[str, Any]:
+        """The final result, with seats that forfeited on time ranked last."""
+        result = self.rules.result(self.state).as_dict()
+        forfeited = [s["seat"] for s in self.seats if s.get("forfeited")]
+        if forfeited:
+            result["ranks"] = clocks.forfeit_ranks(result["ranks"], forfeited)
+            result["forfeited"] = forfeited
+        return result
 
     def bot_seats_to_act(self) -> list[int]:
         if self.over:
@@ -113,6 +123,7 @@ class GameService:
         extra_metadata: dict[str, Any] | None = None,
         undo: bool = True,
         created_by: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[LoadedGame, list[dict[str, Any]]]:
         """Create a game; returns it and one ``{"seat", "token"}`` per human seat (shown once)."""
         try:
@@ -157,10 +168,14 @@ class GameService:
             "setup_version": len(events),
             "undo": undo,
             "created_by": created_by,
+            "clock": clock,
             **(extra_metadata or {}),
         }
+        meta: dict[str, Any] = {"actor": "setup", "seat": None, "move": "setup"}
+        if clock:
+            meta["clock"] = clocks.initial(clock, seat_records, rules.to_act(rules.fold(events)), time.time())
         self.store.create_stream(game_id, game_type, metadata)
-        self.store.append(game_id, events, 0, meta={"actor": "setup", "seat": None, "move": "setup"})
+        self.store.append(game_id, events, 0, meta=meta)
         game = self.load(game_id)
         self.after_change(game)
         return game, tokens
@@ -272,13 +287,18 @@ class GameService:
                 )
             if game.over:
                 raise GameError("game_over", "the game is over; no more moves are accepted")
-            events = self._decide_all(game, seat, commands)
+            if actor == "human" and game.seats[seat]["kind"] != "human":
+                raise GameError("forbidden", f"seat {seat} ran out of time and is played by a bot now")
+            events, state_after = self._decide_all(game, seat, commands)
+            meta: dict[str, Any] = {"actor": actor, "seat": seat, "move": uuid.uuid4().hex}
+            if game.info.metadata.get("clock"):
+                meta["clock"] = self._clock_after_move(game, seat, state_after)
             try:
                 stored = self.store.append(
                     game_id,
                     events,
                     game.version,
-                    meta={"actor": actor, "seat": seat, "move": uuid.uuid4().hex},
+                    meta=meta,
                     idempotency_key=idempotency_key,
                     request_hash=request_hash if idempotency_key else None,
                 )
@@ -305,7 +325,7 @@ class GameService:
             return MoveOutcome(after, stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
-    def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> tuple[list[dict], Any]:
         rules, state = game.rules, game.state
         seed = game.info.metadata["seed"]
         events: list[dict[str, Any]] = []
@@ -320,7 +340,51 @@ class GameService:
             for event in new:
                 state = rules.evolve(state, event)
             events.extend(new)
-        return events
+        return events, state
+
+    # ------------------------------------------------------------------- clocks
+    def last_clock(self, game: LoadedGame) -> dict[str, Any] | None:
+        if not game.info.metadata.get("clock") or game.version == 0:
+            return None
+        return self.store.read(game.info.stream, game.version, game.version)[0].meta.get("clock")
+
+    def _clock_after_move(self, game: LoadedGame, seat: int, state_after: Any) -> dict[str, Any]:
+        config = game.info.metadata["clock"]
+        clock = self.last_clock(game)
+        now = time.time()
+        if clock is None:
+            clock = clocks.initial(config, game.seats, game.rules.to_act(game.state), now)
+        if game.seats[seat]["kind"] == "human" and seat in clocks.flagged(clock, now):
+            self.time_out(game.info.stream, [seat])
+            raise GameError("out_of_time", f"seat {seat} ran out of time; the game's {config['on_timeout']} policy applies")
+        to_act = set() if game.rules.is_over(state_after) else game.rules.to_act(state_after)
+        return clocks.advance(config, clock, seat, game.seats, to_act, now)
+
+    def check_clock(self, game_id: str, version: int, generation: int) -> list[int]:
+        """Apply the timeout policy to seats whose time ran out while the game stayed at ``version``."""
+        game = self.load(game_id)
+        if game.version != version or game.generation != generation or game.over:
+            return []
+        clock = self.last_clock(game)
+        if clock is None:
+            return []
+        out = [s for s in clocks.flagged(clock, time.time()) if game.seats[s]["kind"] == "human"]
+        if out:
+            self.time_out(game_id, out)
+        return out
+
+    def time_out(self, game_id: str, seats: list[int]) -> None:
+        info = self.info(game_id)
+        policy = info.metadata["clock"]["on_timeout"]
+        records = [dict(s) for s in info.metadata["seats"]]
+        for seat in seats:
+            records[seat].update(kind="bot", level=clocks.TIMEOUT_BOT_LEVEL[policy], timed_out=True,
+                                 forfeited=policy == "forfeit")
+        timeouts = info.metadata.get("timeouts", []) + [
+            {"seat": s, "at": clocks.iso(time.time()), "policy": policy} for s in seats
+        ]
+        self.store.update_stream(game_id, metadata={"seats": records, "timeouts": timeouts})
+        self.after_change(self.load(game_id))
 
     def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
         state = game.rules.fold([e.data for e in stored], game.state)
@@ -364,11 +428,17 @@ class GameService:
             self.dispatcher.enqueue("sync_webhooks", game.info.stream)
         if game.over:
             if game.info.status != "finished":
-                result = game.rules.result(game.state).as_dict()
-                self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
+                self.store.update_stream(game.info.stream, status="finished", metadata={"result": game.result_dict()})
             return
-        if game.bot_seats_to_act() and self.dispatcher is not None:
+        if self.dispatcher is None:
+            return
+        if game.bot_seats_to_act():
             self.schedule_bot_turn(game)
+        clock = self.last_clock(game)
+        flag = clocks.next_flag_fall(clock) if clock else None
+        if flag is not None:
+            delay = max(0.0, clock["since"] + flag - time.time()) + 0.05
+            self.dispatcher.enqueue_in(delay, "check_clock", game.info.stream, game.version, game.generation)
 
     def schedule_bot_turn(self, game: LoadedGame) -> None:
         job_id = f"bot-{game.info.stream}-{game.generation}-{game.version}"

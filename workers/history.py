@@ -20,6 +20,7 @@ from typing import Any
 from domain import registry
 from eventstore.base import StoredEvent
 from eventstore.verify import verify_events
+from workers.clocks import forfeit_ranks
 from workers.games import GameError, GameService, LoadedGame
 
 EXPORT_FORMAT = "tradewinds-game/1"
@@ -202,12 +203,13 @@ class History:
             "state_version": game.rules.state_version,
             "options": meta["options"],
             "seed": meta["seed"],
-            "seats": [{k: s.get(k) for k in ("seat", "kind", "name", "level", "external_id")} for s in meta["seats"]],
+            "seats": [{k: s.get(k) for k in ("seat", "kind", "name", "level", "external_id", "forfeited")}
+                      for s in meta["seats"]],
             "setup_version": meta.get("setup_version", 1),
             "created_at": game.info.created_at,
             "version": game.version,
             "generation": game.generation,
-            "result": game.rules.result(game.state).as_dict(),
+            "result": game.result_dict(),
         }
         lines = [canonical(header)]
         for event in self.store.read(game_id):
@@ -296,7 +298,11 @@ def verify_export(lines: Iterable[str]) -> dict:
         report["setup_reproduced"] = data[: len(setup)] == setup
         state = rules.fold(data)
         over = rules.is_over(state)
-        report["replayed_result"] = rules.result(state).as_dict() if over else None
+        replayed = rules.result(state).as_dict() if over else None
+        forfeited = [s["seat"] for s in header["seats"] if s.get("forfeited")]
+        if replayed and forfeited:
+            replayed = {**replayed, "ranks": forfeit_ranks(replayed["ranks"], forfeited), "forfeited": forfeited}
+        report["replayed_result"] = replayed
     except Exception as exc:  # a log this code's rules cannot fold is a failed verification, not a crash
         report["detail"] = f"the current rules cannot replay this log: {exc!r}"
         return report

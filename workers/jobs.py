@@ -101,3 +101,8 @@ def deliver_webhooks(sub_id: str) -> int:
     if retry_in is not None:
         runtime.dispatcher.enqueue_in(retry_in, "deliver_webhooks", sub_id)
     return sent
+
+
+def check_clock(game_id: str, version: int, generation: int) -> list[int]:
+    """Scheduled at a clock's earliest flag-fall: seats out of time get the game's timeout policy."""
+    return get_runtime().service.check_clock(game_id, version, generation)

@@ -26,6 +26,7 @@ import uuid
 from typing import Any
 
 from eventstore._common import utc_now_iso
+from workers import clocks
 from workers.games import GameService
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,9 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                                 game_id))
         if rules.is_over(state):
             result = rules.result(state).as_dict()
+            forfeited = [s["seat"] for s in info.metadata["seats"] if s.get("forfeited")]
+            if forfeited:
+                result = {**result, "ranks": clocks.forfeit_ranks(result["ranks"], forfeited), "forfeited": forfeited}
             touched.update(emit(store, key_id, "game.finished", {**base, "seats": seats, "result": result,
                                                                   "tournament_id": info.metadata.get("tournament_id")},
                                 game_id))
@@ -162,9 +166,16 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
             to_act = sorted(rules.to_act(state))
             touched.update(emit(store, key_id, "game.turn", {
                 **base, "to_act": [seats[s] for s in to_act],
-                "deadline": (info.metadata.get("clock") or {}).get("deadline")}, game_id))
+                "deadline": turn_deadline(info.metadata.get("clock"), event.meta.get("clock"))}, game_id))
     store.put_document(CURSORS, game_id, {"generation": info.generation, "version": info.version})
     return sorted(touched)
+
+
+def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
+    if not config or not clock:
+        return None
+    flag = clocks.next_flag_fall(clock)
+    return clocks.iso(clock["since"] + flag) if flag is not None else None
 
 
 def public_seats(metadata: dict) -> list[dict]:

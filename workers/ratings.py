@@ -1,0 +1,162 @@
+"""Per-game-type player ratings with openskill's Plackett-Luce model (multi-player, placement-based, ties).
+
+Pure functions over JSON-friendly data; call them once per game type with that type's finished games
+(``{"players": [ids by seat], "ranks": [...]}``, rank 1 best, equal ranks tie; any ``scores`` are ignored,
+the placement alone counts) in chronological order. Ratings are folded *from scratch*: a retracted game
+is removed by simply not passing it, which gives exactly the ratings of never having played it.
+
+Model (:data:`MODEL_PARAMETERS`, openskill 6.2 defaults written out so an upgrade cannot shift them):
+``mu = 25`` (prior mean), ``sigma = 25/3`` (prior deviation), ``beta = 25/6`` (performance noise),
+``kappa = 1e-4`` (variance floor), ``tau = 25/300`` (added to sigma before every game so ratings keep
+moving), ``margin = 0``, ``limit_sigma = False``, ``balance = False``. Every player is a team of one. The
+model has no randomness (openskill's random rating ids are never used), so the same games in the same
+order give bit-identical ratings.
+
+Ties: openskill 6.2's own tie handling in Plackett-Luce is flawed (openskill.py issues #155 and #201: with
+ranks ``[1, 1, 2, 3]`` the tied winners end with the same mu as the runner-up and a *lower* ordinal,
+because the intended averaging of tied mu changes is a no-op). So a game with ties is rated as the
+average of the strict orders consistent with it: each tie group of ``g`` players is rotated through its
+``g`` internal orders in lockstep over ``lcm`` (of the group sizes) strict rank vectors, every player
+visits each place of its group equally often, and each player's new mu and sigma are the means over
+those ratings. Tied equals therefore move identically and a tie never ranks below a worse placement;
+a game without ties is rated exactly as openskill rates it.
+
+Leaderboards sort by the conservative score ``ordinal = mu - 3 * sigma`` (openskill's ``ordinal()``),
+highest first, then by player id ascending.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+MODEL_PARAMETERS: dict[str, Any] = {
+    "mu": 25.0,
+    "sigma": 25.0 / 3.0,
+    "beta": 25.0 / 6.0,
+    "kappa": 0.0001,
+    "tau": 25.0 / 300.0,
+    "margin": 0.0,
+    "limit_sigma": False,
+    "balance": False,
+}
+ORDINAL_Z = 3.0
+
+
+def make_model() -> PlackettLuce:
+    """The Plackett-Luce model with the documented parameters."""
+    return PlackettLuce(**MODEL_PARAMETERS)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating: mean ``mu``, uncertainty ``sigma`` and the number of rated games."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """Conservative skill estimate ``mu - 3 * sigma`` (openskill's ordinal)."""
+        return self.mu - ORDINAL_Z * self.sigma
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
+
+
+def initial_rating() -> Rating:
+    """The rating of a player with no games."""
+    return Rating(mu=MODEL_PARAMETERS["mu"], sigma=MODEL_PARAMETERS["sigma"], games=0)
+
+
+def _check(game: Mapping[str, Any]) -> tuple[list[str], list[float]]:
+    players = [str(p) for p in game["players"]]
+    ranks = list(game["ranks"])
+    if len(players) != len(ranks):
+        raise ValueError(f"players and ranks differ in length: {game!r}")
+    if len(set(players)) != len(players):
+        raise ValueError(f"a player appears twice in one game: {game!r}")
+    for rank in ranks:
+        if isinstance(rank, bool) or not isinstance(rank, int | float):
+            raise ValueError(f"ranks must be numbers: {game!r}")
+    return players, [float(r) for r in ranks]
+
+
+def rate_games(
+    games: Iterable[Mapping[str, Any]],
+    initial: Mapping[str, Rating] | None = None,
+) -> dict[str, Rating]:
+    """Fold chronological finished games into ratings (every player who appears gets one).
+
+    ``initial`` continues from earlier ratings (folding ``a + b`` equals folding ``b`` from the result of
+    ``a``). Games with fewer than two players change nothing.
+    """
+    model = make_model()
+    ratings: dict[str, Rating] = dict(initial or {})
+    for game in games:
+        players, ranks = _check(game)
+        if len(players) < 2:
+            continue
+        current = [ratings.get(p) or initial_rating() for p in players]
+        orders = strict_orders(ranks)
+        mus: list[list[float]] = [[] for _ in players]
+        sigmas: list[list[float]] = [[] for _ in players]
+        for order in orders:
+            teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in current]
+            for i, (after,) in enumerate(model.rate(teams, ranks=order)):
+                mus[i].append(after.mu)
+                sigmas[i].append(after.sigma)
+        for i, (p, before) in enumerate(zip(players, current)):
+            # fsum is exactly rounded, so tied equals (same values, other order) get identical ratings
+            mu, sigma = math.fsum(mus[i]) / len(orders), math.fsum(sigmas[i]) / len(orders)
+            ratings[p] = Rating(mu=mu, sigma=sigma, games=before.games + 1)
+    return ratings
+
+
+def strict_orders(ranks: list[float]) -> list[list[float]]:
+    """The strict rank vectors (0 = best) over which a game with ties is averaged (module docstring).
+
+    Without ties this is the single order of ``ranks``; otherwise ``lcm`` of the tie-group sizes orders,
+    each rotating every group by one more step.
+    """
+    groups: dict[float, list[int]] = {}
+    for seat in sorted(range(len(ranks)), key=lambda i: (ranks[i], i)):
+        groups.setdefault(ranks[seat], []).append(seat)
+    count = math.lcm(*(len(g) for g in groups.values())) if groups else 1
+    orders = []
+    for step in range(count):
+        order = [0.0] * len(ranks)
+        place = 0
+        for group in groups.values():
+            for j, seat in enumerate(group):
+                order[seat] = float(place + (j + step) % len(group))
+            place += len(group)
+        orders.append(order)
+    return orders
+
+
+def leaderboard(ratings: Mapping[str, Rating], limit: int | None = None) -> list[LeaderboardRow]:
+    """Rows by ordinal descending, then player id ascending; at most ``limit`` rows (all when None)."""
+    if limit is not None and limit < 0:
+        raise ValueError("limit must be >= 0")
+    ordered = sorted(ratings.items(), key=lambda item: (-item[1].ordinal, item[0]))
+    if limit is not None:
+        ordered = ordered[:limit]
+    return [LeaderboardRow(player=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal, games=r.games) for p, r in ordered]
