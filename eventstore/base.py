@@ -129,7 +129,26 @@ class AuditReport:
 
 
 class EventStore(Protocol):
-    """What every backend implements; ``tests/eventstore`` runs one contract suite against all."""
+    """What every backend implements; ``tests/eventstore`` runs one contract suite against all.
+
+    Errors: ``StreamNotFound`` from every per-stream call on an unknown stream (``get_idempotency`` and
+    ``load_snapshot`` return None instead); ``StreamExists`` from ``create_stream``; ``ValueError`` for
+    bad arguments (empty or non-JSON event batch, event without a string "type", impossible truncation
+    such as ``to_version >= version``); ``StoreUnavailable`` when the database cannot be reached.
+
+    - ``update_stream`` merges ``metadata`` into the stored dict (top-level keys replaced) and sets
+      ``status`` when given; it never changes ``version``.
+    - ``append`` stores the whole batch or nothing. ``meta`` is stored on every event of the batch.
+      ``WrongExpectedVersion(actual=...)`` when the stream is not at ``expected_version``;
+      ``DuplicateIdempotencyKey`` when ``idempotency_key`` was already used on this stream, checked
+      before the version, so a retry (or a racing duplicate) is always recognised as such; the key is
+      stored in the same transaction as the events.
+    - ``read(from_version, to_version)`` is inclusive at both ends; ``read_all`` returns at most
+      ``limit`` events with ``position > after_position``. Positions are strictly increasing, not
+      necessarily dense (PostgreSQL positions are sparse).
+    - ``truncate`` moves versions above ``to_version`` to the archive, records a ``Truncation`` and
+      increments the generation; idempotency records are kept (they carry their generation).
+    """
 
     def migrate(self) -> None: ...
     def ping(self) -> None: ...
@@ -140,7 +159,9 @@ class EventStore(Protocol):
     def list_streams(
         self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[StreamInfo]: ...
-    def update_stream(self, stream: str, status: str | None = None, metadata: dict[str, Any] | None = None) -> StreamInfo: ...
+    def update_stream(
+        self, stream: str, status: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> StreamInfo: ...
 
     def append(
         self,
@@ -168,9 +189,15 @@ class EventStore(Protocol):
     # ``put_document`` inserts or replaces; ``list_documents`` is ordered by key.
     def put_document(self, collection: str, key: str, doc: dict[str, Any]) -> None: ...
     def get_document(self, collection: str, key: str) -> dict[str, Any] | None: ...
-    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]: ...
+    def list_documents(
+        self, collection: str, limit: int = 100, offset: int = 0
+    ) -> list[tuple[str, dict[str, Any]]]: ...
     def delete_document(self, collection: str, key: str) -> None: ...
 
     # Live followers: True as soon as an event with a position above ``after_position`` exists,
     # False when ``timeout`` seconds pass first. A wake-up only: callers re-read with ``read_all``.
+    def head_position(self) -> int:
+        """The highest position stored now (0 when empty); pass it to ``wait_for_append``."""
+        ...
+
     def wait_for_append(self, after_position: int, timeout: float) -> bool: ...

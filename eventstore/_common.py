@@ -1,0 +1,111 @@
+"""Helpers shared by the backends: validation, JSON copies, timestamps, wake-up waiting."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from eventstore.base import canonical_json
+
+MAX_NAME_LENGTH = 200
+
+
+def iso_utc(moment: datetime) -> str:
+    """ISO 8601 in UTC with microseconds and a ``Z`` suffix: ``2026-11-21T21:48:00.123456Z``."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def utc_now_iso() -> str:
+    return iso_utc(datetime.now(UTC))
+
+
+def check_name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_NAME_LENGTH or "\x00" in value:
+        raise ValueError(f"{what} must be a non-empty string of at most {MAX_NAME_LENGTH} characters")
+    return value
+
+
+def json_copy(value: Any, what: str) -> Any:
+    """A deep copy through canonical JSON: what every backend stores and returns (tuples become lists)."""
+    try:
+        text = canonical_json(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} is not JSON-serialisable: {exc}") from exc
+    return json.loads(text)
+
+
+def check_dict(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a JSON object (dict)")
+    return json_copy(value, what)
+
+
+def check_events(events: Any) -> list[tuple[dict[str, Any], str]]:
+    """Validate a batch before anything is written (a bad event fails the whole batch).
+
+    Returns each event as (a copy, its canonical JSON).
+    """
+    if not isinstance(events, list | tuple) or not events:
+        raise ValueError("append needs a non-empty list of events")
+    encoded = []
+    for index, event in enumerate(events):
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not event["type"]:
+            raise ValueError(f"event {index} must be a dict with a non-empty string 'type'")
+        try:
+            text = canonical_json(event)
+            if "NaN" in text or "Infinity" in text:  # not JSON: refuse them (the rare false alarm costs a check)
+                json.dumps(event, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"event {index} is not JSON-serialisable: {exc}") from exc
+        encoded.append((json.loads(text), text))
+    return encoded
+
+
+def event_payload(version: int, data_text: str, meta_text: str) -> str:
+    """``canonical_json({"version": v, "data": d, "meta": m})`` built from the canonical JSON of d and m
+    (sorted keys: "data" < "meta" < "version")."""
+    return f'{{"data":{data_text},"meta":{meta_text},"version":{version}}}'
+
+
+def hash_payload(previous_hash: str, payload: str) -> str:
+    """The chain step of ``base.chain_hash`` for a payload built by ``event_payload``."""
+    return hashlib.sha256((previous_hash + payload).encode("utf-8")).hexdigest()
+
+
+def check_expected_version(expected_version: Any) -> int:
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0:
+        raise ValueError("expected_version must be an integer >= 0")
+    return expected_version
+
+
+def check_paging(limit: int, offset: int = 0) -> None:
+    if limit < 0 or offset < 0:
+        raise ValueError("limit and offset must be >= 0")
+
+
+def wait_until(
+    condition: threading.Condition,
+    counter: Callable[[], int],
+    has_newer: Callable[[], bool],
+    timeout: float,
+    poll: float,
+) -> bool:
+    """Return True as soon as ``has_newer()``; re-check when ``counter()`` changes (a wake-up) or every ``poll`` s."""
+    deadline = time.monotonic() + max(0.0, timeout)
+    while True:
+        with condition:
+            seen = counter()
+        if has_newer():
+            return True
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        with condition:
+            condition.wait_for(lambda seen=seen: counter() != seen, timeout=min(remaining, poll))

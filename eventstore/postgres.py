@@ -1,0 +1,517 @@
+"""The production store: PostgreSQL through psycopg 3 and a psycopg_pool connection pool.
+
+An append is one call of the server-side function ``tw_append`` (one round trip, one transaction): it
+locks the stream row, checks the idempotency key and the expected version, records the key, inserts the
+whole batch with its hash chain (one server-side loop: no round trip per event, cheaper than a client
+``executemany``) and moves the stream head. A failure anywhere rolls the whole batch back.
+
+Positions are ``transaction id * 65536 + index``; ``read_all`` only returns positions of transactions
+older than the oldest one of this database still running (``tw_visible_limit()``, see
+``postgres_schema``), so a polling reader never skips a row that commits late, and appends to different
+streams never wait for each other (concurrent commits share an fsync). The price: while a write
+transaction is open in this database, followers do not see events committed after it began; keep
+transactions short. Positions are strictly increasing but sparse (large numbers with gaps).
+
+After the commit a ``NOTIFY tradewinds_events`` is sent in its own transaction (a NOTIFY inside the
+append would serialise every commit on PostgreSQL's notify queue lock); listeners re-read by position
+and also poll every ``poll_interval`` seconds, so a lost wake-up only delays them.
+
+Never share a store across ``fork``: open one per process, after the fork.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.rows import TupleRow
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from eventstore._common import (
+    check_dict,
+    check_events,
+    check_expected_version,
+    check_name,
+    check_paging,
+    iso_utc,
+    wait_until,
+)
+from eventstore.base import (
+    GENESIS_HASH,
+    ArchivedEvent,
+    AuditReport,
+    DuplicateIdempotencyKey,
+    IdempotencyRecord,
+    StoredEvent,
+    StoreUnavailable,
+    StreamExists,
+    StreamInfo,
+    StreamNotFound,
+    Truncation,
+    WrongExpectedVersion,
+    canonical_json,
+)
+from eventstore.postgres_schema import (
+    FUNCTIONS,
+    MAX_BATCH,
+    MIGRATION_LOCK_KEY,
+    MIGRATIONS,
+    NOTIFY_CHANNEL,
+    VISIBLE_LIMIT,
+)
+from eventstore.verify import verify_events
+
+_EVENT_COLUMNS = "stream, version, position, generation, data, meta, hash, recorded_at"
+_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata"
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def describe_url(url: str) -> str:
+    """The URL without its password, for error messages."""
+    try:
+        params = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the configured PostgreSQL URL"
+    host = params.get("host", "localhost")
+    return f"postgresql://{params.get('user', '')}@{host}:{params.get('port', 5432)}/{params.get('dbname', '')}"
+
+
+class PostgresStore:
+    """Implements ``eventstore.base.EventStore`` on PostgreSQL (13 or newer: pg_current_xact_id; tested on 15)."""
+
+    def __init__(
+        self,
+        url: str,
+        min_size: int = 1,
+        max_size: int = 10,
+        connect_timeout: float = 5.0,
+        poll_interval: float = 1.0,
+        serialize_appends: bool = False,
+    ) -> None:
+        self._url = url
+        self._timeout = 30.0
+        self._poll_interval = poll_interval
+        # serialize_appends=True takes a global lock held until commit in every append: the other
+        # gap-free strategy, kept only so the benchmark can measure what it costs.
+        self._serialize = serialize_appends
+        self._closed = False
+        self._appended = threading.Condition()
+        self._notify_count = 0
+        self._listener: threading.Thread | None = None
+        self._listener_lock = threading.Lock()
+        where = describe_url(url)
+        try:  # one direct connection first: a bad URL fails at once with the server's own reason
+            psycopg.connect(url, connect_timeout=max(1, int(connect_timeout))).close()
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"cannot connect to {where}: {one_line(exc)}") from None
+        self._pool: ConnectionPool[psycopg.Connection[TupleRow]] = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True},
+            open=True,
+            timeout=self._timeout,
+            name="tradewinds-eventstore",
+        )
+        try:
+            self._pool.wait(timeout=connect_timeout)
+        except PoolTimeout:
+            self._pool.close()
+            raise StoreUnavailable(f"cannot connect to {where}: no connection within {connect_timeout} s") from None
+        try:
+            self.migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- connections -------------------------------------------------------------------------------
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[TupleRow]]:
+        if self._closed:
+            raise StoreUnavailable("the PostgreSQL store is closed")
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise StoreUnavailable(f"PostgreSQL is unavailable: {one_line(exc)}") from exc
+
+    def migrate(self) -> None:
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK_KEY,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            current = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+            for number, statements in enumerate(MIGRATIONS, start=1):
+                if number <= current:
+                    continue
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+            # functions hold no data: (re)install them whenever their definitions change
+            digest = hashlib.sha256("\n".join(FUNCTIONS).encode()).hexdigest()
+            installed = conn.execute("SELECT digest FROM schema_functions").fetchone()
+            if installed is None or installed[0] != digest:
+                for function in FUNCTIONS:
+                    conn.execute(function)
+                conn.execute("DELETE FROM schema_functions")
+                conn.execute("INSERT INTO schema_functions (digest) VALUES (%s)", (digest,))
+
+    def ping(self) -> None:
+        with self._connection() as conn:
+            conn.execute("SELECT 1")
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._appended:
+            self._notify_count += 1
+            self._appended.notify_all()
+        if self._listener is not None and self._listener.is_alive():
+            try:  # wake the listener so it sees _closed at once
+                with self._pool.connection(timeout=1.0) as conn:
+                    conn.execute(f"NOTIFY {NOTIFY_CHANNEL}")
+            except (psycopg.Error, PoolTimeout):
+                pass
+            self._listener.join(timeout=2.0)
+        self._pool.close()
+
+    # -- streams -----------------------------------------------------------------------------------
+    def create_stream(self, stream: str, game_type: str, metadata: dict[str, Any]) -> StreamInfo:
+        check_name(stream, "stream")
+        check_name(game_type, "game_type")
+        metadata = check_dict(metadata if metadata is not None else {}, "metadata")
+        with self._connection() as conn:
+            try:
+                row = conn.execute(
+                    "INSERT INTO event_streams (stream, game_type, created_at, status, last_hash, metadata)"
+                    f" VALUES (%s, %s, clock_timestamp(), 'active', %s, %s) RETURNING {_STREAM_COLUMNS}",
+                    (stream, game_type, GENESIS_HASH, Jsonb(metadata)),
+                ).fetchone()
+            except psycopg.errors.UniqueViolation:
+                raise StreamExists(stream) from None
+        return _row_info(row)
+
+    def _info(self, conn: psycopg.Connection, stream: str, lock: bool = False) -> tuple[StreamInfo, str]:
+        row = conn.execute(
+            f"SELECT {_STREAM_COLUMNS}, last_hash FROM event_streams WHERE stream = %s"
+            + (" FOR UPDATE" if lock else ""),
+            (stream,),
+        ).fetchone()
+        if row is None:
+            raise StreamNotFound(stream)
+        return _row_info(row[:7]), row[7]
+
+    def stream_info(self, stream: str) -> StreamInfo:
+        with self._connection() as conn:
+            return self._info(conn, stream)[0]
+
+    def list_streams(
+        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[StreamInfo]:
+        check_paging(limit, offset)
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_STREAM_COLUMNS} FROM event_streams"
+                " WHERE (%(g)s::text IS NULL OR game_type = %(g)s) AND (%(s)s::text IS NULL OR status = %(s)s)"
+                " ORDER BY seq LIMIT %(l)s OFFSET %(o)s",
+                {"g": game_type, "s": status, "l": limit, "o": offset},
+            ).fetchall()
+        return [_row_info(row) for row in rows]
+
+    def update_stream(
+        self, stream: str, status: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> StreamInfo:
+        if status is not None:
+            check_name(status, "status")
+        patch = check_dict(metadata, "metadata") if metadata is not None else {}
+        with self._connection() as conn:
+            row = conn.execute(
+                "UPDATE event_streams SET status = coalesce(%s, status), metadata = metadata || %s"
+                f" WHERE stream = %s RETURNING {_STREAM_COLUMNS}",
+                (status, Jsonb(patch), stream),
+            ).fetchone()
+        if row is None:
+            raise StreamNotFound(stream)
+        return _row_info(row)
+
+    # -- events ------------------------------------------------------------------------------------
+    def append(
+        self,
+        stream: str,
+        events: list[dict[str, Any]],
+        expected_version: int,
+        meta: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> list[StoredEvent]:
+        encoded = check_events(events)
+        meta_text = canonical_json(check_dict(meta if meta is not None else {}, "meta"))
+        check_expected_version(expected_version)
+        if idempotency_key is not None:
+            check_name(idempotency_key, "idempotency_key")
+        if len(encoded) > MAX_BATCH:
+            raise ValueError(f"at most {MAX_BATCH} events per append")
+        with self._connection() as conn:
+            try:
+                rows = conn.execute(
+                    "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
+                    (
+                        stream,
+                        expected_version,
+                        [data_text for _, data_text in encoded],
+                        meta_text,
+                        idempotency_key,
+                        request_hash or "",
+                        self._serialize,
+                    ),
+                ).fetchall()
+            except psycopg.Error as exc:
+                raise _append_error(exc, stream, expected_version, idempotency_key) from None
+            try:
+                conn.execute(f"NOTIFY {NOTIFY_CHANNEL}")
+            except psycopg.Error:
+                pass  # the events are committed; followers still poll
+        recorded_at = iso_utc(rows[0][3])  # one timestamp for the whole batch
+        return [
+            StoredEvent(
+                stream, expected_version + i, position, generation, data, json.loads(meta_text), hash_, recorded_at
+            )
+            for i, ((data, _), (position, generation, hash_, _)) in enumerate(zip(encoded, rows, strict=True), start=1)
+        ]
+
+    def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+        with self._connection() as conn, conn.transaction():
+            self._info(conn, stream)
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s AND version >= %s"
+                " AND (%s::integer IS NULL OR version <= %s) ORDER BY version",
+                (stream, from_version, to_version, to_version),
+            ).fetchall()
+        return [_row_event(row) for row in rows]
+
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        check_paging(limit)
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s AND position < {VISIBLE_LIMIT}"
+                " ORDER BY position LIMIT %s",
+                (after_position, limit),
+            ).fetchall()
+        return [_row_event(row) for row in rows]
+
+    def get_idempotency(self, stream: str, key: str) -> IdempotencyRecord | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT key, request_hash, generation, from_version, to_version FROM idempotency_keys"
+                " WHERE stream = %s AND key = %s",
+                (stream, key),
+            ).fetchone()
+        return IdempotencyRecord(*row) if row else None
+
+    # -- live followers ----------------------------------------------------------------------------
+    def head_position(self) -> int:
+        with self._connection() as conn:
+            return conn.execute(
+                f"SELECT coalesce(max(position), 0) FROM events WHERE position < {VISIBLE_LIMIT}"
+            ).fetchone()[0]
+
+    def _ensure_listener(self) -> bool:
+        with self._listener_lock:
+            if self._listener is not None and self._listener.is_alive():
+                return True
+            if self._closed:
+                return False
+            try:
+                conn = psycopg.connect(self._url, autocommit=True, connect_timeout=5)
+                conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            except psycopg.Error:
+                return False  # wait_for_append falls back to polling
+            self._listener = threading.Thread(target=self._listen, args=(conn,), name="tradewinds-listen", daemon=True)
+            self._listener.start()
+            return True
+
+    def _listen(self, conn: psycopg.Connection) -> None:
+        try:
+            while not self._closed:
+                for _ in conn.notifies(timeout=0.5):
+                    with self._appended:
+                        self._notify_count += 1
+                        self._appended.notify_all()
+                    if self._closed:
+                        break
+        except psycopg.Error:
+            pass
+        finally:
+            conn.close()
+            with self._appended:  # waiters re-check (and restart the listener) at once
+                self._notify_count += 1
+                self._appended.notify_all()
+
+    def wait_for_append(self, after_position: int, timeout: float) -> bool:
+        listening = self._ensure_listener()
+        return wait_until(
+            self._appended,
+            lambda: self._notify_count,
+            lambda: self.head_position() > after_position,
+            timeout,
+            poll=self._poll_interval if listening else min(self._poll_interval, 0.25),
+        )
+
+    # -- truncation and audit ----------------------------------------------------------------------
+    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
+        check_name(actor, "actor")
+        if not isinstance(reason, str):
+            raise ValueError("reason must be a string")
+        with self._connection() as conn, conn.transaction():
+            info, _ = self._info(conn, stream, lock=True)
+            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
+                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
+            generation = info.generation + 1
+            conn.execute(
+                f"INSERT INTO archived_events ({_EVENT_COLUMNS}, truncation_generation)"
+                f" SELECT {_EVENT_COLUMNS}, %s FROM events WHERE stream = %s AND version > %s",
+                (generation, stream, to_version),
+            )
+            conn.execute("DELETE FROM events WHERE stream = %s AND version > %s", (stream, to_version))
+            row = conn.execute(
+                "SELECT hash FROM events WHERE stream = %s AND version = %s", (stream, to_version)
+            ).fetchone()
+            conn.execute(
+                "UPDATE event_streams SET version = %s, generation = %s, last_hash = %s WHERE stream = %s",
+                (to_version, generation, row[0] if row else GENESIS_HASH, stream),
+            )
+            at = conn.execute(
+                "INSERT INTO stream_truncations (stream, from_version, to_version, generation, actor, reason, truncated_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING truncated_at",
+                (stream, info.version, to_version, generation, actor, reason),
+            ).fetchone()[0]
+        return Truncation(stream, info.version, to_version, generation, actor, reason, iso_utc(at))
+
+    def truncations(self, stream: str) -> list[Truncation]:
+        with self._connection() as conn, conn.transaction():
+            self._info(conn, stream)
+            rows = conn.execute(
+                "SELECT stream, from_version, to_version, generation, actor, reason, truncated_at"
+                " FROM stream_truncations WHERE stream = %s ORDER BY id",
+                (stream,),
+            ).fetchall()
+        return [Truncation(*row[:6], iso_utc(row[6])) for row in rows]
+
+    def archived(self, stream: str) -> list[ArchivedEvent]:
+        with self._connection() as conn, conn.transaction():
+            self._info(conn, stream)
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS}, truncation_generation FROM archived_events WHERE stream = %s"
+                " ORDER BY truncation_generation, version",
+                (stream,),
+            ).fetchall()
+        return [ArchivedEvent(_row_event(row[:8]), row[8]) for row in rows]
+
+    def verify(self, stream: str) -> AuditReport:
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            info, head_hash = self._info(conn, stream)
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s ORDER BY version", (stream,)
+            ).fetchall()
+        return verify_events(stream, (_row_event(row) for row in rows), info.version, head_hash)
+
+    # -- snapshots ---------------------------------------------------------------------------------
+    def save_snapshot(self, stream: str, generation: int, version: int, key: str, blob: bytes) -> None:
+        with self._connection() as conn:
+            found = conn.execute(
+                "INSERT INTO snapshots (stream, generation, key, version, blob)"
+                " SELECT %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM event_streams WHERE stream = %s)"
+                " ON CONFLICT (stream, generation, key, version) DO UPDATE SET blob = excluded.blob",
+                (stream, generation, key, version, bytes(blob), stream),
+            ).rowcount
+        if not found:
+            raise StreamNotFound(stream)
+
+    def load_snapshot(self, stream: str, generation: int, max_version: int, key: str) -> tuple[int, bytes] | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT version, blob FROM snapshots WHERE stream = %s AND generation = %s AND key = %s AND version <= %s"
+                " ORDER BY version DESC LIMIT 1",
+                (stream, generation, key, max_version),
+            ).fetchone()
+        return (row[0], bytes(row[1])) if row else None
+
+    def delete_snapshots(self, stream: str | None = None) -> None:
+        with self._connection() as conn:
+            if stream is None:
+                conn.execute("DELETE FROM snapshots")
+            else:
+                conn.execute("DELETE FROM snapshots WHERE stream = %s", (stream,))
+
+    # -- documents ---------------------------------------------------------------------------------
+    def put_document(self, collection: str, key: str, doc: dict[str, Any]) -> None:
+        check_name(collection, "collection")
+        check_name(key, "key")
+        doc = check_dict(doc, "document")
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO documents (collection, key, doc, updated_at) VALUES (%s, %s, %s, clock_timestamp())"
+                " ON CONFLICT (collection, key) DO UPDATE SET doc = excluded.doc, updated_at = excluded.updated_at",
+                (collection, key, Jsonb(doc)),
+            )
+
+    def get_document(self, collection: str, key: str) -> dict[str, Any] | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT doc FROM documents WHERE collection = %s AND key = %s", (collection, key)
+            ).fetchone()
+        return row[0] if row else None
+
+    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
+        check_paging(limit, offset)
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT key, doc FROM documents WHERE collection = %s ORDER BY key LIMIT %s OFFSET %s",
+                (collection, limit, offset),
+            ).fetchall()
+        return [(key, doc) for key, doc in rows]
+
+    def delete_document(self, collection: str, key: str) -> None:
+        with self._connection() as conn:
+            conn.execute("DELETE FROM documents WHERE collection = %s AND key = %s", (collection, key))
+
+
+def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | None) -> Exception:
+    state = exc.sqlstate
+    if state == "TW404":
+        return StreamNotFound(stream)
+    if state == "TW409":
+        return WrongExpectedVersion(stream, expected, int(exc.diag.message_detail or -1))
+    if state == "TW412":
+        return DuplicateIdempotencyKey(f"idempotency key {key!r} was used on stream {stream!r}")
+    if state == "23505":  # a concurrent insert of the same idempotency key won
+        return DuplicateIdempotencyKey(f"idempotency key {key!r} was used on stream {stream!r}")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreUnavailable(f"PostgreSQL is unavailable: {one_line(exc)}")
+    if isinstance(exc, psycopg.DataError):
+        return ValueError(f"an event cannot be stored: {one_line(exc)}")
+    return exc
+
+
+def _row_info(row: tuple) -> StreamInfo:
+    stream, game_type, created_at, status, version, generation, metadata = row
+    return StreamInfo(stream, game_type, iso_utc(created_at), status, version, generation, metadata)
+
+
+def _row_event(row: tuple) -> StoredEvent:
+    stream, version, position, generation, data, meta, hash_, recorded_at = row
+    return StoredEvent(stream, version, position, generation, data, meta, hash_, iso_utc(recorded_at))

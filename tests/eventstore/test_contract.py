@@ -1,0 +1,415 @@
+"""The event store contract: every test runs against memory, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime
+
+import pytest
+
+from eventstore.base import (
+    GENESIS_HASH,
+    DuplicateIdempotencyKey,
+    EventStore,
+    StreamExists,
+    StreamNotFound,
+    WrongExpectedVersion,
+    chain_hash,
+)
+from tests.eventstore.conftest import open_url
+
+
+def ev(kind: str = "GoodsShipped", **fields) -> dict:
+    return {"type": kind, **fields}
+
+
+def new_stream(store: EventStore, name: str = "game-1", events: int = 0, game_type: str = "puerto_rico") -> str:
+    store.create_stream(name, game_type, {"seats": 3})
+    if events:
+        store.append(name, [ev(n=i) for i in range(1, events + 1)], 0, meta={"actor": "setup"})
+    return name
+
+
+def parse_utc(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    assert moment.utcoffset().total_seconds() == 0
+    return moment
+
+
+# -- streams --------------------------------------------------------------------------------------
+
+
+def test_create_stream_and_info(store: EventStore) -> None:
+    info = store.create_stream("game-1", "murano", {"seats": 4, "nested": {"a": [1, 2]}})
+    assert (info.stream, info.game_type, info.status, info.version, info.generation) == (
+        "game-1",
+        "murano",
+        "active",
+        0,
+        0,
+    )
+    assert info.metadata == {"seats": 4, "nested": {"a": [1, 2]}}
+    parse_utc(info.created_at)
+    again = store.stream_info("game-1")
+    assert again.metadata == info.metadata and again.created_at == info.created_at and again.version == 0
+
+
+def test_create_existing_stream_raises(store: EventStore) -> None:
+    new_stream(store)
+    with pytest.raises(StreamExists) as caught:
+        store.create_stream("game-1", "murano", {})
+    assert caught.value.stream == "game-1"
+
+
+@pytest.mark.parametrize("bad", ["", None, 7, "x" * 300])
+def test_create_stream_rejects_bad_names(store: EventStore, bad) -> None:
+    with pytest.raises(ValueError):
+        store.create_stream(bad, "murano", {})
+
+
+def test_unknown_stream_raises_everywhere(store: EventStore) -> None:
+    calls = [
+        lambda: store.stream_info("nope"),
+        lambda: store.update_stream("nope", status="finished"),
+        lambda: store.append("nope", [ev()], 0),
+        lambda: store.read("nope"),
+        lambda: store.truncate("nope", 0, "alice", "undo"),
+        lambda: store.truncations("nope"),
+        lambda: store.archived("nope"),
+        lambda: store.verify("nope"),
+        lambda: store.save_snapshot("nope", 0, 1, "state", b"x"),
+    ]
+    for call in calls:
+        with pytest.raises(StreamNotFound) as caught:
+            call()
+        assert caught.value.stream == "nope"
+
+
+def test_list_streams_filters_and_pages_in_creation_order(store: EventStore) -> None:
+    for i in range(5):
+        store.create_stream(f"g{i}", "murano" if i % 2 else "amerigo", {})
+    store.update_stream("g3", status="finished")
+    assert [s.stream for s in store.list_streams()] == ["g0", "g1", "g2", "g3", "g4"]
+    assert [s.stream for s in store.list_streams(game_type="murano")] == ["g1", "g3"]
+    assert [s.stream for s in store.list_streams(status="active", game_type="murano")] == ["g1"]
+    assert [s.stream for s in store.list_streams(limit=2, offset=1)] == ["g1", "g2"]
+    assert store.list_streams(game_type="archipelago") == []
+
+
+def test_update_stream_merges_metadata_and_sets_status(store: EventStore) -> None:
+    new_stream(store, events=2)
+    info = store.update_stream("game-1", metadata={"seat_tokens": {"0": "abc"}})
+    assert info.metadata == {"seats": 3, "seat_tokens": {"0": "abc"}} and info.status == "active" and info.version == 2
+    info = store.update_stream("game-1", status="finished", metadata={"seats": 4})
+    assert info.metadata == {"seats": 4, "seat_tokens": {"0": "abc"}} and info.status == "finished"
+    assert store.stream_info("game-1") == info
+    assert store.update_stream("game-1") == info
+
+
+# -- append and read ------------------------------------------------------------------------------
+
+
+def test_append_returns_stored_events_with_versions_positions_and_hashes(store: EventStore) -> None:
+    new_stream(store)
+    stored = store.append("game-1", [ev("A", x=1), ev("B", y=[1, "two"])], 0, meta={"actor": "seat:0"})
+    assert [e.version for e in stored] == [1, 2]
+    assert [e.type for e in stored] == ["A", "B"]
+    assert stored[0].position < stored[1].position
+    assert all(e.generation == 0 and e.meta == {"actor": "seat:0"} and e.stream == "game-1" for e in stored)
+    assert stored[0].hash == chain_hash(GENESIS_HASH, 1, {"type": "A", "x": 1}, {"actor": "seat:0"})
+    assert stored[1].hash == chain_hash(stored[0].hash, 2, {"type": "B", "y": [1, "two"]}, {"actor": "seat:0"})
+    parse_utc(stored[0].recorded_at)
+    assert store.read("game-1") == stored
+    assert store.stream_info("game-1").version == 2
+    more = store.append("game-1", [ev("C")], 2)
+    assert more[0].version == 3 and more[0].meta == {} and more[0].position > stored[1].position
+
+
+@pytest.mark.parametrize("expected", [1, 5])
+def test_wrong_expected_version_carries_the_actual_version(store: EventStore, expected: int) -> None:
+    new_stream(store, events=3)
+    with pytest.raises(WrongExpectedVersion) as caught:
+        store.append("game-1", [ev()], expected)
+    assert (caught.value.stream, caught.value.expected, caught.value.actual) == ("game-1", expected, 3)
+    assert store.stream_info("game-1").version == 3
+
+
+@pytest.mark.parametrize(
+    "events",
+    [[], [{"no": "type"}], [ev(), "not a dict"], [ev(), ev(bad=object()), ev()], [ev(), ev(bad={1, 2})]],
+    ids=["empty", "no-type", "not-a-dict", "unserialisable-middle", "set-middle"],
+)
+def test_a_bad_batch_writes_nothing(store: EventStore, events: list) -> None:
+    new_stream(store, events=1)
+    before = store.read_all()
+    with pytest.raises(ValueError):
+        store.append("game-1", events, 1, idempotency_key="k")
+    assert store.stream_info("game-1").version == 1
+    assert store.read("game-1") == before
+    assert store.read_all() == before
+    assert store.get_idempotency("game-1", "k") is None
+    assert store.append("game-1", [ev()], 1)[0].version == 2
+
+
+def test_read_ranges(store: EventStore) -> None:
+    new_stream(store, events=5)
+    assert [e.version for e in store.read("game-1", 2, 4)] == [2, 3, 4]
+    assert [e.version for e in store.read("game-1", 4)] == [4, 5]
+    assert [e.version for e in store.read("game-1", 1, 1)] == [1]
+    assert store.read("game-1", 6) == []
+    assert store.read("game-1", 4, 2) == []
+    assert [e.data["n"] for e in store.read("game-1")] == [1, 2, 3, 4, 5]
+
+
+def test_read_all_is_in_position_order_across_streams(store: EventStore) -> None:
+    new_stream(store, "a")
+    new_stream(store, "b")
+    store.append("a", [ev(n=1)], 0)
+    store.append("b", [ev(n=2), ev(n=3)], 0)
+    store.append("a", [ev(n=4)], 1)
+    everything = store.read_all()
+    assert [e.data["n"] for e in everything] == [1, 2, 3, 4]
+    positions = [e.position for e in everything]
+    assert positions == sorted(positions) and len(set(positions)) == 4
+    assert store.read_all(after_position=positions[1]) == everything[2:]
+    assert store.read_all(after_position=positions[0], limit=2) == everything[1:3]
+    assert store.read_all(after_position=positions[-1]) == []
+    assert store.read_all(limit=0) == []
+
+
+def test_awkward_json_round_trips_and_verifies(store: EventStore) -> None:
+    new_stream(store)
+    data = {
+        "type": "Odd",
+        "floats": [0.1, 1e16, 1.5e20, -0.0, 1e-7, 2.5],
+        "big": 2**62,
+        "text": 'é ✓ 🎲 "quoted" back\\slash \u2028 tab\t nul\x00',
+        "nested": {"z": 1, "a": [None, True, False, {}]},
+    }
+    meta = {"actor": "bot:π", "n": 1.0}
+    stored = store.append("game-1", [data], 0, meta=meta)[0]
+    assert stored.data == data and stored.meta == meta
+    assert stored.hash == chain_hash(GENESIS_HASH, 1, data, meta)
+    read = store.read("game-1")[0]
+    assert read.data == data and read.meta == meta
+    assert store.verify("game-1").ok
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_json_numbers_are_refused(store: EventStore, bad: float) -> None:
+    new_stream(store)
+    with pytest.raises(ValueError):
+        store.append("game-1", [ev(x=bad)], 0)
+    store.append("game-1", [ev(name="NaN Infinity")], 0)  # only real NaN/Infinity numbers are refused
+
+
+def test_stored_data_is_a_copy(store: EventStore) -> None:
+    new_stream(store)
+    event = ev(cargo=["corn"])
+    store.append("game-1", [event], 0)
+    event["cargo"].append("sugar")
+    read = store.read("game-1")[0]
+    read.data["cargo"].append("indigo")
+    assert store.read("game-1")[0].data == {"type": "GoodsShipped", "cargo": ["corn"]}
+
+
+# -- idempotency ----------------------------------------------------------------------------------
+
+
+def test_idempotency_key_is_recorded_with_the_append(store: EventStore) -> None:
+    new_stream(store, events=1)
+    store.append("game-1", [ev(), ev()], 1, idempotency_key="req-1", request_hash="h1")
+    record = store.get_idempotency("game-1", "req-1")
+    assert (record.key, record.request_hash, record.generation, record.from_version, record.to_version) == (
+        "req-1",
+        "h1",
+        0,
+        2,
+        3,
+    )
+    assert store.get_idempotency("game-1", "other") is None
+    assert store.get_idempotency("nope", "req-1") is None
+
+
+def test_duplicate_idempotency_key_is_refused_and_stores_nothing(store: EventStore) -> None:
+    new_stream(store)
+    new_stream(store, "game-2")
+    store.append("game-1", [ev()], 0, idempotency_key="req-1", request_hash="h1")
+    with pytest.raises(DuplicateIdempotencyKey):
+        store.append("game-1", [ev()], 1, idempotency_key="req-1", request_hash="h1")
+    with pytest.raises(DuplicateIdempotencyKey):  # a retry of the same request, with its stale version
+        store.append("game-1", [ev()], 0, idempotency_key="req-1", request_hash="h1")
+    assert store.stream_info("game-1").version == 1
+    store.append("game-2", [ev()], 0, idempotency_key="req-1")  # keys are per stream
+    assert store.get_idempotency("game-2", "req-1").request_hash == ""
+
+
+def test_failed_append_does_not_record_its_key(store: EventStore) -> None:
+    new_stream(store, events=2)
+    with pytest.raises(WrongExpectedVersion):
+        store.append("game-1", [ev()], 0, idempotency_key="req-1")
+    assert store.get_idempotency("game-1", "req-1") is None
+    store.append("game-1", [ev()], 2, idempotency_key="req-1")
+    assert store.get_idempotency("game-1", "req-1").from_version == 3
+
+
+# -- truncation and audit -------------------------------------------------------------------------
+
+
+def test_truncate_archives_records_and_continues_the_chain(store: EventStore) -> None:
+    new_stream(store, events=5)
+    kept = store.read("game-1", 1, 3)
+    removed = store.read("game-1", 4)
+    truncation = store.truncate("game-1", 3, "seat:1", "undo the last two moves")
+    assert (truncation.from_version, truncation.to_version, truncation.generation) == (5, 3, 1)
+    assert (truncation.actor, truncation.reason, truncation.stream) == ("seat:1", "undo the last two moves", "game-1")
+    parse_utc(truncation.truncated_at)
+    assert store.truncations("game-1") == [truncation]
+    info = store.stream_info("game-1")
+    assert (info.version, info.generation) == (3, 1)
+    assert store.read("game-1") == kept
+    assert [a.event for a in store.archived("game-1")] == removed
+    assert {a.truncation_generation for a in store.archived("game-1")} == {1}
+    assert [e.version for e in store.read_all()] == [1, 2, 3]
+
+    again = store.append("game-1", [ev("Redo")], 3, meta={"actor": "seat:1"})[0]
+    assert (again.version, again.generation) == (4, 1)
+    assert again.hash == chain_hash(kept[-1].hash, 4, {"type": "Redo"}, {"actor": "seat:1"})
+    assert again.position > removed[-1].position
+    assert store.verify("game-1").ok
+
+    second = store.truncate("game-1", 0, "admin", "restart")
+    assert (second.from_version, second.generation) == (4, 2)
+    assert store.read("game-1") == []
+    assert [a.truncation_generation for a in store.archived("game-1")] == [1, 1, 2, 2, 2, 2]
+    first = store.append("game-1", [ev("Fresh")], 0)[0]
+    assert first.hash == chain_hash(GENESIS_HASH, 1, {"type": "Fresh"}, {}) and first.generation == 2
+    assert store.verify("game-1").ok and store.verify("game-1").checked == 1
+    assert [t.generation for t in store.truncations("game-1")] == [1, 2]
+
+
+@pytest.mark.parametrize("to_version", [-1, 3, 4])
+def test_truncate_rejects_impossible_versions(store: EventStore, to_version: int) -> None:
+    new_stream(store, events=3)
+    with pytest.raises(ValueError):
+        store.truncate("game-1", to_version, "alice", "oops")
+    assert store.stream_info("game-1").generation == 0 and store.truncations("game-1") == []
+
+
+def test_truncate_makes_stale_writers_fail(store: EventStore) -> None:
+    new_stream(store, events=3)
+    store.truncate("game-1", 1, "alice", "undo")
+    with pytest.raises(WrongExpectedVersion) as caught:
+        store.append("game-1", [ev()], 3)
+    assert caught.value.actual == 1
+
+
+def test_verify_reports_an_intact_chain(store: EventStore) -> None:
+    new_stream(store, events=4)
+    report = store.verify("game-1")
+    assert (report.ok, report.checked, report.broken_version, report.stream) == (True, 4, None, "game-1")
+    empty = new_stream(store, "empty")
+    assert store.verify(empty).ok and store.verify(empty).checked == 0
+
+
+# -- snapshots ------------------------------------------------------------------------------------
+
+
+def test_snapshots_load_the_newest_at_or_below(store: EventStore) -> None:
+    new_stream(store, events=1)
+    new_stream(store, "game-2")
+    store.save_snapshot("game-1", 0, 10, "state", b"ten")
+    store.save_snapshot("game-1", 0, 20, "state", b"twenty")
+    store.save_snapshot("game-1", 0, 20, "state", b"twenty, again")
+    store.save_snapshot("game-1", 1, 15, "state", b"gen one")
+    store.save_snapshot("game-1", 0, 15, "view", b"\x00\xff")
+    store.save_snapshot("game-2", 0, 5, "state", b"other")
+    assert store.load_snapshot("game-1", 0, 25, "state") == (20, b"twenty, again")
+    assert store.load_snapshot("game-1", 0, 19, "state") == (10, b"ten")
+    assert store.load_snapshot("game-1", 0, 9, "state") is None
+    assert store.load_snapshot("game-1", 1, 25, "state") == (15, b"gen one")
+    assert store.load_snapshot("game-1", 0, 25, "view") == (15, b"\x00\xff")
+    assert store.load_snapshot("nope", 0, 25, "state") is None
+    store.delete_snapshots("game-1")
+    assert store.load_snapshot("game-1", 0, 25, "state") is None
+    assert store.load_snapshot("game-2", 0, 25, "state") == (5, b"other")
+    store.delete_snapshots()
+    assert store.load_snapshot("game-2", 0, 25, "state") is None
+
+
+# -- documents ------------------------------------------------------------------------------------
+
+
+def test_documents_put_get_list_delete(store: EventStore) -> None:
+    assert store.get_document("api_keys", "k1") is None
+    store.put_document("api_keys", "k2", {"owner": "b", "scopes": ["games"]})
+    store.put_document("api_keys", "k1", {"owner": "a"})
+    store.put_document("api_keys", "k3", {"owner": "c"})
+    store.put_document("webhooks", "k1", {"url": "https://example.org/hook"})
+    assert store.get_document("api_keys", "k2") == {"owner": "b", "scopes": ["games"]}
+    store.put_document("api_keys", "k2", {"owner": "B"})
+    assert store.get_document("api_keys", "k2") == {"owner": "B"}
+    assert [k for k, _ in store.list_documents("api_keys")] == ["k1", "k2", "k3"]
+    assert store.list_documents("api_keys", limit=1, offset=1) == [("k2", {"owner": "B"})]
+    assert store.list_documents("webhooks") == [("k1", {"url": "https://example.org/hook"})]
+    assert store.list_documents("tournaments") == []
+    store.delete_document("api_keys", "k1")
+    store.delete_document("api_keys", "missing")
+    assert [k for k, _ in store.list_documents("api_keys")] == ["k2", "k3"]
+    assert store.get_document("webhooks", "k1") is not None
+    with pytest.raises(ValueError):
+        store.put_document("api_keys", "k4", ["not", "a", "dict"])
+
+
+# -- live followers -------------------------------------------------------------------------------
+
+
+def test_head_position(store: EventStore) -> None:
+    assert store.head_position() == 0
+    new_stream(store, events=2)
+    new_stream(store, "game-2", events=1)
+    assert store.head_position() == store.read_all()[-1].position
+    store.truncate("game-2", 0, "alice", "undo")
+    assert store.head_position() == store.read_all()[-1].position == store.read("game-1")[-1].position
+
+
+def test_wait_for_append(store: EventStore) -> None:
+    new_stream(store, events=1)
+    last = store.read_all()[-1].position
+    assert store.head_position() == last
+    assert store.wait_for_append(0, timeout=1.0) is True
+    started = time.monotonic()
+    assert store.wait_for_append(last, timeout=0.2) is False
+    assert time.monotonic() - started >= 0.19
+
+    def append_later() -> None:
+        time.sleep(0.15)
+        store.append("game-1", [ev()], 1)
+
+    writer = threading.Thread(target=append_later)
+    started = time.monotonic()
+    writer.start()
+    assert store.wait_for_append(last, timeout=5.0) is True
+    assert time.monotonic() - started < 2.0
+    writer.join()
+    assert store.read_all(after_position=last)[0].version == 2
+
+
+# -- lifecycle ------------------------------------------------------------------------------------
+
+
+def test_migrate_is_idempotent_and_reopening_keeps_data(store: EventStore, store_url: str) -> None:
+    new_stream(store, events=2)
+    store.migrate()
+    store.migrate()
+    store.ping()
+    assert store.stream_info("game-1").version == 2
+    if store_url != "memory://":
+        other = open_url(store_url)
+        try:
+            assert other.read("game-1") == store.read("game-1")
+            other.append("game-1", [ev()], 2)
+        finally:
+            other.close()
+        assert store.stream_info("game-1").version == 3

@@ -1,0 +1,70 @@
+"""Skip-or-fail helpers for tests that need an external service (PostgreSQL, Redis, ...).
+
+When a service is unreachable its tests are skipped with the reason, unless the environment variable
+``TRADEWINDS_REQUIRE_SERVICES=1`` is set (CI): then they fail, so a missing service is never silent.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import pytest
+
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def services_required() -> bool:
+    return os.environ.get("TRADEWINDS_REQUIRE_SERVICES", "").strip() == "1"
+
+
+def require_service(name: str, reason: str) -> NoReturn:
+    """Skip the calling test or fixture because ``name`` is unavailable (fail instead when services are required)."""
+    message = f"{name} is not available: {reason}"
+    if services_required():
+        pytest.fail(f"{message} (TRADEWINDS_REQUIRE_SERVICES=1)", pytrace=False)
+    pytest.skip(f"{message} (set TRADEWINDS_REQUIRE_SERVICES=1 to make this a failure)")
+
+
+def postgres_base_url() -> str:
+    """The server the PostgreSQL tests use: TRADEWINDS_TEST_POSTGRES_URL, or the local default."""
+    return os.environ.get("TRADEWINDS_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+
+
+def with_dbname(base: str, name: str) -> str:
+    """``base`` pointing at database ``name`` (a postgresql:// URL stays a URL)."""
+    import psycopg
+
+    parts = urllib.parse.urlsplit(base)
+    if parts.scheme in ("postgresql", "postgres"):
+        return urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+    return psycopg.conninfo.make_conninfo(base, dbname=name)
+
+
+@contextmanager
+def scratch_postgres_database(prefix: str = "tradewinds_test") -> Iterator[str]:
+    """Create an empty database ``<prefix>_<random>`` on the test server, yield its URL, drop it afterwards.
+
+    Skips (or fails, see ``require_service``) when the server cannot be reached.
+    """
+    import psycopg
+
+    base = postgres_base_url()
+    try:
+        admin = psycopg.connect(base, autocommit=True, connect_timeout=3)
+    except psycopg.Error as exc:
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        parts = urllib.parse.urlsplit(base)
+        where = f"{parts.hostname}:{parts.port or 5432}" if parts.scheme.startswith("postgres") else "the server"
+        require_service("PostgreSQL", f"cannot connect to {where}: {first_line}")
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with admin:
+        admin.execute(f"CREATE DATABASE {name} ENCODING 'UTF8' TEMPLATE template0")
+        try:
+            yield with_dbname(base, name)
+        finally:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
