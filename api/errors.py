@@ -35,6 +35,7 @@ CODES: dict[str, tuple[int, str]] = {
     "invalid_seats": (422, "The seats do not suit this game"),
     "invalid_options": (422, "The options do not suit this game"),
     "invalid_undo": (422, "That undo target is not allowed"),
+    "invalid_event_id": (422, "Not an event id of this game"),
     "illegal_command": (422, "The rules do not allow this move"),
     "idempotency_conflict": (422, "Idempotency-Key reused for a different request"),
     "unavailable": (503, "A backing service is unavailable"),

@@ -7,6 +7,7 @@ replaced receives a ``truncated`` event naming the version to roll back to, then
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from workers.games import GameService
 blp = Blueprint("live", __name__, description="Follow games live")
 
 HEARTBEAT_SECONDS = 15.0
+EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 
 
 class StreamHeadersSchema(ma.Schema):
@@ -32,8 +34,8 @@ class StreamHeadersSchema(ma.Schema):
 
     last_event_id = fields.String(
         data_key="Last-Event-ID",
-        validate=validate.Regexp(r"^\d{1,9}\.\d{1,9}$", error="Last-Event-ID is <generation>.<version>, e.g. 0.12"),
-        metadata={"description": "resume after this event id (sent by EventSource on reconnect)"},
+        metadata={"description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
+                  "reconnect); 422 when it is not one"},
     )
 
 
@@ -50,9 +52,11 @@ def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[i
     info = svc.store.stream_info(game_id)
     if last_id is None:
         return 0, False
+    if not EVENT_ID.fullmatch(last_id):
+        raise ApiError("invalid_event_id", "Last-Event-ID is <generation>.<version> as sent in the stream, e.g. 0.12")
     generation, version = (int(part) for part in last_id.split("."))
     if generation > info.generation:
-        raise ApiError("invalid_request", f"Last-Event-ID {last_id} is from a generation this game has not reached")
+        raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} is from a generation this game has not reached")
     if generation == info.generation:
         return min(version, info.version), False
     later = [t.to_version for t in svc.store.truncations(game_id) if t.generation > generation]
@@ -110,11 +114,21 @@ class Stream(MethodView):
                 "description": "text/event-stream of `game_event` (id `<generation>.<version>`, data as in the "
                 "event log, redacted for the caller), `truncated` (an undo: roll back to `to_version`) and "
                 "`game_over` (the result; the stream then ends)",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "content": {"text/event-stream": {"schema": {
+                    "type": "object",
+                    "description": "one Server-Sent Event; `data` is JSON text",
+                    "required": ["event", "data"],
+                    "properties": {
+                        "event": {"type": "string", "enum": ["game_event", "truncated", "game_over"]},
+                        "data": {"type": "string", "contentMediaType": "application/json"},
+                        "id": {"type": "string", "pattern": "^[0-9]+[.][0-9]+$"},
+                        "retry": {"type": "integer"},
+                    },
+                }}},
             }
         },
     )
-    @errors(blp, 400, 401, 404)
+    @errors(blp, 400, 401, 404, 422)
     def get(self, headers, query, game_id):
         """Follow a game live (Server-Sent Events), resumable with Last-Event-ID"""
         svc = service()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import functools
 
 import marshmallow as ma
 from flask.views import MethodView
@@ -19,14 +19,14 @@ blp = Blueprint("webhooks", __name__, url_prefix="/webhooks",
 KEY_AUTH = [{"apiKey": []}]
 
 
-def _check_url(value: str) -> None:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ma.ValidationError("an absolute http:// or https:// URL")
+URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"
 
 
 class SubscriptionRequestSchema(ma.Schema):
-    url = fields.String(required=True, validate=[validate.Length(1, 2000), _check_url])
+    url = fields.String(
+        required=True,
+        validate=[validate.Length(1, 2000), validate.Regexp(URL_PATTERN, error="an absolute http:// or https:// URL")],
+    )
     events = fields.List(fields.String(validate=validate.OneOf(webhooks.KINDS)), required=True,
                          validate=validate.Length(1, len(webhooks.KINDS)))
     secret = fields.String(validate=validate.Regexp(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$"),
@@ -74,6 +74,17 @@ class PageQuerySchema(ma.Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
 
 
+def key_required(func):
+    """Check the API key before the body is parsed, so a missing key is a 401 whatever the body."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        require_key()
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
 def require_key():
     key = integrator_key()
     if key is None:
@@ -91,6 +102,7 @@ def own_subscription(sub_id: str) -> dict:
 
 @blp.route("")
 class Subscriptions(MethodView):
+    @key_required
     @blp.arguments(SubscriptionRequestSchema)
     @blp.response(201, SubscriptionSchema)
     @errors(blp, 400, 401)
@@ -131,6 +143,7 @@ class Subscription(MethodView):
 
 @blp.route("/<string:sub_id>/deliveries")
 class Deliveries(MethodView):
+    @key_required
     @blp.arguments(PageQuerySchema, location="query")
     @blp.response(200, DeliveryListSchema)
     @errors(blp, 400, 401, 404)

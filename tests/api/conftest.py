@@ -27,7 +27,7 @@ def runtime():
 
 @pytest.fixture
 def app(runtime):
-    return create_app(runtime)
+    return create_app(runtime, {"STREAM_MAX_SECONDS": 5})
 
 
 @pytest.fixture
