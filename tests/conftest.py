@@ -10,17 +10,9 @@ import os
 
 import pytest
 
+from tests.support.services import require_service, scratch_postgres_database
+
 REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-def services_required() -> bool:
-    return os.environ.get("TRADEWINDS_REQUIRE_SERVICES") == "1"
-
-
-def unavailable(reason: str):
-    if services_required():
-        pytest.fail(f"{reason} (TRADEWINDS_REQUIRE_SERVICES=1 makes this a failure)")
-    pytest.skip(f"{reason}; start it with ../shared/services.sh or set the URL")
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +35,14 @@ def redis_url():
         client = Redis.from_url(REDIS_URL, socket_connect_timeout=2)
         client.ping()
     except Exception as exc:
-        unavailable(f"Redis is unreachable at {REDIS_URL}: {exc}")
+        require_service("Redis", f"unreachable at {REDIS_URL}: {exc}")
     client.flushdb()
     yield REDIS_URL
     client.flushdb()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A fresh, empty PostgreSQL database of this test session (created and dropped by the tests)."""
+    with scratch_postgres_database() as url:
+        yield url

@@ -17,17 +17,9 @@ from eventstore.memory import MemoryStore
 from eventstore.postgres import PostgresStore
 from eventstore.postgres_schema import ALL_TABLES
 from eventstore.sqlite import SqliteStore
-from tests.support.services import scratch_postgres_database
 
 BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """The URL of a fresh, empty database of this test session (dropped afterwards)."""
-    with scratch_postgres_database() as url:
-        yield url
 
 
 def empty_postgres(url: str) -> None:

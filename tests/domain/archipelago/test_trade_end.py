@@ -1,0 +1,256 @@
+"""Trading (§11), end of the game (§12) and scoring (§13)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.archipelago import RULES
+from domain.archipelago import data as D
+from domain.archipelago.engine import Ctx, advance
+from domain.archipelago.scoring import condition_true, score_breakdown
+from domain.archipelago.state import clone, population
+from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, turn_of
+
+
+def stock(st, seat, **cubes):
+    for r, k in cubes.items():
+        st.bank[r] -= k
+        st.players[seat]["cubes"][r] += k
+
+
+# ---------------------------------------------------------------------------------------------------- trades
+def test_accepted_offer_swaps_both_bundles():
+    st = island()
+    stock(st, 1, FISH=2)
+    give_card(st, 1, "C03")
+    st, _ = do(st, {"type": "offer_open", "to": 1})
+    st, _ = do(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "MONEY_5"}})
+    st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CUBE", "resource": "FISH"}})
+    st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": "C03"}})
+    st, ev = do(st, {"type": "offer_send"})
+    assert RULES.to_act(st) == {1} and of(ev, "OfferSent")[0]["give"] == [{"kind": "MONEY_5"}]
+    st, ev = do(st, {"type": "offer_accept"}, 1)
+    assert st.players[0]["money"] == 5 and st.players[1]["money"] == 15
+    assert st.players[0]["cubes"]["FISH"] == 1 and "C03" in st.players[0]["track"]
+    assert RULES.to_act(st) == {0} and st.offer is None
+
+
+def test_declined_offer_changes_nothing_and_counts_toward_the_limit():
+    st = island()
+    st, _ = do(st, {"type": "offer_open", "to": 2})
+    st, _ = do(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "MONEY_1"}})
+    st, _ = do(st, {"type": "offer_send"})
+    st, _ = do(st, {"type": "offer_decline"}, 2)
+    assert st.players[0]["money"] == 10 and st.turn["offers"] == 1
+    st.turn["offers"] = D.OFFER_LIMIT
+    refused(st, {"type": "offer_open", "to": 2})
+
+
+def test_invalid_offers_are_refused():
+    st = island()
+    refused(st, {"type": "offer_open", "to": 0})
+    refused(st, {"type": "offer_open", "to": 7})
+    st, _ = do(st, {"type": "offer_open", "to": 1})
+    refused(st, {"type": "offer_send"})  # empty
+    refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "CUBE", "resource": "IRON"}})
+    refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "CARD", "card": "C01"}})
+    refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": "C01"}})
+    refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "GRANT", "grant": "HARVEST_ON",
+                                                                "tile": "E03"}})
+    refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": "HARVEST_ON",
+                                                               "tile": "E03"}})  # not controlled
+    refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "SHIP"}}, code="invalid_command")
+    st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "MONEY_5"}})
+    st, _ = do(st, {"type": "offer_send"})
+    st.players[1]["money"] = 3
+    refused(st, {"type": "offer_accept"}, 1)  # the recipient does not hold it
+    refused(st, {"type": "pass"}, 0, code="not_your_turn")
+
+
+def test_grant_allows_harvest_on_a_controlled_tile_for_the_turn():
+    st = island()
+    put_unit(st, 2, "C", "E07", "c2-95")
+    put_building(st, "E07", "TOWN", "c2-95")
+    refused(st, {"type": "harvest", "resource": "WOOD", "with": []})
+    st, _ = do(st, {"type": "offer_open", "to": 2})
+    st, _ = do(st, {"type": "offer_add", "side": "GET",
+                    "item": {"kind": "GRANT", "grant": "HARVEST_ON", "tile": "E07"}})
+    st, _ = do(st, {"type": "offer_send"})
+    st, _ = do(st, {"type": "offer_accept"}, 2)
+    st, _ = do(st, {"type": "harvest", "resource": "WOOD", "with": []})
+    st, _ = do(st, {"type": "harvest_assign", "unit": "c0-91", "icon": 2})
+
+
+def test_trade_may_not_exceed_five_cards():
+    st = island()
+    for c in ("C01", "C02", "C06", "C08", "C10"):
+        give_card(st, 0, c)
+    give_card(st, 1, "C11")
+    st, _ = do(st, {"type": "offer_open", "to": 1})
+    st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": "C11"}})
+    st, _ = do(st, {"type": "offer_send"})
+    refused(st, {"type": "offer_accept"}, 1)
+
+
+def test_hidden_holdings_never_make_offer_items_illegal():
+    st = island()
+    st, _ = do(st, {"type": "offer_open", "to": 1})
+    legal = RULES.legal_commands(st, 0)
+    changed = clone(st)
+    changed.players[1]["money"] += 50
+    assert RULES.legal_commands(changed, 0) == legal
+
+
+# ---------------------------------------------------------------------------------------------------- end
+def test_independence_everyone_loses():
+    st = island()
+    st.reb = population(st)
+    st.objectives = [["M01"], ["M02"], ["M03"]]
+    st, ev = do(st, {"type": "tax", "with": []})
+    end = of(ev, "GameEnded")[0]
+    assert end["cause"] == "INDEPENDENCE" and end["winner"] is None and RULES.is_over(st)
+    res = RULES.result(st)
+    assert res.details["everyone_lost"] and res.scores == [0.0, 0.0, 0.0]
+
+
+def test_independence_separatist_wins_alone():
+    st = island()
+    st.reb = population(st)
+    st.objectives = [["M01"], ["M09"], ["M03"]]
+    st, ev = do(st, {"type": "tax", "with": []})
+    res = RULES.result(st)
+    assert of(ev, "GameEnded")[0]["winner"] == 1 and res.ranks == [2, 1, 2]
+
+
+def test_declare_end_needs_a_true_own_condition():
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]  # ROUNDS(8)
+    refused(st, {"type": "declare_end", "objective": "M07"})
+    refused(st, {"type": "declare_end", "objective": "M01"})
+    st.rounds_completed = 8
+    assert {"type": "declare_end", "objective": "M07"} in RULES.legal_commands(st, 0)
+    st, ev = do(st, {"type": "declare_end", "objective": "M07"})
+    assert of(ev, "GameEnded")[0]["cause"] == "DECLARED" and RULES.result(st).details["declarer"] == 0
+
+
+def test_separatist_can_never_declare():
+    st = island()
+    st.objectives = [["S09"], ["M01"], ["M03"]]
+    refused(st, {"type": "declare_end", "objective": "S09"})
+
+
+@pytest.mark.parametrize("oid,arrange", [
+    ("S01", lambda st: st.bank.update(IRON=0)),
+    ("S02", lambda st: [st.tiles.setdefault(f"X{i}", {}) for i in range(7)]),
+    ("S03", lambda st: [put_unit(st, i % 3, "S", "OCEAN") for i in range(4)]),
+    ("S04", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(12)]),
+    ("S05", lambda st: st.deck.__delitem__(slice(0, 20))),
+    ("S06", lambda st: [put_building(st, t, b) for t in ("E07", "E03") for b in ("MARKET", "TEMPLE", "TOWN")]),
+    ("S07", lambda st: setattr(st, "rounds_completed", 5)),
+    ("S08", lambda st: st.exp.update(FRUIT=4, WOOD=3)),
+    ("M03", lambda st: st.stacks.__setitem__(slice(0, 2), [0, 0])),
+    ("M08", lambda st: st.players[0]["wonders"].append({"card": "W01", "citizen": "x"})),
+    ("S10", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(9)]),
+])
+def test_end_conditions(oid, arrange):
+    st = island()
+    st.reb = 0
+    assert not condition_true(st, oid)
+    arrange(st)
+    assert condition_true(st, oid)
+
+
+def test_peace_condition_needs_low_rebellion():
+    st = island()
+    for i in range(9):
+        put_unit(st, i % 3, "C", "E03")
+    st.reb = population(st) // 5 + 1
+    assert not condition_true(st, "S10")
+
+
+def test_scoring_ranks_criteria_with_ties_and_zero_metrics():
+    st = island()
+    st.objectives = [["M02"], ["M06"], ["M07"]]  # PORTS, EXPLORER, BUILDINGS
+    st.trends = ["T10"]  # MONEY
+    st.players[0]["money"], st.players[1]["money"], st.players[2]["money"] = 5, 5, 2
+    st.players[1]["tokens"] = 2
+    st.stacks[0] -= 2
+    put_building(st, "E07", "PORT", "c0-91")
+    give_card(st, 2, "P16")  # 2 VP
+    rows = score_breakdown(st, pacifist=False)
+    crit = [list(r["criteria"].values()) for r in rows]
+    assert crit[0] == [3, 0, 3, 3] and crit[1] == [0, 3, 0, 3] and crit[2] == [0, 0, 0, 1]
+    assert [r["total"] for r in rows] == [9, 6, 3]
+    st.phase, st.end = "OVER", {"cause": "DECLARED", "declarer": 0, "objective": "M02"}
+    assert RULES.result(st).ranks == [1, 2, 3]
+
+
+def test_two_player_rank_values_and_money_tiebreak():
+    st = RULES.fold(RULES.setup(3, 2, {"length": "short"}))
+    st.objectives = [["S07"], ["S08"]]
+    st.trends = []
+    st.players[0]["money"], st.players[1]["money"] = 4, 4
+    st.phase, st.end = "OVER", {"cause": "ROUND_CAP"}
+    res = RULES.result(st)
+    assert res.scores == [3.0, 3.0] and res.ranks == [1, 1]
+    st.players[1]["money"] = 3
+    res = RULES.result(st)
+    assert res.scores == [3.0, 1.0]
+
+
+def test_pacifist_bonus_only_on_declared_end_with_low_rebellion():
+    st = island()
+    st.objectives = [["M10"], ["M01"], ["M03"]]
+    st.reb = 0
+    assert score_breakdown(st, pacifist=True)[0]["pacifist"] == D.PACIFIST_BONUS
+    assert score_breakdown(st, pacifist=False)[0]["pacifist"] == 0
+    st.reb = 3
+    assert score_breakdown(st, pacifist=True)[0]["pacifist"] == 0
+
+
+def test_auto_end_declares_for_the_holder():
+    st = island()
+    st.options = {**st.options, "auto_end": True}
+    st.objectives = [["M07"], ["M01"], ["M03"]]
+    st.rounds_completed = 8
+    ctx = Ctx(clone(st), None)
+    advance(ctx)
+    assert of(ctx.events, "GameEnded")[0]["declarer"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------- views
+def test_views_hide_holdings_objectives_and_show_them_at_the_end():
+    st = island()
+    v = RULES.view(st, 1)
+    assert "money" in v["players"][1] and "money" not in v["players"][0] and "objectives" not in v["players"][0]
+    assert "money" not in RULES.view(st, None)["players"][0]
+    assert RULES.reveal_all(st)["players"][0]["money"] == 10
+    assert RULES.redact({"type": "EvolutionDeckShuffled", "deck": ["C01"]}, 0) == {
+        "type": "EvolutionDeckShuffled", "size": 1}
+    assert RULES.reveals({"type": "BidsRevealed"}) and not RULES.reveals({"type": "TurnEnded"})
+
+
+def test_determinize_resamples_other_objectives_only():
+    import random
+
+    st = island()
+    det = RULES.determinize(st, 0, random.Random(1))
+    assert det.objectives[0] == st.objectives[0] and det.deck[0] == st.deck[0]
+    assert sorted(det.deck) == sorted(st.deck) and det.players == st.players
+    turn_of(det, 0)
+
+
+def test_metrics_for_every_criterion():
+    from domain.archipelago.scoring import metric
+
+    st = island()
+    put_building(st, "E07", "TOWN", "c0-91")
+    put_building(st, "E07", "MARKET")  # empty: controlled through the town
+    stock(st, 0, FISH=2)
+    st.players[0]["contrib"] = 4
+    give_card(st, 0, "C03")
+    expected = {"PORTS": 0, "MARKETS": 1, "TOWNS": 1, "TEMPLES": 0, "BUILDINGS": 2, "CITIZENS": 2, "SHIPS": 1,
+                "MONEY": 10, "EXPLORER": 0, "CUBES": 2, "RES:FISH": 2, "CARDS": 1, "REGIONS": 2, "CONTRIB": 4}
+    assert {k: metric(st, 0, k) for k in expected} == expected
+    codes = {o.criterion for o in D.OBJECTIVES.values()} | {t[1] for t in D.TRENDS.values()}
+    assert codes <= set(expected) | {f"RES:{r}" for r in D.RESOURCES}

@@ -1,0 +1,143 @@
+"""Scenario helpers: build a "given" state from the set-up events plus explicit board changes, then act.
+
+Every command goes through ``decide`` and every event through ``evolve``, so scenarios exercise the same
+code as the server. ``give`` edits a folded state directly to reach a board position quickly (it moves the
+pieces out of the shared supplies so that the conservation invariants still hold).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.game import IllegalCommand
+from domain.puerto_rico import RULES
+from domain.puerto_rico.data import BUILDING_INDEX, GOOD_INDEX, SETUP, TILE_INDEX
+from domain.puerto_rico.state import PRState
+
+
+def new_game(seats: int = 4, seed: int = 1, **options) -> PRState:
+    return RULES.fold(RULES.setup(seed, seats, options))
+
+
+def give(
+    s: PRState,
+    seat: int,
+    *,
+    doubloons: int | None = None,
+    goods: dict | None = None,
+    tiles: dict | None = None,
+    buildings: dict | None = None,
+    san_juan: int | None = None,
+    vp: int | None = None,
+) -> PRState:
+    """Edit seat's board in place. tiles: {kind: (count, occupied)}; buildings: {name: colonists}."""
+    p = s.players[seat]
+    if doubloons is not None:
+        p.doubloons = doubloons
+    for name, n in (goods or {}).items():
+        g = GOOD_INDEX[name]
+        s.goods_supply[g] += p.goods[g] - n
+        p.goods[g] = n
+    for name, (count, occupied) in (tiles or {}).items():
+        k = TILE_INDEX[name]
+        s.colonist_supply += p.manned[k] - occupied
+        if k == 5:
+            s.quarries += p.tiles[k] - count
+        else:
+            _move_tiles_from_stack(s, k, count - p.tiles[k])
+        p.tiles[k] = count
+        p.manned[k] = occupied
+    for name, colonists in (buildings or {}).items():
+        b = BUILDING_INDEX[name]
+        if p.buildings[b] < 0:
+            s.building_supply[b] -= 1
+            p.spaces += 2 if b >= 18 else 1
+        else:
+            s.colonist_supply += p.buildings[b]
+        p.buildings[b] = colonists
+        s.colonist_supply -= colonists
+    if san_juan is not None:
+        s.colonist_supply += p.san_juan - san_juan
+        p.san_juan = san_juan
+    if vp is not None:
+        s.vp_supply += p.vp - vp
+        p.vp = vp
+    return s
+
+
+def _move_tiles_from_stack(s: PRState, kind: int, delta: int) -> None:
+    while delta > 0:
+        if kind in s.stack:
+            s.stack.remove(kind)
+        elif s.discard[kind]:
+            s.discard[kind] -= 1
+        else:
+            s.face_up[kind] -= 1
+        delta -= 1
+    while delta < 0:
+        s.stack.insert(0, kind)
+        delta += 1
+
+
+def act(s: PRState, command: dict, seat: int | None = None) -> tuple[list[dict], PRState]:
+    """Decide ``command`` for ``seat`` (default: the seat on turn) and fold the events; returns (events, state)."""
+    seat = s.current if seat is None else seat
+    events = RULES.decide(s, command, seat, random.Random(7))
+    new = s
+    for event in events:
+        new = RULES.evolve(new, event)
+    # the in-place fast path must agree
+    fast = s.copy()
+    assert RULES.play(fast, command, seat, random.Random(7)) == events
+    assert fast == new
+    return events, new
+
+
+def refused(s: PRState, command: dict, code: str = "illegal_command", seat: int | None = None) -> IllegalCommand:
+    seat = s.current if seat is None else seat
+    with pytest.raises(IllegalCommand) as err:
+        RULES.decide(s, command, seat, random.Random(7))
+    assert err.value.code == code, err.value.message
+    return err.value
+
+
+def pick(s: PRState, role: str, seat: int) -> tuple[list[dict], PRState]:
+    """Make ``seat`` the one to pick now and pick ``role``."""
+    s = s.copy()
+    s.current = seat
+    return act(s, {"type": "select_role", "role": role})
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def of_type(events: list[dict], kind: str) -> list[dict]:
+    return [e for e in events if e["type"] == kind]
+
+
+def legal(s: PRState) -> list[dict]:
+    return RULES.legal_commands(s, s.current)
+
+
+def play_passes(s: PRState, max_steps: int = 200) -> PRState:
+    """Finish the current role: everyone passes (or takes the first legal option when passing is impossible)."""
+    for _ in range(max_steps):
+        if s.phase == "pick" or RULES.is_over(s):
+            return s
+        options = legal(s)
+        command = {"type": "pass"} if {"type": "pass"} in options else options[0]
+        _, s = act(s, command)
+    raise AssertionError("phase did not end")
+
+
+def totals(n: int) -> dict:
+    t = SETUP[n]
+    return {
+        "colonists": t.colonists + t.ship_colonists,
+        "goods": t.goods,
+        "vp": t.vp,
+        "tiles": sum(t.plantations) + t.quarries,
+    }
