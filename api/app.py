@@ -101,13 +101,14 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
     )
 
-    from api import games, history, live, meta, webhooks
+    from api import games, history, live, meta, tournaments, webhooks
 
     api.register_blueprint(meta.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(live.blp)
     api.register_blueprint(webhooks.blp)
+    api.register_blueprint(tournaments.blp)
     app.extensions["tradewinds_api"] = api
 
     from api import ratelimit

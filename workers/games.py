@@ -93,6 +93,16 @@ class MoveOutcome:
     replayed: bool  # True when an Idempotency-Key matched an earlier, identical request
 
 
+def rating_player_id(metadata: dict[str, Any], seat: dict[str, Any]) -> str:
+    """Who a seat is on the leaderboards: the integrator's player (key-scoped external id) or a bot level."""
+    site = metadata.get("created_by") or "anonymous"
+    if seat.get("player_id") is not None:  # a tournament entrant (bot entrants are distinct competitors)
+        return f"{site}/{seat['player_id']}"
+    if seat.get("external_id") is not None:
+        return f"{site}/{seat['external_id']}"
+    return f"bot:{seat.get('level')}" if seat["kind"] == "bot" else f"guest:{seat.get('name')}"
+
+
 def make_etag(generation: int, version: int) -> str:
     return f"{generation}.{version}"
 
@@ -124,6 +134,7 @@ class GameService:
         undo: bool = True,
         created_by: str | None = None,
         clock: dict[str, Any] | None = None,
+        start_bots: bool = True,
     ) -> tuple[LoadedGame, list[dict[str, Any]]]:
         """Create a game; returns it and one ``{"seat", "token"}`` per human seat (shown once)."""
         try:
@@ -156,8 +167,9 @@ class GameService:
             else:
                 record["level"] = seat.get("level") or DEFAULT_BOT_LEVEL
                 record["name"] = seat.get("name") or f"{record['level']} bot"
-            if seat.get("external_id") is not None:
-                record["external_id"] = seat["external_id"]
+            for extra in ("external_id", "player_id"):
+                if seat.get(extra) is not None:
+                    record[extra] = seat[extra]
             seat_records.append(record)
         events = rules.setup(seed, len(seats), options)
         game_id = uuid.uuid4().hex
@@ -177,7 +189,8 @@ class GameService:
         self.store.create_stream(game_id, game_type, metadata)
         self.store.append(game_id, events, 0, meta=meta)
         game = self.load(game_id)
-        self.after_change(game)
+        if start_bots:
+            self.after_change(game)
         return game, tokens
 
     # ------------------------------------------------------------------ loading
@@ -428,7 +441,12 @@ class GameService:
             self.dispatcher.enqueue("sync_webhooks", game.info.stream)
         if game.over:
             if game.info.status != "finished":
-                self.store.update_stream(game.info.stream, status="finished", metadata={"result": game.result_dict()})
+                result = game.result_dict()
+                self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
+                self._record_rated(game, result)
+                tournament_id = game.info.metadata.get("tournament_id")
+                if tournament_id and self.dispatcher is not None:
+                    self.dispatcher.enqueue("advance_tournament", tournament_id)
             return
         if self.dispatcher is None:
             return
@@ -439,6 +457,18 @@ class GameService:
         if flag is not None:
             delay = max(0.0, clock["since"] + flag - time.time()) + 0.05
             self.dispatcher.enqueue_in(delay, "check_clock", game.info.stream, game.version, game.generation)
+
+    def _record_rated(self, game: LoadedGame, result: dict[str, Any]) -> None:
+        """Keep a finished rated game's placements for the leaderboards (removed again if it is undone)."""
+        if not game.info.metadata.get("rated"):
+            return
+        players = [rating_player_id(game.info.metadata, seat) for seat in game.seats]
+        players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
+        self.store.put_document(f"rated:{game.info.game_type}", game.info.stream, {
+            "players": players,
+            "ranks": result["ranks"],
+            "finished_at": time.time(),
+        })
 
     def schedule_bot_turn(self, game: LoadedGame) -> None:
         job_id = f"bot-{game.info.stream}-{game.generation}-{game.version}"

@@ -120,11 +120,29 @@ class History:
         metadata: dict[str, Any] = {"undo_request": None}
         if game.info.status != "active":
             metadata["result"] = None
+            self._retract_result(game)
         self.store.update_stream(game_id, status="active", metadata=metadata)
         self.service.forget(game_id)
         after = self.service.load(game_id)
         self.service.after_change(after)
         return {"status": "done", "truncation": truncation_body(record), "etag": after.etag}
+
+    def _retract_result(self, game: LoadedGame) -> None:
+        """Read models built on the finished game forget it: its rating input and its tournament result."""
+        self.store.delete_document(f"rated:{game.info.game_type}", game.info.stream)
+        tournament_id = game.info.metadata.get("tournament_id")
+        tournament = self.store.get_document("tournaments", tournament_id) if tournament_id else None
+        if tournament is None:
+            return
+        for round_doc in tournament["rounds"]:
+            for table in round_doc["tables"]:
+                if table["game_id"] == game.info.stream:
+                    table["result"] = None
+                    round_doc["status"] = "running"
+        if tournament["status"] == "finished":
+            tournament["status"] = "running"
+            tournament["finished_at"] = None
+        self.store.put_document("tournaments", tournament_id, tournament)
 
     # ------------------------------------------------------------------------------- replay
     def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:

@@ -106,3 +106,12 @@ def deliver_webhooks(sub_id: str) -> int:
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     """Scheduled at a clock's earliest flag-fall: seats out of time get the game's timeout policy."""
     return get_runtime().service.check_clock(game_id, version, generation)
+
+
+def advance_tournament(tournament_id: str) -> str:
+    """A tournament game finished: record it, and start the next round or close the tournament."""
+    from workers.tournaments import Tournaments
+
+    runtime = get_runtime()
+    with runtime.dispatcher.lock(f"tournament:{tournament_id}", timeout=300):
+        return Tournaments(runtime.service).advance(tournament_id)

@@ -304,8 +304,14 @@ def run(
                         pending.add(pool.submit(_play_task, queue.pop()))
                     if not pending:
                         break
+                    if expired():  # queued games that have not started yet are dropped
+                        pending = {future for future in pending if not future.cancel()}
+                        if not pending:
+                            break
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for future in finished:
+                        if future.cancelled():
+                            continue
                         record = future.result()
                         records[record["game"]] = record
                         progress.step()

@@ -30,13 +30,13 @@ def tradewinds(*args, env=None):
     return [sys.executable, "-m", "api.cli", *args], full_env
 
 
-def wait_for(url: str, timeout: float = 20.0):
+def wait_for(url: str, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 return json.loads(response.read())
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # URLError, refused connections and read time-outs alike: not up yet
             time.sleep(0.2)
     raise AssertionError(f"{url} did not answer within {timeout}s")
 

@@ -1,0 +1,198 @@
+"""Tournaments for integrators (round robin and swiss over multi-player tables) and rating leaderboards."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from api.app import Blueprint
+from api.common import errors, integrator_key, service
+from api.errors import ApiError
+from api.schemas import BOT_LEVELS, ClockSchema
+from api.webhooks import key_required, require_key
+from domain import registry
+from workers import ratings
+from workers.tournaments import FORMATS, Tournaments
+
+blp = Blueprint("tournaments", __name__, description="Tournaments, standings and rating leaderboards")
+
+KEY_AUTH = [{"apiKey": []}]
+
+
+class ParticipantSchema(ma.Schema):
+    external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
+    name = fields.String(validate=validate.Length(1, 64))
+    bot_level = fields.String(validate=validate.OneOf(list(BOT_LEVELS)), metadata={"description": "a bot entrant"})
+
+
+class TableSizeSchema(ma.Schema):
+    min = fields.Integer(required=True, strict=True, validate=validate.Range(1, 16))
+    max = fields.Integer(required=True, strict=True, validate=validate.Range(1, 16))
+
+
+class CreateTournamentSchema(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 200))
+    game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    participants = fields.List(fields.Nested(ParticipantSchema), required=True, validate=validate.Length(2, 256))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    rounds = fields.Integer(strict=True, validate=validate.Range(1, 100),
+                            metadata={"description": "swiss rounds (default from the field size); a cap for "
+                                      "round robin"})
+    table_size = fields.Nested(TableSizeSchema, metadata={"description": "seats per table (default: the game's)"})
+    clock = fields.Nested(ClockSchema)
+    seed = fields.Integer(strict=True, validate=validate.Range(0, 2**31 - 1))
+
+
+class TournamentSeatTokenSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True)
+    token = fields.String(required=True)
+
+
+class TableSchema(ma.Schema):
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    players = fields.List(fields.String(), required=True, metadata={"description": "player ids by seat"})
+    result = fields.Dict(allow_none=True, required=True)
+    seat_tokens = fields.List(fields.Nested(TournamentSeatTokenSchema),
+                              metadata={"description": "only for the integrator that created the tournament"})
+
+
+class RoundSchema(ma.Schema):
+    number = fields.Integer(required=True)
+    status = fields.String(required=True)
+    started_at = fields.String(required=True)
+    finished_at = fields.String(allow_none=True)
+    byes = fields.List(fields.String(), required=True)
+    tables = fields.List(fields.Nested(TableSchema), required=True)
+
+
+class StandingSchema(ma.Schema):
+    player = fields.String(required=True)
+    rank = fields.Integer(required=True)
+    points = fields.Float(required=True)
+    score_sum = fields.Float(required=True)
+    wins = fields.Float(required=True)
+    opponents_points = fields.Float(required=True)
+    games = fields.Integer(required=True)
+    byes = fields.Integer(required=True)
+
+
+class TournamentParticipantSchema(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    level = fields.String(allow_none=True, required=True)
+    external_id = fields.String(allow_none=True, required=True)
+
+
+class TournamentSchema(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    game_type = fields.String(required=True)
+    format = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "running or finished"})
+    table_min = fields.Integer(required=True)
+    table_max = fields.Integer(required=True)
+    rounds_planned = fields.Integer(required=True)
+    participants = fields.List(fields.Nested(TournamentParticipantSchema), required=True)
+    rounds = fields.List(fields.Nested(RoundSchema), required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={
+        "description": "points k - rank at a table of k (ties share), then score sum, first places, opponents' "
+                       "points, player id"})
+    created_at = fields.String(required=True)
+    finished_at = fields.String(allow_none=True, required=True)
+
+
+class TournamentListSchema(ma.Schema):
+    tournaments = fields.List(fields.Nested(TournamentSchema), required=True)
+
+
+class LeaderboardQuerySchema(ma.Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class LeaderboardRowSchema(ma.Schema):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "<key id>/<external id>, or bot:<level>"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma; the sort key"})
+    games = fields.Integer(required=True)
+
+
+class LeaderboardSchema(ma.Schema):
+    game_type = fields.String(required=True)
+    games = fields.Integer(required=True, metadata={"description": "rated games counted"})
+    rows = fields.List(fields.Nested(LeaderboardRowSchema), required=True)
+
+
+def tournaments() -> Tournaments:
+    return Tournaments(service())
+
+
+def body_for(t: dict, with_tokens: bool) -> dict:
+    out = {**t, "standings": tournaments().standings(t)}
+    if not with_tokens:
+        out["rounds"] = [{**r, "tables": [{k: v for k, v in table.items() if k != "seat_tokens"}
+                                          for table in r["tables"]]} for r in t["rounds"]]
+    return out
+
+
+@blp.route("/tournaments")
+class TournamentList(MethodView):
+    @key_required
+    @blp.arguments(CreateTournamentSchema)
+    @blp.response(201, TournamentSchema)
+    @errors(blp, 400, 401, 404, 422)
+    @blp.doc(operationId="createTournament", security=KEY_AUTH)
+    def post(self, body):
+        """Create a tournament and its first round's games; the response lists each seat's token"""
+        key = require_key()
+        for p in body["participants"]:
+            if ("bot_level" in p) == ("external_id" in p):
+                raise ApiError("invalid_seats", "each participant is either a player (external_id) or a bot "
+                                                "(bot_level)")
+        created = tournaments().create(key.key_id, body)
+        return body_for(tournaments().get(created["id"]), with_tokens=True), 201
+
+    @blp.response(200, TournamentListSchema)
+    @errors(blp, 401)
+    @blp.doc(operationId="listTournaments", security=KEY_AUTH)
+    def get(self):
+        """The API key's tournaments"""
+        key = require_key()
+        return {"tournaments": [body_for(t, True) for t in tournaments().list_for(key.key_id)]}
+
+
+@blp.route("/tournaments/<string:tournament_id>")
+class Tournament(MethodView):
+    @blp.response(200, TournamentSchema)
+    @errors(blp, 401, 404)
+    @blp.doc(operationId="getTournament", security=[{"apiKey": []}, {}])
+    def get(self, tournament_id):
+        """A tournament with its rounds and standings (seat tokens only for its integrator)"""
+        t = tournaments().get(tournament_id)
+        if t is None:
+            raise ApiError("not_found", f"no tournament {tournament_id!r}")
+        key = integrator_key()
+        return body_for(t, with_tokens=key is not None and key.key_id == t["key_id"])
+
+
+@blp.route("/leaderboards/<string:game_type>")
+class Leaderboard(MethodView):
+    @blp.arguments(LeaderboardQuerySchema, location="query")
+    @blp.response(200, LeaderboardSchema)
+    @errors(blp, 400, 404)
+    @blp.doc(operationId="getLeaderboard")
+    def get(self, query, game_type):
+        """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""
+        if game_type not in registry.names():
+            raise ApiError("unknown_game_type", f"unknown game type {game_type!r}")
+        docs = [d for _, d in service().store.list_documents(f"rated:{game_type}", limit=1_000_000)]
+        docs.sort(key=lambda d: d["finished_at"])
+        rows = ratings.leaderboard(ratings.rate_games(docs), query["limit"])
+        return {"game_type": game_type, "games": len(docs),
+                "rows": [{"rank": i + 1, **row.to_dict()} for i, row in enumerate(rows)]}

@@ -1,0 +1,133 @@
+"""Tournaments end to end through the API: a 9-participant swiss of 3-player bot games, standings, ratings."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.app import create_app
+from tests.api.conftest import auth, make_runtime
+from tests.workers.test_webhooks import Receiver
+from workers import apikeys, jobs
+
+
+@pytest.fixture
+def site():
+    runtime = make_runtime()
+    client = create_app(runtime).test_client()
+    _, key = apikeys.create_key(runtime.store, "league")
+    yield runtime, client, key
+    jobs.set_runtime(None)
+
+
+def create(client, key, **overrides):
+    body = {
+        "name": "Autumn open",
+        "game_type": "secret_numbers",
+        "format": "swiss",
+        "options": {"rounds": 2},
+        "table_size": {"min": 3, "max": 3},
+        "participants": [{"bot_level": "random" if i % 2 else "easy"} for i in range(9)],
+        "seed": 11,
+        **overrides,
+    }
+    return client.post("/tournaments", json=body, headers=auth(key))
+
+
+def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
+    runtime, client, key = site
+    receiver = Receiver()
+    try:
+        client.post("/webhooks", headers=auth(key), json={
+            "url": receiver.url, "events": ["tournament.round_started", "tournament.finished"]})
+        response = create(client, key)
+        assert response.status_code == 201, response.get_json()
+        tid = response.get_json()["id"]
+        t = client.get(f"/tournaments/{tid}").get_json()
+        assert t["status"] == "finished" and t["rounds_planned"] == 3 and len(t["rounds"]) == 3
+        for round_doc in t["rounds"]:
+            assert len(round_doc["tables"]) == 3 and round_doc["byes"] == []
+            assert sorted(p for table in round_doc["tables"] for p in table["players"]) == sorted(
+                p["id"] for p in t["participants"])
+            for table in round_doc["tables"]:
+                assert client.get(f"/games/{table['game_id']}").get_json()["status"] == "finished"
+        standings = t["standings"]
+        assert [row["rank"] for row in standings] == list(range(1, 10))
+        assert all(row["games"] == 3 for row in standings)
+        assert sum(row["points"] for row in standings) == 3 * 3 * 3  # each table hands out 2 + 1 + 0
+        points = [row["points"] for row in standings]
+        assert points == sorted(points, reverse=True)
+        kinds = [d["type"] for d in receiver.accepted]
+        assert kinds == ["tournament.round_started"] * 3 + ["tournament.finished"]
+        assert receiver.accepted[-1]["data"]["standings"][0]["player"] == standings[0]["player"]
+        board = client.get("/leaderboards/secret_numbers").get_json()
+        assert board["games"] == 9
+        assert sorted(row["player"].split("/")[1] for row in board["rows"]) == sorted(
+            p["id"] for p in t["participants"])
+        assert board["rows"][0]["ordinal"] >= board["rows"][1]["ordinal"]
+    finally:
+        receiver.close()
+
+
+def test_repeat_opponents_are_avoided_in_swiss(site):
+    runtime, client, key = site
+    tid = create(client, key).get_json()["id"]
+    t = client.get(f"/tournaments/{tid}").get_json()
+    pairs = []
+    for round_doc in t["rounds"]:
+        for table in round_doc["tables"]:
+            players = sorted(table["players"])
+            pairs += [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+    assert len(pairs) - len(set(pairs)) <= 1
+
+
+def test_round_robin_with_human_players_waits_for_their_games(site):
+    runtime, client, key = site
+    response = create(client, key, format="round_robin", table_size={"min": 3, "max": 3},
+                      participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)])
+    assert response.status_code == 201, response.get_json()
+    t = response.get_json()
+    assert t["status"] == "running" and len(t["rounds"]) == 1
+    table = t["rounds"][0]["tables"][0]
+    assert {tok["player"] for tok in table["seat_tokens"]} == {"u0", "u1", "u2"}
+    public = client.get(f"/tournaments/{t['id']}").get_json()
+    assert "seat_tokens" not in public["rounds"][0]["tables"][0]
+    tokens = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
+    game_id = table["game_id"]
+    game = client.get(f"/games/{game_id}").get_json()
+    assert game["undo_allowed"] is False
+    while (game := client.get(f"/games/{game_id}").get_json())["status"] != "finished":
+        seat = game["to_act"][0]
+        client.post(f"/games/{game_id}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[seat]))
+    done = client.get(f"/tournaments/{t['id']}").get_json()
+    assert done["status"] == "finished" and all(row["games"] == 1 for row in done["standings"])
+    board = client.get("/leaderboards/secret_numbers").get_json()
+    assert {row["player"].split("/")[1] for row in board["rows"]} == {"u0", "u1", "u2"}
+
+
+def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
+    runtime, client, key = site
+    t = create(client, key, format="round_robin",
+               participants=[{"external_id": f"u{i}"} for i in range(3)]).get_json()
+    table = t["rounds"][0]["tables"][0]
+    tokens = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
+    game_id = table["game_id"]
+    start = client.get(f"/games/{game_id}").get_json()["version"]
+    while (game := client.get(f"/games/{game_id}").get_json())["status"] != "finished":
+        client.post(f"/games/{game_id}/commands", json={"command": {"type": "pass"}},
+                    headers=auth(tokens[game["to_act"][0]]))
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
+    undone = client.post(f"/games/{game_id}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
+    assert undone.status_code == 200, undone.get_json()
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 0
+    after = client.get(f"/tournaments/{t['id']}").get_json()
+    assert after["status"] == "running" and after["rounds"][0]["tables"][0]["result"] is None
+
+
+def test_tournaments_need_a_key_and_valid_participants(site):
+    runtime, client, key = site
+    assert client.post("/tournaments", json={}).status_code == 401
+    mixed = create(client, key, participants=[{"external_id": "a", "bot_level": "easy"}, {"bot_level": "easy"}])
+    assert mixed.status_code == 422
+    twice = create(client, key, participants=[{"external_id": "a"}, {"external_id": "a"}, {"external_id": "b"}])
+    assert twice.status_code == 422 and twice.get_json()["code"] == "invalid_seats"
+    assert create(client, key, game_type="chess").status_code == 404

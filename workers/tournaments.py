@@ -1,0 +1,212 @@
+"""Tournaments run by the server: rounds of games created for an integrator, advanced as games finish.
+
+A tournament is a document (collection ``tournaments``). Each round's games are ordinary games created
+for the integrator's API key (undo disabled, rated), with ``tournament_id``, ``round`` and ``table`` in
+their metadata; when the last game of a round finishes, the ``advance_tournament`` job pairs the next
+round (swiss) or takes the next one of the schedule (round robin), or closes the tournament. Pairing,
+seat rotation, byes and standings are ``workers.tournaments_logic``; ratings are ``workers.ratings``.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from domain import registry
+from eventstore._common import utc_now_iso
+from workers import tournaments_logic as logic
+from workers import webhooks
+from workers.games import GameError, GameService
+
+COLLECTION = "tournaments"
+FORMATS = ("round_robin", "swiss")
+
+
+class Tournaments:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = service.store
+
+    # ------------------------------------------------------------------------------- create
+    def create(self, key_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            rules = registry.get(body["game_type"])
+        except registry.UnknownGameType:
+            raise GameError("unknown_game_type", f"unknown game type {body['game_type']!r}") from None
+        size = body.get("table_size") or {}
+        low = size.get("min", rules.min_players if rules.min_players > 2 or rules.max_players == 2 else 3)
+        high = size.get("max", min(rules.max_players, max(low, 4)))
+        low = max(low, rules.min_players)
+        if not rules.min_players <= low <= high <= rules.max_players:
+            raise GameError("invalid_seats", f"{rules.name} tables take {rules.min_players} to "
+                                             f"{rules.max_players} seats; asked for {low} to {high}")
+        try:
+            options = rules.validate_options(body.get("options"), low)
+        except ValueError as exc:
+            raise GameError("invalid_options", f"invalid options for {rules.name}: {exc}") from None
+        participants = self._participants(body["participants"])
+        ids = [p["id"] for p in participants]
+        if len(ids) < low:
+            raise GameError("invalid_seats", f"{len(ids)} participants cannot fill one table of {low}")
+        seed = body.get("seed", random.SystemRandom().getrandbits(32))
+        if body["format"] == "round_robin":
+            schedule = [r.to_dict() for r in logic.round_robin(ids, low, high, seed=seed,
+                                                                max_rounds=body.get("rounds"))]
+            planned = len(schedule)
+        else:
+            schedule = []
+            planned = body.get("rounds") or logic.swiss_rounds(len(ids), high)
+        tournament = {
+            "id": "t_" + uuid.uuid4().hex[:20],
+            "name": body["name"],
+            "key_id": key_id,
+            "game_type": rules.name,
+            "options": options,
+            "format": body["format"],
+            "table_min": low,
+            "table_max": high,
+            "rounds_planned": planned,
+            "seed": seed,
+            "clock": body.get("clock"),
+            "participants": participants,
+            "schedule": schedule,
+            "rounds": [],
+            "status": "running",
+            "created_at": utc_now_iso(),
+            "finished_at": None,
+        }
+        self._start_round(tournament)
+        return tournament
+
+    def _participants(self, raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out, seen, bots = [], set(), 0
+        for p in raw:
+            if p.get("bot_level"):
+                bots += 1
+                pid = f"bot:{p['bot_level']}:{bots}"
+                out.append({"id": pid, "name": p.get("name") or f"{p['bot_level']} bot {bots}",
+                            "kind": "bot", "level": p["bot_level"], "external_id": None})
+            else:
+                if not p.get("external_id"):
+                    raise GameError("invalid_seats", "a human participant needs the site's external_id")
+                pid = p["external_id"]
+                if pid in seen:
+                    raise GameError("invalid_seats", f"participant {pid!r} is listed twice")
+                out.append({"id": pid, "name": p.get("name") or pid, "kind": "human", "level": None,
+                            "external_id": pid})
+            seen.add(out[-1]["id"])
+        return out
+
+    # ------------------------------------------------------------------------------- rounds
+    def _start_round(self, t: dict[str, Any]) -> None:
+        number = len(t["rounds"]) + 1
+        ids = [p["id"] for p in t["participants"]]
+        if t["format"] == "round_robin":
+            planned = t["schedule"][number - 1]
+            tables, byes = planned["tables"], planned["byes"]
+        else:
+            sizes, _ = logic.table_sizes(len(ids), t["table_min"], t["table_max"])
+            order = [row["player"] for row in self.standings(t)]
+            history = [table["players"] for r in t["rounds"] for table in r["tables"]]
+            bye_counts: dict[str, int] = {}
+            for r in t["rounds"]:
+                for b in r["byes"]:
+                    bye_counts[b] = bye_counts.get(b, 0) + 1
+            paired = logic.pair_swiss_round(ids, order, history, sizes, random.Random(t["seed"] + number),
+                                            bye_counts=bye_counts)
+            tables, byes = paired.tables, paired.byes
+        seat_history = logic.seats_from_games(
+            {"players": table["players"]} for r in t["rounds"] for table in r["tables"]
+        )
+        by_id = {p["id"]: p for p in t["participants"]}
+        round_doc: dict[str, Any] = {"number": number, "status": "running", "tables": [], "byes": list(byes),
+                                     "started_at": utc_now_iso()}
+        t["rounds"].append(round_doc)
+        self.save(t)
+        for index, table in enumerate(tables):
+            seated = logic.assign_seats(table, seat_history)
+            seats = [
+                {"kind": "bot", "level": by_id[pid]["level"], "name": by_id[pid]["name"], "player_id": pid}
+                if by_id[pid]["kind"] == "bot"
+                else {"kind": "human", "name": by_id[pid]["name"], "external_id": pid, "player_id": pid}
+                for pid in seated
+            ]
+            game, tokens = self.service.create_game(
+                t["game_type"], seats, t["options"], seed=None, undo=False, created_by=t["key_id"],
+                clock=t["clock"],
+                extra_metadata={"tournament_id": t["id"], "round": number, "table": index + 1, "rated": True},
+                start_bots=False,
+            )
+            round_doc["tables"].append({
+                "table": index + 1,
+                "game_id": game.info.stream,
+                "players": seated,
+                "seat_tokens": [{**tok, "player": seated[tok["seat"]]} for tok in tokens],
+                "result": None,
+            })
+            self.save(t)
+        webhooks.emit(self.store, t["key_id"], "tournament.round_started", {
+            "tournament_id": t["id"], "round": number,
+            "tables": [{"table": x["table"], "game_id": x["game_id"], "players": x["players"]}
+                       for x in round_doc["tables"]],
+            "byes": round_doc["byes"],
+        })
+        self._kick(t)
+        for table in round_doc["tables"]:
+            self.service.after_change(self.service.load(table["game_id"]))
+
+    def _kick(self, t: dict[str, Any]) -> None:
+        subs = [s["id"] for s in webhooks.subscriptions_for(self.store, t["key_id"])]
+        if self.service.dispatcher is not None:
+            for sub_id in subs:
+                self.service.dispatcher.enqueue("deliver_webhooks", sub_id)
+
+    def advance(self, tournament_id: str) -> str:
+        """Record finished games; start the next round or finish when the current one is complete."""
+        t = self.get(tournament_id)
+        if t is None or t["status"] != "running":
+            return "not running"
+        for round_doc in t["rounds"]:  # earlier rounds too: a director may have undone and replayed a game
+            for table in round_doc["tables"]:
+                if table["result"] is None and self.service.info(table["game_id"]).status == "finished":
+                    result = self.service.load(table["game_id"]).result_dict()
+                    table["result"] = {"ranks": result["ranks"], "scores": result["scores"]}
+            if all(table["result"] is not None for table in round_doc["tables"]):
+                round_doc["status"] = "finished"
+        current = t["rounds"][-1]
+        if any(table["result"] is None for r in t["rounds"] for table in r["tables"]):
+            self.save(t)
+            return "waiting"
+        current["finished_at"] = current.get("finished_at") or utc_now_iso()
+        if len(t["rounds"]) < t["rounds_planned"]:
+            self._start_round(t)
+            return "next round"
+        t["status"] = "finished"
+        t["finished_at"] = utc_now_iso()
+        self.save(t)
+        webhooks.emit(self.store, t["key_id"], "tournament.finished", {
+            "tournament_id": t["id"], "standings": self.standings(t)})
+        self._kick(t)
+        return "finished"
+
+    # ------------------------------------------------------------------------------ reading
+    def results(self, t: dict[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {"players": table["players"], **table["result"]}
+            for r in t["rounds"] for table in r["tables"] if table["result"] is not None
+        ]
+
+    def standings(self, t: dict[str, Any]) -> list[dict[str, Any]]:
+        ids = [p["id"] for p in t["participants"]]
+        byes = [b for r in t["rounds"] for b in r["byes"]]
+        return [row.to_dict() for row in logic.standings(ids, self.results(t), byes)]
+
+    def get(self, tournament_id: str) -> dict[str, Any] | None:
+        return self.store.get_document(COLLECTION, tournament_id)
+
+    def save(self, t: dict[str, Any]) -> None:
+        self.store.put_document(COLLECTION, t["id"], t)
+
+    def list_for(self, key_id: str) -> list[dict[str, Any]]:
+        return [doc for _, doc in self.store.list_documents(COLLECTION, limit=10_000) if doc["key_id"] == key_id]
