@@ -65,9 +65,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
         raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
     runtime = _runtime(dispatcher="rq")
+    resumed = runtime.service.resume_pending_bots()  # turns whose job was lost (a killed worker) play again
     cls = SimpleWorker if args.in_process else Worker
     worker = cls([QUEUE_NAME], connection=runtime.dispatcher.redis)
-    print(f"Tradewinds worker on queue {QUEUE_NAME!r} (store: {_describe(runtime.database_url)})", flush=True)
+    print(f"Tradewinds worker on queue {QUEUE_NAME!r} (store: {_describe(runtime.database_url)}; "
+          f"{resumed} pending bot turn(s) re-queued)", flush=True)
     worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
     return 0
 
