@@ -15,6 +15,14 @@ from tests.support.services import require_service, scratch_postgres_database
 REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
+def redis_url_for_worker(worker_id: str) -> str:
+    """Parallel test processes (pytest-xdist) each get a Redis database of their own: 15, 14, ..."""
+    if not worker_id.startswith("gw"):
+        return REDIS_URL
+    base, _, db = REDIS_URL.rpartition("/")
+    return f"{base}/{max(0, int(db or 15) - int(worker_id[2:]))}"
+
+
 @pytest.fixture(autouse=True)
 def secret_game_registered():
     """The test-only game is available to every test (it is never registered in production)."""
@@ -27,17 +35,18 @@ def secret_game_registered():
 
 
 @pytest.fixture
-def redis_url():
+def redis_url(worker_id):
     """A Redis database of the tests' own (db 15 by default), flushed before and after each test."""
     from redis import Redis
 
+    url = redis_url_for_worker(worker_id)
     try:
-        client = Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client = Redis.from_url(url, socket_connect_timeout=2)
         client.ping()
     except Exception as exc:
-        require_service("Redis", f"unreachable at {REDIS_URL}: {exc}")
+        require_service("Redis", f"unreachable at {url}: {exc}")
     client.flushdb()
-    yield REDIS_URL
+    yield url
     client.flushdb()
 
 

@@ -55,3 +55,29 @@ def test_audit_names_the_version_altered_in_the_database(pg_client, postgres_url
     assert changed == 1
     audit = pg_client.get(f"/games/{game['id']}/audit").get_json()
     assert audit["ok"] is False and audit["broken_version"] == target
+
+
+def test_a_follower_on_postgres_is_woken_by_appends(pg_client):
+    import threading
+    import time
+
+    from tests.api.test_live import open_stream
+
+    game = create_secret_game(pg_client, seats=1, rounds=2)
+    token = game["seat_tokens"][0]["token"]
+
+    def play_later():
+        for _ in range(2):  # moves arrive while the stream waits (LISTEN/NOTIFY wakes it)
+            time.sleep(0.5)
+            pg_client.application.test_client().post(
+                f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token))
+
+    response, events = open_stream(pg_client, game["id"], max_seconds=20)
+    threading.Thread(target=play_later).start()
+    seen = []
+    for kind, _, data in events:
+        if kind == "game_over":
+            break
+        seen.append(data["version"])
+    response.close()
+    assert seen == list(range(1, game["version"] + 3))
