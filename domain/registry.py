@@ -7,7 +7,9 @@ import importlib
 from domain.game import Rules
 
 # name -> module path that exposes ``RULES``; imported lazily so one broken game cannot break others.
-GAME_MODULES: dict[str, str] = {}
+GAME_MODULES: dict[str, str] = {
+    "murano": "domain.murano",
+}
 
 _extra: dict[str, Rules] = {}
 
