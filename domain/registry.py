@@ -8,7 +8,9 @@ from domain.game import Rules
 
 # name -> module path that exposes ``RULES``; imported lazily so one broken game cannot break others.
 GAME_MODULES: dict[str, str] = {
+    "amerigo": "domain.amerigo",
     "murano": "domain.murano",
+    "puerto_rico": "domain.puerto_rico",
 }
 
 _extra: dict[str, Rules] = {}

@@ -155,3 +155,11 @@ def test_empty_ship_gives_nothing_but_players_still_rearrange():
     assert "ColonistsDistributed" not in types(events)
     assert s.current == 0 and s.players[0].san_juan == 1  # 1 colonist, 3 circles: choose
     assert len(legal(s)) == 3
+
+
+def test_two_player_variant_refills_at_least_two():
+    s = new_game(2)
+    _, s = pick(s, "mayor", 1)
+    events, s = act(s, PASS)
+    assert of_type(events, "ColonistsDistributed") == [{"type": "ColonistsDistributed", "colonists": [1, 1]}]
+    assert of_type(events, "ColonistShipRefilled")[0]["colonists"] == 2 and s.colonist_ship == 2

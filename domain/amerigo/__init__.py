@@ -1,0 +1,7 @@
+"""Amerigo (Stefan Feld, 2013) for 2-4 players; rules in shared/rules/amerigo.md."""
+
+from .rules import AmerigoRules
+
+RULES = AmerigoRules()
+
+__all__ = ["RULES", "AmerigoRules"]

@@ -1,0 +1,80 @@
+"""The Amerigo Rules object (the decider)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.game import Command, Event, GameResult, InvalidOptions, Rules
+from domain.rng import rng_for
+
+from . import view as _view
+from .decide import decide as _decide
+from .engine import setup_events
+from .evolve import evolve as _evolve
+from .legal import legal_commands as _legal
+from .state import State
+from .tower import DEFAULT_TOWER, TowerModel
+
+
+class AmerigoRules(Rules):
+    name = "amerigo"
+    title = "Amerigo"
+    min_players = 2
+    max_players = 4
+    options_schema = ()
+    state_version = "1"
+
+    def __init__(self, tower: TowerModel | None = None) -> None:
+        self.tower = tower or DEFAULT_TOWER
+
+    def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[Event]:
+        self.validate_options(options, seats)
+        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
+            raise InvalidOptions(f"Amerigo is for {self.min_players} to {self.max_players} players")
+        return self.setup_with_rng(seats, rng_for(seed, 0, "setup"))
+
+    def setup_with_rng(self, seats: int, rng: random.Random) -> list[Event]:
+        """Setup events drawn from a given RNG (the rules file's reference vectors use random.Random(1))."""
+        return setup_events(seats, rng, self.tower)
+
+    def initial_state(self) -> State:
+        return State()
+
+    def evolve(self, state: State, event: Event) -> State:
+        return _evolve(state, event)
+
+    def decide(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
+        return _decide(state, command, seat, rng, self.tower)
+
+    def to_act(self, state: State) -> set[int]:
+        if not state.started or state.over or state.turn_seat < 0:
+            return set()
+        return {state.turn_seat}
+
+    def legal_commands(self, state: State, seat: int) -> list[Command]:
+        return _legal(state, seat)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return _view.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return _view.redact(event, seat)
+
+    def reveal_all(self, state: State) -> dict[str, Any]:
+        return _view.reveal_all(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def result(self, state: State) -> GameResult:
+        return _view.result(state)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return _view.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return _view.evaluate(state, seat)
+
+    def reveals(self, event: Event) -> bool:
+        return _view.reveals(event)
