@@ -59,3 +59,28 @@ def test_duplicate_jobs_play_once(rq_runtime):
     bot_moves = [e for e in rq_runtime.store.read(gid) if e.meta.get("actor") == "bot" and e.type == "TurnEnded"]
     assert len(bot_moves) == 1
     assert sorted(after.rules.to_act(after.state)) == [1]
+
+
+def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_worker(tmp_path, redis_url):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    db_url = f"sqlite:///{tmp_path}/games.db"
+    runtime = Runtime.build(db_url, redis_url, dispatcher="rq")
+    client = create_app(runtime).test_client()
+    created = client.post("/games", json={
+        "game_type": "puerto_rico", "seed": 4,
+        "seats": [{"kind": "bot", "level": level} for level in ("easy", "random", "easy", "random")]})
+    assert created.status_code == 201, created.get_json()
+    gid = created.get_json()["id"]
+    env = {**os.environ, "TRADEWINDS_DATABASE_URL": db_url, "TRADEWINDS_REDIS_URL": redis_url}
+    worker = subprocess.run([sys.executable, "-m", "api.cli", "worker", "--burst", "--in-process"],
+                            cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert worker.returncode == 0, worker.stderr[-2000:]
+    final = client.get(f"/games/{gid}").get_json()
+    assert final["status"] == "finished"
+    assert sorted(final["result"]["ranks"])[0] == 1
+    runtime.store.close()
