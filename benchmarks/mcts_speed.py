@@ -1,0 +1,127 @@
+"""MCTS iterations per second on a mid-game position.
+
+    python benchmarks/mcts_speed.py [--game puerto_rico] [--seats 4] [--iterations 2000] [--repeat 3]
+
+The position: one uniformly random game is played with ``--seed`` to learn its length, then replayed to
+half of it (the mid-game). The default game is ``puerto_rico`` when the registry (or the package
+``domain.puerto_rico``) provides it, else the test-only secret-numbers game. Prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain import registry  # noqa: E402
+from domain.bots import MCTSBot  # noqa: E402
+from domain.game import Rules, State  # noqa: E402
+from domain.rng import rng_for  # noqa: E402
+
+
+def default_rules(game: str | None, module: str | None) -> Rules:
+    if module:
+        rules = importlib.import_module(module).RULES
+        registry.register(rules)
+        return rules
+    if game:
+        return registry.get(game)
+    try:
+        return registry.get("puerto_rico")
+    except registry.UnknownGameType:
+        pass
+    for candidate in ("domain.puerto_rico", "tests.support.secret_game"):
+        try:
+            return importlib.import_module(candidate).RULES
+        except ImportError:
+            continue
+    raise SystemExit("no game available")
+
+
+def random_play(rules: Rules, seats: int, seed: int, options: dict, stop_after: int | None) -> tuple[State, int]:
+    chooser = random.Random(seed)
+    events = rules.setup(seed, seats, options)
+    state = rules.fold(events)
+    steps = 0
+    while not rules.is_over(state) and (stop_after is None or steps < stop_after):
+        seat = min(rules.to_act(state))
+        command = chooser.choice(rules.legal_commands(state, seat))
+        for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
+            events.append(event)
+            state = rules.evolve(state, event)
+        steps += 1
+    return state, steps
+
+
+def mid_game(rules: Rules, seats: int, seed: int, options: dict) -> tuple[State, int, int]:
+    """A position halfway through a random game that has a real choice (at least two legal commands)."""
+    _, length = random_play(rules, seats, seed, options, None)
+    target = length // 2
+    while True:
+        state, steps = random_play(rules, seats, seed, options, target)
+        if rules.is_over(state):
+            raise SystemExit("could not find a mid-game position with a choice")
+        seat = min(rules.to_act(state))
+        if len(rules.legal_commands(state, seat)) > 1:
+            return state, steps, length
+        target += 1
+
+
+class WithoutFastPath:
+    """Hides the rules' optional in-place hooks so the plain ``decide``/``evolve`` path is measured."""
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+
+    def __getattr__(self, name: str):
+        if name in ("play", "apply_in_place"):
+            raise AttributeError(name)
+        return getattr(self._rules, name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game")
+    parser.add_argument("--game-module")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--rollout-depth", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-fast-path", action="store_true", help="ignore the rules' optional in-place hooks")
+    args = parser.parse_args(argv)
+
+    rules = default_rules(args.game, args.game_module)
+    seats = max(rules.min_players, min(args.seats, rules.max_players))
+    state, step, length = mid_game(rules, seats, args.seed, {})
+    seat = min(rules.to_act(state))
+    planner = WithoutFastPath(rules) if args.no_fast_path else rules
+    print(
+        f"game {rules.name}, {seats} seats, position after {step} of {length} random decisions,"
+        f" seat {seat} with {len(rules.legal_commands(state, seat))} legal commands"
+    )
+    rates = []
+    move = None
+    for run in range(args.repeat):
+        bot = MCTSBot(iterations=args.iterations, rollout_depth=args.rollout_depth)
+        started = time.perf_counter()
+        move = bot.choose(planner, state, seat, random.Random(run))
+        elapsed = time.perf_counter() - started
+        rates.append(bot.last_iterations / elapsed)
+    fast = "off" if args.no_fast_path or not (hasattr(rules, "play") or hasattr(rules, "apply_in_place")) else "on"
+    print(
+        f"MCTS: {statistics.median(rates):,.0f} iterations/s (median of {args.repeat} runs of {args.iterations},"
+        f" rollout depth {args.rollout_depth}, fast path {fast}; min {min(rates):,.0f}, max {max(rates):,.0f})"
+    )
+    print(f"per iteration: {1000 / statistics.median(rates):.3f} ms; chosen: {move}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Bots that play any Tradewinds game through the ``Rules`` protocol only (``domain.game``).
+
+Interface: ``Bot.choose(rules, state, seat, rng=None, should_stop=None) -> Command``.
+
+- ``state`` is the complete state (workers hold the truth); a bot uses only what ``seat`` may know:
+  look-ahead bots plan on ``rules.determinize(state, seat, rng)``, never on the real hidden parts.
+- ``rng`` (a ``random.Random``) makes the choice reproducible. Workers should pass one derived from
+  the game, e.g. ``domain.rng.rng_for(game_seed, version, f"bot:{seat}")``, so a retried job picks the
+  same move; when ``None`` the bot's own generator (seeded by ``make_bot``) is used.
+- ``should_stop`` is an optional zero-argument callable supplied by the caller to enforce a
+  wall-clock budget (domain code never reads the clock). Only ``mcts`` consults it (between
+  iterations, after the first), so with a time budget the move can depend on machine speed; with an
+  iteration budget alone it is fully deterministic.
+- ``choose`` raises ``NoLegalCommand`` when ``seat`` has nothing legal to do.
+
+Bots (``make_bot(name, seed)`` accepts these names, the levels below and ``mcts:<iterations>[:<rollout depth>]``):
+
+- ``random``: uniform over ``legal_commands``.
+- ``greedy``: one ply on a determinization; each legal command is decided with a copy of the same
+  generator, folded with ``evolve`` and scored by ``rules.evaluate(next_state, seat)``; ties by ``rng``.
+- ``mcts``: single-observer information-set MCTS (see ``domain.bots.mcts``): a determinization per
+  iteration, UCB1 (c = 0.25) with availability counts, random rollouts capped at ``rollout_depth``
+  plies (default 10; then a logistic of each seat's ``evaluate`` advantage), rank-based per-seat
+  rewards at the end of the game. Simultaneous steps are serialised in seat order inside the tree.
+  Uses an optional in-place fast path (``rules.play`` / ``rules.apply_in_place``) when offered.
+
+Levels (``LEVELS``; the time budget is enforced by the worker through ``should_stop``, the iteration
+budget by the bot; whichever runs out first ends the search):
+
+=========  ========  ==========  ===========  =============  ======================================
+level      bot       iterations  time budget  rollout depth  meant for
+=========  ========  ==========  ===========  =============  ======================================
+random     random    --          --           --             filling seats, smoke tests
+easy       greedy    1 ply       --           --             beginners; instant
+medium     mcts      300         1000 ms      10 plies       casual play
+hard       mcts      2000        5000 ms      10 plies       strongest offered; slowest
+=========  ========  ==========  ===========  =============  ======================================
+"""
+
+from domain.bots.base import Bot, NoLegalCommand, StopCheck, command_key
+from domain.bots.greedy import GreedyBot
+from domain.bots.levels import BOT_NAMES, LEVELS, Level, make_bot, policy_names
+from domain.bots.mcts import MCTSBot
+from domain.bots.random_bot import RandomBot
+
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "Bot",
+    "GreedyBot",
+    "Level",
+    "MCTSBot",
+    "NoLegalCommand",
+    "RandomBot",
+    "StopCheck",
+    "command_key",
+    "make_bot",
+    "policy_names",
+]

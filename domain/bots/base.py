@@ -1,0 +1,206 @@
+"""Shared pieces of every bot: the ``Bot`` interface and protocol-only helpers.
+
+Everything here talks to a game only through the ``Rules`` protocol (``domain.game``), so any game
+plugs in without changes to the bots.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import pickle
+import random
+from collections.abc import Callable
+from typing import Any
+
+from domain.game import Command, Rules, State, rank_by
+
+# A zero-argument callable injected by the caller (a worker holding a wall-clock deadline). Domain code
+# never reads the clock itself; it only asks "should I stop now?".
+StopCheck = Callable[[], bool]
+
+
+class NoLegalCommand(ValueError):
+    """The bot was asked to move for a seat that has no legal command (not its turn, or game over)."""
+
+
+class Bot:
+    """A policy that picks one command for ``seat``.
+
+    ``choose`` receives the *complete* state (the worker holds the truth) and must only use what
+    ``seat`` may know: bots that look ahead plan on ``rules.determinize(state, seat, rng)``.
+    ``rng`` makes the choice reproducible; when ``None`` the bot's own generator (seeded by
+    ``make_bot``) is used. ``should_stop`` is an optional wall-clock budget check.
+    """
+
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        # Wall-clock budget in milliseconds that the caller should enforce through ``should_stop``
+        # (set by ``make_bot`` from the level table; ``None``: no time budget needed).
+        self.budget_ms: int | None = None
+
+    def choose(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        rng: random.Random | None = None,
+        should_stop: StopCheck | None = None,
+    ) -> Command:
+        raise NotImplementedError
+
+    def _rng(self, rng: random.Random | None) -> random.Random:
+        return self.rng if rng is None else rng
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
+
+
+def command_key(command: Command) -> str:
+    """Canonical identity of a command: its JSON with sorted keys (``json.dumps(cmd, sort_keys=True)``,
+    compact, with one reused encoder because bots compute many keys)."""
+    return _CANONICAL.encode(command)
+
+
+def legal_or_raise(rules: Rules, state: State, seat: int) -> list[Command]:
+    legal = rules.legal_commands(state, seat)
+    if not legal:
+        raise NoLegalCommand(f"seat {seat} has no legal command in this state")
+    return legal
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (common random numbers for comparisons)."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def apply_command(rules: Rules, state: State, command: Command, seat: int, rng: random.Random) -> State:
+    """``decide`` then fold the resulting events with the pure ``evolve``."""
+    for event in rules.decide(state, command, seat, rng):
+        state = rules.evolve(state, event)
+    return state
+
+
+def seat_count(rules: Rules, state: State) -> int:
+    """How many seats the game has, using the protocol only.
+
+    Tries an optional ``rules.seat_count(state)``, then the spectator view (``seats`` as a number or a
+    list, or ``players``), then probes ``evaluate`` seat by seat (never looking at its values).
+    """
+    counter = getattr(rules, "seat_count", None)
+    if callable(counter):
+        return int(counter(state))
+    try:
+        view = rules.view(state, None)
+    except Exception:  # a game without a spectator view still works
+        view = {}
+    for field in ("seats", "players"):
+        value = view.get(field) if isinstance(view, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        if isinstance(value, list) and value:
+            return len(value)
+    count = 0
+    while count < 16:
+        try:
+            rules.evaluate(state, count)
+        except Exception:  # the first seat that does not exist ends the probe
+            break
+        count += 1
+    return max(count, 1)
+
+
+def rank_rewards(values: list[float], ranks: list[int], score_weight: float = 0.1) -> list[float]:
+    """Per-seat rewards in [0, 1] from final (or estimated) values and competition ranks.
+
+    Mostly rank-based: a seat's reward is ``(n - p) / (n - 1)`` where ``p`` is its average finishing
+    position (a k-way tie shares the positions it occupies), blended with ``score_weight`` of the
+    score normalised between the lowest and highest seat, so margins still matter a little.
+    """
+    n = len(values)
+    if n == 1:
+        value = float(values[0])
+        return [0.5 + 0.5 * value / (1.0 + abs(value))]
+    tied: dict[int, int] = {}
+    for rank in ranks:
+        tied[rank] = tied.get(rank, 0) + 1
+    low, high = min(values), max(values)
+    spread = high - low
+    out = []
+    for value, rank in zip(values, ranks, strict=True):
+        position = rank + (tied[rank] - 1) / 2.0  # ranks are 1-based
+        by_rank = (n - position) / (n - 1)
+        by_score = (value - low) / spread if spread > 0 else 0.5
+        out.append((1.0 - score_weight) * by_rank + score_weight * by_score)
+    return out
+
+
+def state_rewards(rules: Rules, state: State, seats: int, score_weight: float = 0.1) -> list[float]:
+    """Rewards from ``rules.result`` when the game is over, else from ``rules.evaluate`` for every seat."""
+    if rules.is_over(state):
+        result = rules.result(state)
+        values = [float(v) for v in result.scores]
+        return rank_rewards(values, list(result.ranks), score_weight)
+    values = [float(rules.evaluate(state, s)) for s in range(seats)]
+    return rank_rewards(values, rank_by([(v,) for v in values]), score_weight)
+
+
+def private_copy(rules: Rules, state: State) -> State:
+    """A copy of ``state`` that may be mutated: ``rules.copy_state`` if offered, else a pickle round trip."""
+    copier = getattr(rules, "copy_state", None)
+    if callable(copier):
+        return copier(state)
+    try:
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    except Exception:  # not picklable: slower but general
+        return copy.deepcopy(state)
+
+
+class InPlaceStepper:
+    """The optional in-place fast path of a rules object, or ``None`` from ``in_place_stepper``.
+
+    ``step(state, command, seat, rng)`` mutates ``state`` (which the caller owns, see ``private_copy``)
+    and returns the new state; the result equals ``apply_command`` on the same inputs.
+    """
+
+    def __init__(self, rules: Rules, play: Callable[..., Any] | None, apply_event: Callable[..., Any] | None) -> None:
+        self.rules = rules
+        self._play = play
+        self._apply_event = apply_event
+
+    def step(self, state: State, command: Command, seat: int, rng: random.Random) -> State:
+        if self._play is not None:
+            self._play(state, command, seat, rng)
+            return state
+        assert self._apply_event is not None
+        for event in self.rules.decide(state, command, seat, rng):
+            after = self._apply_event(state, event)
+            if after is not None:
+                state = after
+        return state
+
+
+def in_place_stepper(rules: Rules) -> InPlaceStepper | None:
+    """Detect ``rules.play(state, command, seat, rng)`` (decide and apply in place) or
+    ``rules.apply_in_place(state, event)``; never required, ``None`` when neither is offered."""
+    play = getattr(rules, "play", None)
+    if callable(play):
+        try:
+            params = list(inspect.signature(play).parameters)
+        except (TypeError, ValueError):
+            params = []
+        if params[:4] == ["state", "command", "seat", "rng"]:
+            return InPlaceStepper(rules, play, None)
+    apply_event = getattr(rules, "apply_in_place", None)
+    if callable(apply_event):
+        return InPlaceStepper(rules, None, apply_event)
+    return None

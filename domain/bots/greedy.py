@@ -1,0 +1,65 @@
+"""The ``greedy`` bot: one ply of look-ahead scored by ``rules.evaluate``.
+
+The bot first samples what it cannot see with ``rules.determinize(state, seat, rng)`` and plans only
+on that sample. Every legal command is then decided against the sample with a copy of the same
+generator (common random numbers, so two commands that draw the same hidden outcome are compared
+fairly), the events are folded with ``evolve`` and the result is scored with
+``rules.evaluate(next_state, seat)``. The best score wins; ties are broken by ``rng``. With
+``samples > 1`` the scores are averaged over several determinizations (a steadier, slower bot).
+"""
+
+from __future__ import annotations
+
+import random
+
+from domain.bots.base import Bot, StopCheck, apply_command, command_key, copy_rng, legal_or_raise
+from domain.game import Command, IllegalCommand, Rules, State
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, samples: int = 1) -> None:
+        super().__init__(seed)
+        if samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.samples = samples
+
+    def choose(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        rng: random.Random | None = None,
+        should_stop: StopCheck | None = None,
+    ) -> Command:
+        rng = self._rng(rng)
+        legal = legal_or_raise(rules, state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        totals = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        for sample in range(self.samples):
+            if sample and should_stop is not None and should_stop():
+                break
+            world = rules.determinize(state, seat, rng)
+            chance = copy_rng(rng)
+            rng.random()  # the next sample draws different outcomes
+            # Commands are those legal in the sample; they match the real list (legality depends only
+            # on what this seat knows), keyed canonically to be safe.
+            sample_keys = {command_key(c) for c in rules.legal_commands(world, seat)}
+            for index, command in enumerate(legal):
+                if command_key(command) not in sample_keys:
+                    continue
+                try:
+                    after = apply_command(rules, world, command, seat, copy_rng(chance))
+                except IllegalCommand:
+                    continue
+                totals[index] += float(rules.evaluate(after, seat))
+                counts[index] += 1
+        scored = [(totals[i] / counts[i], i) for i in range(len(legal)) if counts[i]]
+        if not scored:
+            return rng.choice(legal)
+        best = max(score for score, _ in scored)
+        candidates = [i for score, i in scored if score >= best - 1e-9 * max(1.0, abs(best))]
+        return legal[rng.choice(candidates)]

@@ -1,0 +1,82 @@
+"""Bot levels and the policy names accepted everywhere (API, workers, ``tradewinds simulate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.bots.base import Bot
+from domain.bots.greedy import GreedyBot
+from domain.bots.mcts import MCTSBot
+from domain.bots.random_bot import RandomBot
+
+
+@dataclass(frozen=True)
+class Level:
+    """One difficulty level: which bot, its iteration budget and the wall-clock budget workers enforce.
+
+    ``time_budget_ms`` is not read by domain code (it has no clock): a worker turns it into a
+    ``should_stop`` callable. ``None`` means the bot needs no time budget.
+    """
+
+    name: str
+    bot: str
+    iterations: int | None
+    time_budget_ms: int | None
+    rollout_depth: int
+    description: str
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("random", "random", None, None, 0, "uniformly random legal commands"),
+    "easy": Level("easy", "greedy", None, None, 0, "greedy: one ply scored by the game's evaluate"),
+    "medium": Level("medium", "mcts", 300, 1000, 10, "ISMCTS, small budget"),
+    "hard": Level("hard", "mcts", 2000, 5000, 10, "ISMCTS, larger budget"),
+}
+
+# Plain bot names; "mcts" alone uses MCTSBot's defaults, "mcts:N" sets N iterations and "mcts:N:D" also
+# the rollout depth cap D.
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
+
+DEFAULT_MCTS_ITERATIONS = 400
+
+
+def policy_names() -> list[str]:
+    """Every accepted name: the bot names and the levels (plus ``mcts:<iterations>[:<rollout depth>]``)."""
+    return list(dict.fromkeys([*BOT_NAMES, *LEVELS]))
+
+
+def make_bot(level: str, seed: int | None = None) -> Bot:
+    """Build a bot from a level (``random``, ``easy``, ``medium``, ``hard``), a bot name (``random``,
+    ``greedy``, ``mcts``) or ``mcts:<iterations>[:<rollout depth>]``. ``seed`` seeds the bot's own generator (used when
+    ``choose`` is called without an explicit ``rng``). Bots built from a level carry its ``budget_ms`` for the
+    caller to enforce with ``should_stop``. Raises ``ValueError`` for an unknown name."""
+    name = level.strip().lower()
+    if name in LEVELS:
+        spec = LEVELS[name]
+        bot: Bot
+        if spec.bot == "random":
+            bot = RandomBot(seed)
+        elif spec.bot == "greedy":
+            bot = GreedyBot(seed)
+        else:
+            bot = MCTSBot(seed, iterations=spec.iterations, rollout_depth=spec.rollout_depth)
+        bot.budget_ms = spec.time_budget_ms
+        return bot
+    if name == "greedy":
+        return GreedyBot(seed)
+    if name == "mcts":
+        return MCTSBot(seed, iterations=DEFAULT_MCTS_ITERATIONS)
+    if name.startswith("mcts:"):
+        parts = name.split(":")[1:]
+        try:
+            numbers = [int(p) for p in parts]
+        except ValueError:
+            numbers = []
+        if len(numbers) not in (1, 2) or numbers[0] < 1 or (len(numbers) == 2 and numbers[1] < 0):
+            raise ValueError(f"bad bot name {level!r}: use mcts:<iterations>[:<rollout depth>]")
+        if len(numbers) == 2:
+            return MCTSBot(seed, iterations=numbers[0], rollout_depth=numbers[1])
+        return MCTSBot(seed, iterations=numbers[0])
+    raise ValueError(
+        f"unknown bot or level {level!r}; known: {', '.join(policy_names())} or mcts:<iterations>[:<rollout depth>]"
+    )

@@ -1,0 +1,264 @@
+"""The ``mcts`` bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+One tree is grown for the deciding seat (the observer). Its nodes are histories of commands, keyed by
+``(acting seat, canonical JSON of the command)``; states are never stored in the tree. Every
+iteration:
+
+1. **determinize**: sample the hidden information with ``rules.determinize(state, seat, rng)``, a world
+   consistent with everything the observer knows (the real state is never planned on);
+2. **select**: walk down the tree in that world. At each node the seat to move is the observer at the
+   root and ``min(rules.to_act(world))`` below it (simultaneous steps are serialised in seat order).
+   Only commands legal in this world are candidates; each candidate child's *availability* count is
+   bumped and the child maximising UCB1 ``mean + c * sqrt(ln(availability) / visits)`` is taken, using
+   the mean reward *of the seat that moves*;
+3. **expand** one untried legal command (chosen by ``rng``);
+4. **roll out** with uniformly random legal commands (a random acting seat at simultaneous steps) until
+   the game is over or ``rollout_depth`` plies were played;
+5. **backpropagate** per-seat rewards in [0, 1] along the path. When the game is over they come from
+   ``rules.result``: rank-based (a tie shares the positions it occupies) with a small score-normalised
+   part (``score_weight``, see ``base.rank_rewards``). At the rollout cap they come from
+   ``rules.evaluate``: a logistic of each seat's advantage (its value minus the mean of the others')
+   on a scale that adapts to the advantages seen in this search, so a leader still sees its gains.
+
+Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
+search), so chance is averaged rather than branched on. The move played is the most visited legal root
+command (ties: higher mean reward, then the order of ``legal_commands``).
+
+Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
+(checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
+(no clock), the same state always gives the same move.
+
+Fast path (optional, never required): an iteration may mutate a private copy of its determinization
+(tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
+every step. A rules object can offer
+
+- ``play(state, command, seat, rng) -> events``: decide *and* apply in place (Puerto Rico has it), or
+- ``apply_in_place(state, event)``: fold one event in place, returning the new state or ``None``.
+
+The private copy comes from ``rules.copy_state(state)`` when offered, else from a pickle round trip
+(``copy.deepcopy`` if the state cannot be pickled). ``play`` is only trusted when its parameters are
+named ``(state, command, seat, rng)``. Either path gives exactly the same search as ``decide``/``evolve``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from domain.bots.base import (
+    Bot,
+    InPlaceStepper,
+    StopCheck,
+    apply_command,
+    command_key,
+    in_place_stepper,
+    legal_or_raise,
+    private_copy,
+    seat_count,
+    state_rewards,
+)
+from domain.game import Command, Rules, State
+
+
+class Node:
+    """Statistics of one history in the observer's tree."""
+
+    __slots__ = ("visits", "avail", "totals", "children")
+
+    def __init__(self, seats: int) -> None:
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * seats
+        self.children: dict[tuple[int, str], Node] = {}
+
+    def mean(self, seat: int) -> float:
+        return self.totals[seat] / self.visits if self.visits else 0.0
+
+
+class MCTSBot(Bot):
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = 400,
+        rollout_depth: int = 10,
+        exploration: float = 0.25,
+        score_weight: float = 0.1,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1 (or None for a should_stop budget only)")
+        if rollout_depth < 0:
+            raise ValueError("rollout_depth must not be negative")
+        self.iterations = iterations
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.score_weight = score_weight
+        # Filled by every choose(): how much search was done, for benchmarks and debugging.
+        self.last_iterations = 0
+        self.last_root: Node | None = None
+        self._scale_total, self._scale_count = 0.0, 0
+
+    def __repr__(self) -> str:
+        return f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, rollout_depth={self.rollout_depth!r})"
+
+    # -- public -------------------------------------------------------------------------------------
+
+    def choose(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        rng: random.Random | None = None,
+        should_stop: StopCheck | None = None,
+    ) -> Command:
+        rng = self._rng(rng)
+        legal = legal_or_raise(rules, state, seat)
+        self.last_iterations = 0
+        self.last_root = None
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(rules, state, seat, rng, should_stop)
+        best_index, best_rank = -1, (-1, -math.inf)
+        for index, command in enumerate(legal):
+            child = root.children.get((seat, command_key(command)))
+            if child is None:
+                continue
+            rank = (child.visits, child.mean(seat))
+            if rank > best_rank:
+                best_index, best_rank = index, rank
+        if best_index < 0:
+            return rng.choice(legal)
+        return legal[best_index]
+
+    def search(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        rng: random.Random,
+        should_stop: StopCheck | None = None,
+    ) -> Node:
+        """Grow and return the observer's tree for ``seat`` (its root's children are the candidate moves)."""
+        seats = max(seat_count(rules, state), seat + 1)
+        root = Node(seats)
+        limit = self.iterations if self.iterations is not None else (math.inf if should_stop else 400)
+        fast = in_place_stepper(rules)
+        self._scale_total, self._scale_count = 0.0, 0
+        done = 0
+        while done < limit:
+            if done and should_stop is not None and should_stop():
+                break
+            self._iterate(rules, state, seat, root, seats, rng, fast)
+            done += 1
+        self.last_iterations = done
+        self.last_root = root
+        return root
+
+    # -- one iteration ------------------------------------------------------------------------------
+
+    def _iterate(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        root: Node,
+        seats: int,
+        rng: random.Random,
+        fast: InPlaceStepper | None,
+    ) -> None:
+        world = rules.determinize(state, seat, rng)
+        if fast is not None:
+            world = private_copy(rules, world)
+        node = root
+        path = [root]
+        c = self.exploration
+        while True:
+            if rules.is_over(world):
+                break
+            acting = rules.to_act(world)
+            if not acting:
+                break
+            mover = seat if node is root and seat in acting else min(acting)
+            legal = rules.legal_commands(world, mover)
+            if not legal:
+                break
+            children = node.children
+            untried: list[tuple[tuple[int, str], Command]] = []
+            best_child: Node | None = None
+            best_command: Command | None = None
+            best_value = -math.inf
+            for command in legal:
+                key = (mover, command_key(command))
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, command))
+                    continue
+                child.avail += 1
+                if untried:
+                    continue  # expanding anyway; availability still counts
+                value = child.totals[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_value, best_child, best_command = value, child, command
+            if untried:
+                key, command = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = Node(seats)
+                child.avail = 1
+                children[key] = child
+                world = self._step(rules, world, command, mover, rng, fast)
+                path.append(child)
+                break
+            assert best_child is not None and best_command is not None
+            world = self._step(rules, world, best_command, mover, rng, fast)
+            path.append(best_child)
+            node = best_child
+        world = self._rollout(rules, world, rng, fast)
+        rewards = self._rewards(rules, world, seats)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for s in range(seats):
+                totals[s] += rewards[s]
+
+    @staticmethod
+    def _step(
+        rules: Rules, world: State, command: Command, seat: int, rng: random.Random, fast: InPlaceStepper | None
+    ) -> State:
+        if fast is None:
+            return apply_command(rules, world, command, seat, rng)
+        return fast.step(world, command, seat, rng)
+
+    def _rollout(self, rules: Rules, world: State, rng: random.Random, fast: InPlaceStepper | None) -> State:
+        for _ in range(self.rollout_depth):
+            if rules.is_over(world):
+                break
+            acting = rules.to_act(world)
+            if not acting:
+                break
+            mover = min(acting) if len(acting) == 1 else rng.choice(sorted(acting))
+            legal = rules.legal_commands(world, mover)
+            if not legal:
+                break
+            command = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            world = self._step(rules, world, command, mover, rng, fast)
+        return world
+
+    def _rewards(self, rules: Rules, world: State, seats: int) -> list[float]:
+        """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
+        seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
+        adapts to the magnitudes seen in this search, so small gains still register for the leader."""
+        if rules.is_over(world):
+            rewards = state_rewards(rules, world, seats, self.score_weight)
+            return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
+        values = [float(rules.evaluate(world, s)) for s in range(seats)]
+        if seats == 1:
+            advantages = values
+        else:
+            total = sum(values)
+            advantages = [v - (total - v) / (seats - 1) for v in values]
+        for a in advantages:
+            self._scale_total += abs(a)
+        self._scale_count += seats
+        scale = self._scale_total / self._scale_count or 1.0
+        return [1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -a / scale)))) for a in advantages]
