@@ -2,6 +2,8 @@
 
     python benchmarks/eventstore_fold.py [--backend sqlite|memory|postgres] [--events 1000] [--repeat 20]
 
+PostgreSQL: a scratch database on TRADEWINDS_TEST_POSTGRES_URL's server (default the local one).
+
 Prints milliseconds per load: reading the events and folding them from scratch, versus starting from a
 snapshot at the last version (the in-memory state cache is cleared before every load).
 """
@@ -9,7 +11,7 @@ snapshot at the last version (the in-memory state cache is cleared before every 
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import random
 import statistics
 import sys
@@ -56,12 +58,13 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = {
-            "sqlite": f"sqlite:///{tmp}/bench.db",
-            "memory": "memory://",
-            "postgres": os.environ.get("TRADEWINDS_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"),
-        }[args.backend]
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        if args.backend == "postgres":  # a database of its own, dropped afterwards
+            from tests.support.services import scratch_postgres_database
+
+            url = stack.enter_context(scratch_postgres_database("tradewinds_bench"))
+        else:
+            url = f"sqlite:///{tmp}/bench.db" if args.backend == "sqlite" else "memory://"
         store = open_store(url)
         service = GameService(store)
         gid = build_stream(service, args.game, args.seats, args.events)
