@@ -9,6 +9,7 @@ from domain.game import Rules
 # name -> module path that exposes ``RULES``; imported lazily so one broken game cannot break others.
 GAME_MODULES: dict[str, str] = {
     "amerigo": "domain.amerigo",
+    "archipelago": "domain.archipelago",
     "murano": "domain.murano",
     "puerto_rico": "domain.puerto_rico",
 }

@@ -1,0 +1,5 @@
+"""Archipelago (Boelinger, 2012) for Tradewinds; rules in shared/rules/archipelago.md."""
+
+from domain.archipelago.rules import RULES, Archipelago
+
+__all__ = ["RULES", "Archipelago"]

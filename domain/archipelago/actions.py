@@ -1,0 +1,468 @@
+"""Phase-5 turn commands (§7, §8, §9, §10): wheel actions, card uses, building abilities, end of turn.
+
+Every handler has the signature ``(st, seat, cmd, ctx)``: it validates ``cmd`` against ``st`` and raises
+``IllegalCommand``; with ``ctx`` it then emits the events (on ``ctx.st``, a copy of ``st``).
+"""
+
+from __future__ import annotations
+
+from domain.archipelago import data as D
+from domain.archipelago.checks import (
+    birth_eligible,
+    birth_possible,
+    check_payment,
+    harvest_targets,
+    hire_tiles,
+    illegal,
+    invalid,
+    market_ok,
+    opt_list,
+    parse_with,
+    payment_event,
+    req_int,
+    req_resource,
+    req_str,
+    req_tile,
+    req_tokens,
+    req_unit,
+)
+from domain.archipelago.engine import Ctx, change_reb, change_sur, take_token
+from domain.archipelago.state import (
+    ArchState,
+    available,
+    card_owner,
+    controlled_buildings,
+    housed,
+    linked,
+    lying_count,
+    owns,
+    permitted,
+    tile_controller,
+)
+
+
+def _wheel(st: ArchState, seat: int) -> None:
+    if st.turn["action"]:
+        illegal("you already took a wheel action this turn")
+    if st.players[seat]["ad_avail"] < 1:
+        illegal("you have no action disc left")
+
+
+def _started(ctx: Ctx, seat: int, action: str, withs=(), fees=(), step=None, **extra) -> None:
+    ev = {"type": "ActionStarted", "seat": seat, "action": action, "with": list(withs), "fees": list(fees)}
+    ev.update(extra)
+    if step is not None:
+        ev["step"] = step
+    ctx.emit(ev)
+
+
+def cmd_harvest(st, seat, cmd, ctx):
+    r = req_resource(cmd)
+    withs, fees = parse_with(st, seat, cmd, "HARVEST")
+    bonus = [c for c in withs if c in D.HARVEST_BONUS_CARDS]
+    if len(bonus) > 1:
+        illegal("at most one of IRRIGATION, FISHING NETS, MINING, SAWMILL")
+    if bonus and r not in D.HARVEST_BONUS_CARDS[bonus[0]]:
+        illegal(f"{D.CARDS[bonus[0]].name} does not apply to {r}")
+    _wheel(st, seat)
+    if not harvest_targets(st, seat, r):
+        illegal(f"none of your units can harvest {r}")
+    if ctx:
+        _started(ctx, seat, "HARVEST", withs, fees, resource=r,
+                 step={"kind": "harvest", "resource": r, "with": withs, "assigned": []})
+
+
+def cmd_recruit(st, seat, cmd, ctx):
+    withs, fees = parse_with(st, seat, cmd, "RECRUIT")
+    _wheel(st, seat)
+    p = st.players[seat]
+    price = D.recruit_price(st.sur)
+    if price is None or p["sup_c"] < 1 or not hire_tiles(st, seat):
+        illegal("no hire is possible")
+    if "C09" in withs:
+        price = max(0, price - D.OVERSEER_DISCOUNT)
+    if p["money"] < price + len(fees):
+        illegal("you cannot pay for a hire")
+    if ctx:
+        _started(ctx, seat, "RECRUIT", withs, fees, step={"kind": "recruit", "with": withs, "hires": 0})
+
+
+def birth_step(st, seat, source):
+    el = [t for t in birth_eligible(st, seat) if birth_possible(st, seat, t)]
+    return {"kind": "birth", "source": source, "eligible": el, "done": []}
+
+
+def cmd_reproduce(st, seat, cmd, ctx):
+    _wheel(st, seat)
+    if st.players[seat]["reproduced"]:
+        illegal("you already reproduced this round")
+    step = birth_step(st, seat, "wheel")
+    if not step["eligible"]:
+        illegal("no birth is possible")
+    if ctx:
+        _started(ctx, seat, "REPRODUCE", step=step)
+
+
+def tax_income(st, seat, collector):
+    standing = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
+    ships = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "S")
+    towns = len(controlled_buildings(st, seat, "TOWN"))
+    temples = len(controlled_buildings(st, seat, "TEMPLE"))
+    return (D.TAX_PER_CITIZEN * standing + D.TAX_PER_SHIP * ships + D.TAX_PER_TOWN * towns
+            + D.TAX_PER_TEMPLE * temples + (D.TAX_COLLECTOR_BONUS if collector else 0))
+
+
+def cmd_tax(st, seat, cmd, ctx):
+    withs, fees = parse_with(st, seat, cmd, "TAX")
+    _wheel(st, seat)
+    if st.tax_used >= D.TAX_SLOTS[st.n]:
+        illegal("no tax slot is left this round")
+    if ctx:
+        p = st.players[seat]
+        income = tax_income(st, seat, "C07" in withs)
+        cancel = (owns(st, seat, "P12") and p["taxed"] == 0) or (
+            owns(st, seat, "C20") and controlled_buildings(st, seat, "TOWN"))
+        _started(ctx, seat, "TAX", withs, fees)
+        if income:
+            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": income, "reason": "tax"})
+        if not cancel:
+            change_reb(ctx, 1, "tax")
+
+
+def cmd_trade(st, seat, cmd, ctx):
+    market = req_str(cmd, "market", ("DOM", "EXP"))
+    op = req_str(cmd, "op", ("BUY", "SELL"))
+    r = req_resource(cmd)
+    _wheel(st, seat)
+    price = market_ok(st, seat, market, op, r)
+    if ctx:
+        _started(ctx, seat, "TRADE")
+        ctx.emit({"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price})
+
+
+def explore_open(st, seat, cmd, withs_key="with"):
+    pick = req_str(cmd, "pick", ("TOP", "SECOND"))
+    cards = opt_list(cmd, withs_key)
+    for c in cards:
+        if c != "C12":
+            illegal("only CARTOGRAPHER may be used with an exploration")
+    if len(cards) > 1:
+        illegal("CARTOGRAPHER named twice")
+    if cards and (not owns(st, seat, "C12") or "C12" in st.card_used):
+        illegal("you cannot use CARTOGRAPHER now")
+    need = 2 if pick == "SECOND" and not cards else 1
+    if len(st.stack) < need:
+        illegal("the exploration stack is too small")
+    return pick, cards
+
+
+def explore_events(ctx, seat, pick, cards):
+    st = ctx.st
+    if cards:
+        k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
+        ctx.emit({"type": "CartographerLooked", "seat": seat, "count": k,
+                  "tiles": [{"tile": t, "up": u} for t, u in st.stack[:k]]})
+    else:
+        idx = 0 if pick == "TOP" else 1
+        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": st.stack[idx][0]})
+
+
+def cmd_explore(st, seat, cmd, ctx):
+    slot = req_str(cmd, "slot", ("PERSONAL", "SHARED"))
+    pick, cards = explore_open(st, seat, cmd)
+    _wheel(st, seat)
+    if slot == "PERSONAL" and st.players[seat]["personal_explore_used"]:
+        illegal("your personal explore slot is used")
+    if slot == "SHARED" and st.shared_explores >= D.EXPLORE_SHARED_SLOTS[st.n]:
+        illegal("no shared explore slot is left")
+    if ctx:
+        _started(ctx, seat, "EXPLORE", cards, [], slot=slot,
+                 step={"kind": "explore", "phase": "draw", "with": cards, "tile": None})
+        explore_events(ctx, seat, pick, cards)
+
+
+MIGRATE_STEP = {"kind": "migrate", "moved": [], "walk": {}, "convoy": {}, "sea": {}, "ship_moves": 0,
+                "entered": [], "left_b": []}
+
+
+def cmd_migrate(st, seat, cmd, ctx):
+    _wheel(st, seat)
+    if ctx:
+        _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
+
+
+def build_cost(btype, withs, waive, seat, st):
+    cubes, money = D.BUILD_COSTS[btype]
+    cubes = dict(cubes)
+    if "C14" in withs:
+        if btype == "SHIP":
+            illegal("ARCHITECT does not apply to ships")
+        if waive not in cubes:
+            illegal(f"waive must name a cube of the cost: {sorted(cubes)}")
+        cubes[waive] -= 1
+        if not cubes[waive]:
+            del cubes[waive]
+    elif waive is not None:
+        illegal("waive needs ARCHITECT")
+    if btype == "SHIP" and owns(st, seat, "P10"):
+        money = 0
+    return cubes, money
+
+
+def cmd_build(st, seat, cmd, ctx):
+    btype = req_str(cmd, "building", ("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT"))
+    tid = req_tile(st, cmd)
+    builder = req_unit(st, cmd, "builder", seat)
+    tokens = req_tokens(cmd)
+    withs, fees = parse_with(st, seat, cmd, "BUILD")
+    waive = cmd.get("waive")
+    if waive is not None and waive not in D.RESOURCES:
+        invalid("waive must be a resource or null")
+    _wheel(st, seat)
+    u = st.units[builder]
+    t = st.tiles[tid]
+    if u["tile"] != tid:
+        illegal("the builder must be on that tile")
+    if not available(u):
+        illegal("the builder is not available")
+    if btype == "SHIP":
+        if u["kind"] != "C":
+            illegal("a ship is built by a citizen")
+        if not t["sea"]:
+            illegal("a ship needs a tile with sea")
+        if st.players[seat]["sup_s"] < 1:
+            illegal("no ship left in your supply")
+    else:
+        if housed(u):
+            illegal("a housed unit cannot build (it must move into the new building)")
+        if u["kind"] == "S" and btype != "PORT":
+            illegal("only a port may be built by a ship")
+        if not t["land"] or (btype == "PORT" and not t["sea"]):
+            illegal(f"a {btype} cannot be built on this tile")
+        if btype in st.buildings.get(tid, {}):
+            illegal(f"this tile already has a {btype}")
+        if st.pool[D.BUILDING_POOL_OF[btype]] < 1:
+            illegal("no building token left")
+    if not permitted(st, seat, "BUILD_ON", tid):
+        illegal("this tile is controlled by another player: you need their permission")
+    cubes, money = build_cost(btype, withs, waive, seat, st)
+    check_payment(st, seat, cubes, tokens, money + len(fees))
+    if ctx:
+        _started(ctx, seat, "BUILD", withs, fees, building=btype)
+        ctx.emit(payment_event(seat, cubes, tokens, money, "build"))
+        if btype == "SHIP":
+            from domain.archipelago.engine import add_ship
+
+            add_ship(ctx, seat, tid, "build")
+        else:
+            temp = tile_controller(st, tid) == seat and btype != "TOWN"
+            ctx.emit({"type": "BuildingBuilt", "seat": seat, "tile": tid, "building": btype, "builder": builder,
+                      "temp": temp})
+
+
+def cmd_use_building(st, seat, cmd, ctx):
+    bid = req_str(cmd, "building")
+    if ":" not in bid:
+        invalid("building ids look like '<tile>:<TYPE>'")
+    tid, btype = bid.split(":", 1)
+    if btype not in ("MARKET", "PORT") or btype not in st.buildings.get(tid, {}):
+        illegal(f"no usable market or port {bid}")
+    if st.turn["building"]:
+        illegal("you already used a market or port this turn")
+    p = st.players[seat]
+    if p["market_used" if btype == "MARKET" else "port_used"]:
+        illegal(f"you already used a {btype} ability this round")
+    from domain.archipelago.state import anchor, anchor_ready, building_controller
+
+    if building_controller(st, tid, btype) != seat:
+        illegal("you do not control that building")
+    if not anchor_ready(st, tid, btype):
+        illegal("the building's anchor must be standing")
+    fee = D.MARKET_USE_FEE if btype == "MARKET" else D.PORT_USE_FEE
+    if p["money"] < fee:
+        illegal(f"the fee is {fee} florin")
+    if ctx:
+        extra = "P08" if btype == "MARKET" else "P09"
+        trades = 3 if owns(st, seat, extra) else 2
+        ctx.emit({"type": "BuildingAbilityUsed", "seat": seat, "tile": tid, "building": btype,
+                  "anchor": anchor(st, tid, btype), "fee": fee, "trades": trades})
+
+
+def cmd_end_turn(st, seat, cmd, ctx):
+    if not st.turn["acted"]:
+        illegal("end_turn needs an action, card use or building ability this turn; send pass instead")
+    if ctx:
+        ctx.emit({"type": "TurnEnded", "seat": seat, "passed": False})
+
+
+def cmd_pass(st, seat, cmd, ctx):
+    if ctx:
+        ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
+
+
+# ---------------------------------------------------------------------------------------------------- cards
+def _card_user(st, seat, card_id):
+    """(owner, fee) for using ``card_id`` now; raise if it cannot be used."""
+    if card_id not in D.CARDS:
+        illegal(f"unknown card {card_id!r}")
+    card = D.CARDS[card_id]
+    owner = card_owner(st, card_id)
+    if owner is None:
+        illegal(f"{card.name} is not in anyone's track")
+    if card.use not in ("AD", "FREE"):
+        illegal(f"{card.name} is not used with use_card")
+    if card_id in st.card_used:
+        illegal(f"{card.name} was already used this round")
+    fee = 0
+    if owner != seat:
+        if not card.shareable:
+            illegal(f"{card.name} is not shareable")
+        fee = D.SHARED_CARD_FEE
+    if st.players[seat]["money"] < fee:
+        illegal("you cannot pay the card fee")
+    if card.use == "AD" and st.players[seat]["ad_avail"] < 1:
+        illegal("you have no action disc left")
+    return owner, fee
+
+
+def cmd_use_card(st, seat, cmd, ctx):
+    cid = req_str(cmd, "card")
+    owner, fee = _card_user(st, seat, cid)
+    name = D.CARDS[cid].name
+    p = st.players[seat]
+    step = None
+    effect = None
+    if cid in ("C01", "C02"):
+        if not st.deck:
+            illegal("the deck is empty")
+    elif cid in ("C03", "C04", "C16"):
+        market = "DOM" if cid == "C03" else "EXP"
+        op = "SELL" if cid == "C16" else req_str(cmd, "op", ("BUY", "SELL"))
+        r = req_resource(cmd)
+        price = market_ok(st, seat, market, op, r, extra_money=fee,
+                          bonus=D.SMUGGLER_BONUS if cid == "C16" else 0)
+        effect = {"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price}
+    elif cid == "C06":
+        if st.reb < 1:
+            illegal("rebellion is already 0")
+    elif cid == "C08":
+        ship = req_unit(st, cmd, "ship", seat, "S")
+        to = req_tile(st, cmd, "to")
+        if not available(st.units[ship]):
+            illegal("the ship is not available")
+        if to not in linked(st, st.units[ship]["tile"], "S"):
+            illegal("the ship can only sail across a sea link")
+        effect = {"type": "UnitMoved", "seat": seat, "unit": ship, "to": to, "via": "navigator"}
+    elif cid == "C10":
+        step = birth_step(st, seat, "midwife")
+        if not step["eligible"]:
+            illegal("no birth is possible")
+    elif cid == "C11":
+        if lying_count(st) < 1:
+            illegal("no citizen is lying")
+        step = {"kind": "diplomat", "left": D.DIPLOMAT_STANDS}
+    elif cid == "C13":
+        pick, cards = explore_open(st, seat, cmd)
+        step = {"kind": "explore", "phase": "draw", "with": cards, "tile": None}
+    elif cid == "C15":
+        s = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
+        if s < 2:
+            illegal("BANKER needs at least 2 standing citizens")
+        effect = {"type": "MoneyChanged", "seat": seat, "delta": min(D.BANKER_MAX, s // 2), "reason": "banker"}
+    elif cid == "C18":
+        ship = req_unit(st, cmd, "ship", seat, "S")
+        victim = req_int(cmd, "victim")
+        if not 0 <= victim < st.n or victim == seat:
+            illegal("victim must be another seat")
+        if not available(st.units[ship]):
+            illegal("the ship is not available")
+        tid = st.units[ship]["tile"]
+        if not any(u["owner"] == victim and u["kind"] == "S" and u["tile"] == tid for u in st.units.values()):
+            illegal("the victim has no ship on your ship's tile")
+    elif cid == "P01":
+        step = dict(MIGRATE_STEP)
+    elif cid in ("P06", "P07"):
+        if st.sur < 1:
+            illegal("there are no surplus workers")
+    elif cid == "P13":
+        if st.reb < 1:
+            illegal("rebellion is already 0")
+        tokens = req_tokens(cmd)
+        check_payment(st, seat, D.FESTIVAL_COST, tokens, fee)
+    elif cid == "P14":
+        cubes = opt_list(cmd, "cubes")
+        if not 1 <= len(cubes) <= 2 or any(c not in D.RESOURCES for c in cubes):
+            invalid("cubes must list 1 or 2 resources")
+        for r in set(cubes):
+            k = cubes.count(r)
+            if p["cubes"][r] < k:
+                illegal(f"you do not hold {k} {r}")
+            if st.dom[r] + k > D.DOM_CAP:
+                illegal(f"the domestic {r} row has no room")
+    if not ctx:
+        return
+    ad = D.CARDS[cid].use == "AD"
+    ctx.emit({"type": "CardUsed", "seat": seat, "card": cid, "name": name, "owner": owner, "fee": fee, "ad": ad,
+              "step": step})
+    if cid in ("C01", "C02"):
+        ctx.emit({"type": "CardsRevealed", "seat": seat, "card": cid, "cards": ctx.st.deck[: D.RESEARCH_REVEAL]})
+    elif cid == "C06":
+        down = 2 if controlled_buildings(st, seat, "TEMPLE") else 1
+        change_reb(ctx, -down, "missionary")
+    elif cid == "C13":
+        explore_events(ctx, seat, pick, cards)
+        if cards:
+            ctx.emit({"type": "CardUsed", "seat": seat, "card": "C12", "name": "CARTOGRAPHER", "owner": seat,
+                      "fee": 0, "ad": False, "step": None})
+    elif cid == "C18":
+        ctx.emit({"type": "UnitEngaged", "unit": ship})
+        loot = min(D.PIRATE_LOOT, st.players[victim]["money"])
+        if loot:
+            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": loot, "counterpart": victim, "reason": "pirate"})
+        change_reb(ctx, 1, "pirate")
+    elif cid == "P06":
+        change_sur(ctx, -D.EDUCATION_SUR, "education")
+    elif cid == "P07":
+        change_sur(ctx, -D.EMIGRATION_SUR, "emigration")
+        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": D.EMIGRATION_MONEY, "reason": "emigration"})
+    elif cid == "P13":
+        ctx.emit(payment_event(seat, D.FESTIVAL_COST, tokens, 0, "festival"))
+        change_reb(ctx, -D.FESTIVAL_REB, "festival")
+    elif cid == "P14":
+        ctx.emit({"type": "CubesToMarket", "seat": seat, "resources": list(cubes), "reason": "charity"})
+        if len(cubes) == 2:
+            change_reb(ctx, -1, "charity")
+    elif effect is not None:
+        ctx.emit(effect)
+
+
+def cmd_build_wonder(st, seat, cmd, ctx):
+    cid = req_str(cmd, "card")
+    if cid not in D.CARDS or D.CARDS[cid].use != "WONDER":
+        illegal("card must be a wonder")
+    if not owns(st, seat, cid):
+        illegal("you do not own that wonder")
+    if st.players[seat]["ad_avail"] < 1:
+        illegal("you have no action disc left")
+    citizen = req_unit(st, cmd, "citizen", seat, "C")
+    if not available(st.units[citizen]):
+        illegal("the sacrificed citizen must be available")
+    tokens = req_tokens(cmd)
+    cubes, money = D.CARDS[cid].wonder_cost
+    check_payment(st, seat, cubes, tokens, money)
+    if not ctx:
+        return
+    ctx.emit({"type": "CardUsed", "seat": seat, "card": cid, "name": D.CARDS[cid].name, "owner": seat, "fee": 0,
+              "ad": True, "step": None})
+    ctx.emit(payment_event(seat, cubes, tokens, money, "wonder"))
+    ctx.checked({"type": "CitizenSacrificed", "seat": seat, "unit": citizen, "card": cid})
+    eff = D.CARDS[cid].wonder_effect
+    if eff == "CATHEDRAL":
+        change_reb(ctx, -D.CATHEDRAL_REB, "cathedral")
+    elif eff == "LIGHTHOUSE":
+        take_token(ctx, seat)
+    elif eff == "ROYAL_PALACE":
+        change_sur(ctx, -D.ROYAL_PALACE_SUR, "royal_palace")
+    elif eff == "GRAND_BAZAAR":
+        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": D.GRAND_BAZAAR_MONEY, "reason": "grand_bazaar"})
+

@@ -1,0 +1,369 @@
+"""Archipelago: every constant and card/tile definition, in one place.
+
+Everything tagged DESIGNED in ``shared/rules/archipelago.md`` lives here (tile faces, market and colony tracks,
+population-influence thresholds, evolution cards with their backs, objectives, trends), so it can be tuned or
+replaced without touching the rules code.  Section numbers refer to the rules file.
+
+Balance tuning log (changes against the rules file v1.1, all DESIGNED constants), measured with the greedy
+one-ply bots of ``benchmarks/archipelago_balance.py`` (mixed short/medium/long games):
+    * YELLOW_DIVISOR_BONUS = 2: every yellow domestic back's penalty divisor k + 2 (5/5 -> 5/7, 6/6 -> 6/8).
+    * RED_DIVISOR_BONUS = 4: every red domestic back's k + 4 (4/3 -> 4/7, 3/3 -> 3/7). With 30-40 citizens on
+      the map a v1.1 red crisis alone raised REB by about 10, the main cause of independence in long games.
+    * P3_SURPLUS_STEPS: (18 -> +2, 14 -> +1) became (19 -> +2, 16 -> +1).
+    * ROUND_CAP: 10 / 14 / 18 became 14 / 18 / 22 (fewer games stopped by the safety net).
+    v1.1 values, 60 games per player count: independence 10 / 32 / 30 / 27 %, cap 5 / 0 / 0 / 5 % (2/3/4/5 p).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RESOURCES: tuple[str, ...] = ("FRUIT", "WOOD", "CATTLE", "STONE", "FISH", "IRON")
+CUBE_TOTALS: dict[str, int] = {"FRUIT": 15, "WOOD": 15, "CATTLE": 15, "STONE": 12, "FISH": 15, "IRON": 10}  # [RB]
+
+# §2.3 tunable constants
+START_MONEY = 10
+START_AD = 3
+MAX_AD = 5
+CITIZENS_PER_PLAYER = 10
+SHIPS_PER_PLAYER = 4
+TWO_PLAYER_SUPPLY_FACTOR = 2  # §15: two colours
+MAX_CITIZENS_PER_TILE = 3
+CHARTER_CITIZENS_PER_TILE = 4
+EVO_MARKET_SLOTS = 5
+EVO_TRACK_SIZE = 5
+DOM_CAP = 6
+EXP_CAP = 5
+SURPLUS_MAX = 20
+TAX_SLOTS = {2: 2, 3: 2, 4: 2, 5: 3}
+EXPLORE_SHARED_SLOTS = {2: 1, 3: 1, 4: 2, 5: 2}
+MARKET_USE_FEE = 1
+PORT_USE_FEE = 1
+SHARED_CARD_FEE = 1
+RANK_VP = {2: (3, 1), 3: (3, 2, 1), 4: (3, 2, 1), 5: (3, 2, 1)}
+PACIFIST_BONUS = 3
+ROUND_CAP = {"short": 14, "medium": 18, "long": 22}  # tuned from 10 / 14 / 18, see docstring
+OFFER_LIMIT = 5
+OFFER_ITEMS_MAX = 12
+TURN0_HAND_LIMIT = 8
+TURN0_HAND_SIZE = 3
+EXPLORER_STACKS = (8, 8, 8)
+BUILDING_POOL = {"MARKET_PORT": 13, "TOWN_TEMPLE": 13}
+BUILDING_POOL_OF = {"MARKET": "MARKET_PORT", "PORT": "MARKET_PORT", "TOWN": "TOWN_TEMPLE", "TEMPLE": "TOWN_TEMPLE"}
+BUILDING_TYPES: tuple[str, ...] = ("TOWN", "TEMPLE", "MARKET", "PORT")
+
+# §3.6 market price tables (DESIGNED). Index 0 is cell c1.
+DOMESTIC_PRICES: dict[str, tuple[int, ...]] = {
+    "FRUIT": (4, 3, 3, 2, 2, 1),
+    "CATTLE": (4, 3, 3, 2, 2, 1),
+    "FISH": (4, 3, 3, 2, 2, 1),
+    "WOOD": (5, 4, 3, 3, 2, 1),
+    "STONE": (5, 4, 4, 3, 2, 2),
+    "IRON": (6, 5, 4, 4, 3, 2),
+}
+EXPORT_PRICES: dict[str, tuple[int, ...]] = {
+    "FRUIT": (6, 5, 4, 3, 2),
+    "CATTLE": (6, 5, 4, 3, 2),
+    "FISH": (5, 4, 4, 3, 2),
+    "WOOD": (6, 5, 4, 3, 2),
+    "STONE": (7, 6, 5, 4, 3),
+    "IRON": (9, 8, 7, 6, 5),
+}
+GLUT_THRESHOLD = 5  # a domestic row with this many cubes is glutted
+DOMESTIC_START_CUBES = 1
+
+
+def recruit_price(surplus: int) -> int | None:
+    """§3.7 recruit price table (DESIGNED); None when recruiting is impossible."""
+    if surplus <= 0:
+        return None
+    if surplus <= 3:
+        return 4
+    if surplus <= 6:
+        return 3
+    if surplus <= 9:
+        return 2
+    return 1
+
+
+# §5.3 Phase 3 thresholds (DESIGNED, v1.1)
+P3_GLUT_MAX_REB = 2
+P3_CONTENT_ROWS = 4
+P3_EXPORT_STEPS = ((12, 2), (6, 1))  # (cubes >=, SUR +)
+P3_POP_STEPS = ((90, 2), (70, 1))  # (% of CIT_TOTAL >=, REB +)
+P3_SURPLUS_STEPS = ((19, 2), (16, 1))  # (SUR >=, REB +); tuned from ((18, 2), (14, 1)), see docstring
+
+# §8.8 building costs [AID]: cubes, money
+BUILD_COSTS: dict[str, tuple[dict[str, int], int]] = {
+    "SHIP": ({"WOOD": 1}, 1),
+    "TOWN": ({"STONE": 1, "WOOD": 1}, 2),
+    "MARKET": ({"FRUIT": 1, "CATTLE": 1}, 0),
+    "PORT": ({"STONE": 1, "FISH": 1}, 2),
+    "TEMPLE": ({"STONE": 2}, 1),
+}
+
+# §8.4 tax
+TAX_PER_CITIZEN = 1
+TAX_PER_SHIP = 1
+TAX_PER_TOWN = 2
+TAX_PER_TEMPLE = 2
+TAX_COLLECTOR_BONUS = 2
+
+
+# §3.1 hex directions (axial)
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+# §14 tiles ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Face:
+    edges: str
+    icons: tuple[str, ...]
+    huts: int
+    has_land: bool = True
+
+
+_ABBR = {"FRU": "FRUIT", "CAT": "CATTLE", "WOO": "WOOD", "STO": "STONE", "FIS": "FISH", "IRO": "IRON"}
+
+START_FACES: dict[str, Face] = {
+    "OCEAN": Face("SSSSSS", (), 0, has_land=False),
+    "DESERT": Face("PPPPPP", (), 0),
+    "VOLCANO": Face("MPMPMP", (), 0),
+}
+
+_TILE_TABLE = """
+E01 SSSSSS FIS,FRU SSSSPP FIS,CAT,WOO
+E02 SSSSSP FIS,WOO,FRU SSSPPP CAT,CAT,WOO
+E03 SSSSPP FIS,FIS,CAT SSPPMP STO,WOO,CAT
+E04 SSSPPP FRU,FRU,WOO SSSSMM FIS,STO,IRO
+E05 SSSPMP STO,IRO,WOO SSSSSS FIS,FIS
+E06 SPSSPS FIS,FRU,CAT SSSSSP FRU,WOO
+E07 SSPPPP CAT,FRU,WOO,STO SSSSPP FIS,FRU
+E08 PPPPMP CAT,WOO,STO,FRU SSSPPP FIS,CAT,FRU
+E09 SSSSMP FIS,STO,WOO SPPPPS FRU,CAT,WOO
+E10 SSSSSS FIS,WOO,FRU SSMMPS IRO,STO,CAT
+E11 SSSPPP WOO,WOO,FIS PPMMMP IRO,STO,STO
+E12 SSSSPP CAT,FRU,FIS SPSSPS FIS,CAT
+E13 SSPPMP WOO,STO,FRU SSSSSP FIS,FIS,CAT
+E14 SSSSMM STO,IRO,FIS SSSPPP FRU,CAT,WOO,FIS
+E15 SPPPPP CAT,CAT,FRU SSSSSS FIS,CAT
+E16 SSSSPP WOO,FRU,FIS SSPPMP STO,IRO,WOO
+E17 SSSPMP FRU,STO,FIS SSSSPP CAT,WOO
+E18 SSSSSP FIS,CAT,WOO PPPPMP WOO,CAT,FRU,STO
+E19 SSSPPP FRU,CAT,FIS SSSSMP IRO,WOO,FIS
+E20 SPSSPS FRU,WOO,FIS SSSSSS FIS,FRU,WOO
+E21 SSPPPP CAT,STO,FRU SSSSSP FIS,IRO
+E22 SSSSPP FIS,FRU,STO SSMMPS STO,IRO,CAT
+E23 SSSSSP FIS,CAT,FRU SSSPPP WOO,STO,FIS
+E24 SSSSPP FRU,WOO,CAT SSSPMP FIS,STO,IRO
+"""
+
+
+def _parse_tiles() -> dict[str, dict[str, Face]]:
+    out: dict[str, dict[str, Face]] = {}
+    for line in _TILE_TABLE.strip().splitlines():
+        tid, ea, ia, eb, ib = line.split()
+        faces = {}
+        for name, edges, icons in (("A", ea, ia), ("B", eb, ib)):
+            res = tuple(_ABBR[i] for i in icons.split(","))
+            faces[name] = Face(edges, res, 5 - len(res))
+        out[tid] = faces
+    return out
+
+
+EXPLORATION_TILES: dict[str, dict[str, Face]] = _parse_tiles()
+TILE_IDS: tuple[str, ...] = tuple(sorted(EXPLORATION_TILES))
+
+
+# Balance tuning (see the module docstring): added to the penalty divisor k of every YELLOW domestic back.
+YELLOW_DIVISOR_BONUS = 2
+RED_DIVISOR_BONUS = 4
+
+# §10.4 evolution cards ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Back:
+    color: str  # YELLOW, RED, BEIGE
+    domestic: tuple[str, int, int] | None = None  # (resource, per_cube c, penalty divisor k)
+    export: tuple[tuple[str, int], ...] = ()  # ((resource or ANY, qty), ...)
+    event: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    kind: str  # CHARACTER or PROGRESS
+    use: str  # AD, FREE, WITH:<ACTION>, PASSIVE, WONDER
+    prices: tuple[int, int, int]
+    shareable: bool
+    vp: int
+    back: Back
+    wonder_cost: tuple[dict[str, int], int] | None = None
+    wonder_effect: str | None = None
+
+
+def _y(res=None, c=0, k=0, export=(), color="YELLOW"):
+    if res:
+        k += YELLOW_DIVISOR_BONUS if color == "YELLOW" else RED_DIVISOR_BONUS
+    return Back(color, (res, c, k) if res else None, tuple(export))
+
+
+def _r(res=None, c=0, k=0, export=()):
+    return _y(res, c, k, export, color="RED")
+
+
+def _b(event):
+    return Back("BEIGE", event=event)
+
+
+_CARD_LIST = (
+    # Characters
+    Card("C01", "RESEARCHER", "CHARACTER", "AD", (6, 4, 3), False, 0, _y("FISH", 5, 5, [("WOOD", 1)])),
+    Card("C02", "HEAD HUNTER", "CHARACTER", "AD", (6, 4, 3), False, 0, _y("FRUIT", 5, 5, [("ANY", 2)])),
+    Card("C03", "MERCHANT", "CHARACTER", "FREE", (5, 4, 2), True, 0, _y("CATTLE", 6, 6, [("FISH", 1)])),
+    Card("C04", "SHIPOWNER", "CHARACTER", "FREE", (5, 4, 2), True, 0, _r("FISH", 4, 3, [("WOOD", 1), ("ANY", 1)])),
+    Card("C05", "FOREMAN", "CHARACTER", "WITH:HARVEST", (6, 4, 3), False, 0, _y("FRUIT", 6, 6, [("STONE", 1)])),
+    Card("C06", "MISSIONARY", "CHARACTER", "AD", (6, 5, 3), True, 1, _b("FAIR_WEATHER")),
+    Card("C07", "TAX COLLECTOR", "CHARACTER", "WITH:TAX", (5, 3, 2), False, 0, _y("CATTLE", 5, 5, [("IRON", 1)])),
+    Card("C08", "NAVIGATOR", "CHARACTER", "FREE", (5, 3, 2), True, 0, _y("FISH", 6, 6, [("FRUIT", 1), ("ANY", 1)])),
+    Card("C09", "OVERSEER", "CHARACTER", "WITH:RECRUIT", (5, 4, 2), False, 0, _y("CATTLE", 5, 5, [("ANY", 2)])),
+    Card("C10", "MIDWIFE", "CHARACTER", "FREE", (6, 4, 3), False, 0, _y("FRUIT", 5, 5)),
+    Card("C11", "DIPLOMAT", "CHARACTER", "FREE", (4, 3, 2), True, 0, _b("PEACE_TREATY")),
+    Card("C12", "CARTOGRAPHER", "CHARACTER", "WITH:EXPLORE", (5, 3, 2), False, 0, _y("WOOD", 6, 6, [("FISH", 1)])),
+    Card("C13", "CONQUISTADOR", "CHARACTER", "AD", (8, 6, 4), False, 1, _r("FRUIT", 4, 3, [("IRON", 1), ("STONE", 1)])),
+    Card("C14", "ARCHITECT", "CHARACTER", "WITH:BUILD", (6, 4, 3), True, 0, _y("STONE", 6, 6, [("CATTLE", 1)])),
+    Card("C15", "BANKER", "CHARACTER", "AD", (5, 4, 3), False, 0, _y("FISH", 5, 5, [("ANY", 1)])),
+    Card("C16", "SMUGGLER", "CHARACTER", "FREE", (4, 3, 2), False, 0, _y(None, export=[("FRUIT", 1), ("WOOD", 1)])),
+    Card("C17", "ENGINEER", "CHARACTER", "PASSIVE", (5, 4, 2), False, 0, _y("CATTLE", 6, 6, [("ANY", 1)])),
+    Card("C18", "PIRATE", "CHARACTER", "AD", (6, 4, 3), False, 0, _r("FISH", 3, 3, [("FISH", 1), ("ANY", 2)])),
+    Card("C19", "PRIEST", "CHARACTER", "PASSIVE", (5, 4, 3), False, 1, _b("RELIGIOUS_HOLIDAY")),
+    Card("C20", "GOVERNOR", "CHARACTER", "PASSIVE", (7, 5, 4), False, 1, _y("FRUIT", 6, 6, [("CATTLE", 1), ("IRON", 1)])),
+    # Progress
+    Card("P01", "EXPANSIONISM", "PROGRESS", "FREE", (6, 4, 3), False, 0, _y("FISH", 6, 6, [("WOOD", 2)])),
+    Card("P02", "IRRIGATION", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _y("CATTLE", 5, 5, [("FRUIT", 1)])),
+    Card("P03", "FISHING NETS", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _b("BUMPER_HARVEST")),
+    Card("P04", "MINING", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _y("FRUIT", 5, 5, [("STONE", 1), ("ANY", 1)])),
+    Card("P05", "SAWMILL", "PROGRESS", "WITH:HARVEST", (4, 3, 2), False, 0, _y("WOOD", 5, 5, [("ANY", 2)])),
+    Card("P06", "EDUCATION", "PROGRESS", "AD", (5, 4, 3), True, 0, _y("FISH", 5, 5, [("IRON", 1)])),
+    Card("P07", "EMIGRATION", "PROGRESS", "AD", (4, 3, 2), False, 0, _y("CATTLE", 6, 6, [("ANY", 2)])),
+    Card("P08", "GUILDS", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _y("FRUIT", 6, 6, [("FISH", 1), ("WOOD", 1)])),
+    Card("P09", "TRADING COMPANY", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _b("IMMIGRANTS")),
+    Card("P10", "SHIPYARDS", "PROGRESS", "PASSIVE", (4, 3, 2), False, 0, _y("FISH", 6, 6)),
+    Card("P11", "ROADS", "PROGRESS", "PASSIVE", (5, 3, 2), False, 0, _r("CATTLE", 4, 3, [("STONE", 1), ("ANY", 1)])),
+    Card("P12", "TAX REFORM", "PROGRESS", "PASSIVE", (6, 4, 3), False, 0, _y("STONE", 5, 5, [("FRUIT", 1)])),
+    Card("P13", "FESTIVAL", "PROGRESS", "AD", (5, 3, 2), True, 0, _y("FRUIT", 5, 5, [("CATTLE", 1)])),
+    Card("P14", "CHARITY", "PROGRESS", "FREE", (4, 3, 2), True, 0, _b("TRADE_WINDS")),
+    Card("P15", "NAVIGATION", "PROGRESS", "PASSIVE", (5, 4, 3), False, 0, _y("WOOD", 5, 5, [("ANY", 1)])),
+    Card("P16", "COLONIAL CHARTER", "PROGRESS", "PASSIVE", (7, 5, 4), False, 2, _r("FRUIT", 3, 3, [("IRON", 1), ("ANY", 1)])),
+    # Wonders
+    Card("W01", "CATHEDRAL", "PROGRESS", "WONDER", (5, 4, 3), False, 3, _y("CATTLE", 5, 5, [("WOOD", 1)]),
+         ({"STONE": 3, "IRON": 1}, 0), "CATHEDRAL"),
+    Card("W02", "LIGHTHOUSE", "PROGRESS", "WONDER", (4, 3, 2), False, 2, _y("FISH", 5, 5, [("FRUIT", 1), ("ANY", 1)]),
+         ({"STONE": 2, "WOOD": 1, "FISH": 1}, 0), "LIGHTHOUSE"),
+    Card("W03", "ROYAL PALACE", "PROGRESS", "WONDER", (6, 5, 4), False, 4, _r("FISH", 4, 3, [("ANY", 2)]),
+         ({"STONE": 2, "IRON": 2, "WOOD": 1}, 2), "ROYAL_PALACE"),
+    Card("W04", "GRAND BAZAAR", "PROGRESS", "WONDER", (5, 4, 3), False, 2, _y(None, export=[("STONE", 1), ("IRON", 1)]),
+         ({"FRUIT": 1, "CATTLE": 1, "FISH": 1, "WOOD": 1}, 0), "GRAND_BAZAAR"),
+)
+CARDS: dict[str, Card] = {c.id: c for c in _CARD_LIST}
+CARD_IDS: tuple[str, ...] = tuple(c.id for c in _CARD_LIST)
+CARD_BY_NAME: dict[str, str] = {c.name: c.id for c in _CARD_LIST}
+
+# card-effect constants (§10.4, DESIGNED)
+OVERSEER_DISCOUNT = 2
+BANKER_MAX = 5
+PIRATE_LOOT = 2
+SMUGGLER_BONUS = 1
+DIPLOMAT_STANDS = 2
+PRIEST_STANDS = 2
+CARTOGRAPHER_LOOK = 3
+RESEARCH_REVEAL = 5
+EDUCATION_SUR = 2
+EMIGRATION_SUR = 1
+EMIGRATION_MONEY = 1
+FESTIVAL_COST = {"FRUIT": 1, "CATTLE": 1, "FISH": 1}
+FESTIVAL_REB = 2
+CATHEDRAL_REB = 3
+ROYAL_PALACE_SUR = 2
+GRAND_BAZAAR_MONEY = 4
+HARVEST_BONUS_CARDS = {"P02": ("FRUIT", "CATTLE"), "P03": ("FISH",), "P04": ("STONE", "IRON"), "P05": ("WOOD",)}
+
+
+# §13 objectives and trends -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Objective:
+    id: str
+    length: str
+    condition: str | None  # predicate code, None for the Separatist
+    arg: tuple[int, int]  # value = arg[0] * N + arg[1]; percentages for POP / PEACE
+    criterion: str
+    special: str | None = None  # SEPARATIST or PACIFIST
+
+
+def _o(oid, length, cond, arg, crit, special=None):
+    if isinstance(arg, int):
+        arg = (0, arg)
+    return Objective(oid, length, cond, arg, crit, special)
+
+
+_OBJECTIVE_LIST = (
+    _o("S01", "short", "BANK_EMPTY", 1, "PORTS"),
+    _o("S02", "short", "TILES", (1, 6), "EXPLORER"),
+    _o("S03", "short", "FLEET", (2, 0), "CUBES"),
+    _o("S04", "short", "POP", 50, "CITIZENS"),
+    _o("S05", "short", "DECK", 25, "CARDS"),
+    _o("S06", "short", "BUILDINGS", (1, 2), "MARKETS"),
+    _o("S07", "short", "ROUNDS", 5, "MONEY"),
+    _o("S08", "short", "EXPORT", 7, "TOWNS"),
+    _o("S09", "short", None, 0, "SHIPS", "SEPARATIST"),
+    _o("S10", "short", "PEACE", 40, "TEMPLES", "PACIFIST"),
+    _o("M01", "medium", "BANK_EMPTY", 2, "CARDS"),
+    _o("M02", "medium", "TILES", (1, 10), "PORTS"),
+    _o("M03", "medium", "STACKS", 2, "REGIONS"),
+    _o("M04", "medium", "POP", 70, "SHIPS"),
+    _o("M05", "medium", "DECK", 16, "MONEY"),
+    _o("M06", "medium", "BUILDINGS", (2, 3), "EXPLORER"),
+    _o("M07", "medium", "ROUNDS", 8, "BUILDINGS"),
+    _o("M08", "medium", "WONDERS", 1, "CITIZENS"),
+    _o("M09", "medium", None, 0, "MARKETS", "SEPARATIST"),
+    _o("M10", "medium", "PEACE", 60, "TEMPLES", "PACIFIST"),
+    _o("L01", "long", "BANK_EMPTY", 3, "TOWNS"),
+    _o("L02", "long", "TILES", (1, 14), "REGIONS"),
+    _o("L03", "long", "EXPORT", 14, "EXPLORER"),
+    _o("L04", "long", "POP", 90, "BUILDINGS"),
+    _o("L05", "long", "DECK", 6, "CARDS"),
+    _o("L06", "long", "BUILDINGS", (3, 4), "PORTS"),
+    _o("L07", "long", "ROUNDS", 12, "MONEY"),
+    _o("L08", "long", "WONDERS", 2, "CUBES"),
+    _o("L09", "long", None, 0, "CITIZENS", "SEPARATIST"),
+    _o("L10", "long", "PEACE", 80, "TEMPLES", "PACIFIST"),
+)
+OBJECTIVES: dict[str, Objective] = {o.id: o for o in _OBJECTIVE_LIST}
+LENGTHS: tuple[str, ...] = ("short", "medium", "long")
+PEACE_REB_DIVISOR = 5  # PEACE(p%): REB <= floor(POP / 5)
+PACIFIST_REB_DIVISOR = 4  # Pacifist bonus: REB <= floor(POP / 4)
+
+TRENDS: dict[str, tuple[str, str]] = {
+    "T01": ("Orchards", "RES:FRUIT"),
+    "T02": ("Ranching", "RES:CATTLE"),
+    "T03": ("Fisheries", "RES:FISH"),
+    "T04": ("Timber", "RES:WOOD"),
+    "T05": ("Quarries", "RES:STONE"),
+    "T06": ("Foundries", "RES:IRON"),
+    "T07": ("Humanism", "CONTRIB"),
+    "T08": ("Seafaring", "SHIPS"),
+    "T09": ("Urbanism", "TOWNS"),
+    "T10": ("Commerce", "MONEY"),
+    "T11": ("Discovery", "EXPLORER"),
+    "T12": ("Enlightenment", "CARDS"),
+}
+HUMANISM = "T07"
+
+# §6.4 beige events (DESIGNED)
+FAIR_WEATHER_REB = 1
+PEACE_TREATY_REB = 1
+PEACE_TREATY_MONEY = 1
+RELIGIOUS_HOLIDAY_MAX = 2
+BUMPER_HARVEST_RESOURCES = ("FRUIT", "CATTLE", "FISH")
+IMMIGRANTS_SUR = 2
+TRADE_WINDS_MONEY = 2

@@ -1,0 +1,159 @@
+"""Prompts, ``to_act`` and command dispatch for Archipelago."""
+
+from __future__ import annotations
+
+import random
+
+from domain.archipelago import actions as A
+from domain.archipelago import misc as M
+from domain.archipelago import steps as S
+from domain.archipelago.checks import illegal, invalid
+from domain.archipelago.engine import Ctx, GameOver, advance
+from domain.archipelago.state import ArchState, clone
+from domain.game import IllegalCommand, NotYourTurn
+
+STEP_COMMANDS = {
+    "harvest": ("harvest_assign", "harvest_done"),
+    "recruit": ("hire", "recruit_done"),
+    "birth": ("birth", "reproduce_done"),
+    "explore": ("cartographer_pick", "place_tile", "discard_tile", "choose_market_icon", "choose_own_icon"),
+    "migrate": ("move_ship", "convoy", "walk", "enter_building", "leave_building", "migrate_done"),
+    "ability": ("ability_trade", "ability_done"),
+    "research": ("research_pick",),
+    "diplomat": ("stand", "card_done"),
+}
+
+PROMPT_COMMANDS = {
+    "objectives": ("keep_objectives",),
+    "turn0_place": ("place_start_tile",),
+    "turn0_icon": ("choose_market_icon", "choose_own_icon"),
+    "discard": ("discard_card",),
+    "dom_supply": ("supply", "stand", "activate_temple", "temple_done", "supply_done"),
+    "exp_supply": ("export_supply", "supply_done"),
+    "bid": ("bid",),
+    "order": ("order_pick",),
+    "turn": ("harvest", "recruit", "reproduce", "tax", "trade", "explore", "migrate", "build", "use_card",
+             "build_wonder", "use_building", "offer_open", "end_turn", "pass"),
+    "offer_draft": ("offer_add", "offer_send", "offer_cancel"),
+    "offer_answer": ("offer_accept", "offer_decline"),
+    "evolution": ("evo_buy", "evo_rotate"),
+    **{f"step_{k}": v for k, v in STEP_COMMANDS.items()},
+}
+
+HANDLERS = {
+    "keep_objectives": M.cmd_keep_objectives, "place_start_tile": M.cmd_place_start_tile,
+    "choose_market_icon": S.cmd_choose_market_icon, "choose_own_icon": S.cmd_choose_own_icon,
+    "discard_card": M.cmd_discard_card, "supply": M.cmd_supply, "activate_temple": M.cmd_activate_temple,
+    "temple_done": M.cmd_temple_done, "supply_done": M.cmd_supply_done, "export_supply": M.cmd_export_supply,
+    "bid": M.cmd_bid, "order_pick": M.cmd_order_pick,
+    "harvest": A.cmd_harvest, "recruit": A.cmd_recruit, "reproduce": A.cmd_reproduce, "tax": A.cmd_tax,
+    "trade": A.cmd_trade, "explore": A.cmd_explore, "migrate": A.cmd_migrate, "build": A.cmd_build,
+    "use_card": A.cmd_use_card, "build_wonder": A.cmd_build_wonder, "use_building": A.cmd_use_building,
+    "offer_open": M.cmd_offer_open, "end_turn": A.cmd_end_turn, "pass": A.cmd_pass,
+    "offer_add": M.cmd_offer_add, "offer_send": M.cmd_offer_send, "offer_cancel": M.cmd_offer_cancel,
+    "offer_accept": M.cmd_offer_accept, "offer_decline": M.cmd_offer_decline,
+    "evo_buy": M.cmd_evo_buy, "evo_rotate": M.cmd_evo_rotate,
+    "harvest_assign": S.cmd_harvest_assign, "harvest_done": S.cmd_harvest_done, "hire": S.cmd_hire,
+    "recruit_done": S.cmd_recruit_done, "birth": S.cmd_birth, "reproduce_done": S.cmd_reproduce_done,
+    "cartographer_pick": S.cmd_cartographer_pick, "place_tile": S.cmd_place_tile,
+    "discard_tile": S.cmd_discard_tile, "move_ship": S.cmd_move_ship, "convoy": S.cmd_convoy,
+    "walk": S.cmd_walk, "enter_building": S.cmd_enter_building, "leave_building": S.cmd_leave_building,
+    "migrate_done": S.cmd_migrate_done, "ability_trade": S.cmd_ability_trade, "ability_done": S.cmd_ability_done,
+    "research_pick": S.cmd_research_pick, "card_done": S.cmd_card_done, "declare_end": M.cmd_declare_end,
+}
+
+
+def prompt(st: ArchState) -> tuple[str | None, list[int]]:
+    """The current prompt kind and the seats in it."""
+    ph = st.phase
+    if not st.started or ph == "OVER":
+        return None, []
+    if ph == "OBJECTIVES":
+        return "objectives", [s for s in range(st.n) if not st.kept[s]]
+    if ph == "TURN0":
+        seat = st.order[st.t0["idx"]]
+        return ("turn0_place" if st.t0["sub"] == "place" else "turn0_icon"), [seat]
+    if st.discard_pending is not None:
+        return "discard", [st.discard_pending]
+    if st.crisis is not None:
+        kind = "dom_supply" if st.crisis["part"] == "DOM" else "exp_supply"
+        return kind, [st.order[st.crisis["idx"]]]
+    if ph == "BID":
+        return "bid", [s for s in st.bidders if s not in st.bids]
+    if ph == "ORDER":
+        return "order", [st.picker]
+    if ph == "ACTIONS" and st.turn is not None:
+        seat = st.turn["seat"]
+        if st.offer is not None:
+            if st.offer["sent"]:
+                return "offer_answer", [st.offer["to"]]
+            return "offer_draft", [seat]
+        if st.step is not None:
+            return f"step_{st.step['kind']}", [seat]
+        return "turn", [seat]
+    if ph == "EVOLUTION" and st.p6 and st.p6["stage"] == "step" and st.active < st.n:
+        return "evolution", [st.order[st.active]]
+    return None, []
+
+
+def to_act(st: ArchState) -> set[int]:
+    return set(prompt(st)[1])
+
+
+def handler_for(st: ArchState, kind: str, ctype: str):
+    if ctype == "stand":
+        return M.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
+    return HANDLERS[ctype]
+
+
+def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
+    if not st.started or st.phase == "OVER":
+        raise IllegalCommand("game_over", "the game is over")
+    if not isinstance(cmd, dict):
+        invalid("a command must be an object with a 'type'")
+    kind, seats = prompt(st)
+    if not isinstance(seat, int) or seat not in seats:
+        raise NotYourTurn()
+    ctype = cmd.get("type")
+    if not isinstance(ctype, str) or (ctype not in HANDLERS and ctype != "stand"):
+        invalid(f"unknown command type {ctype!r}")
+    if ctype != "declare_end" and ctype not in PROMPT_COMMANDS[kind]:
+        illegal(f"{ctype} is not possible now; expected one of {', '.join(PROMPT_COMMANDS[kind])} or declare_end")
+    if ctype == "declare_end" and st.phase in ("OBJECTIVES", "TURN0"):
+        illegal("the end cannot be declared during setup and turn 0")
+    handler = handler_for(st, kind, ctype)
+    try:
+        handler(st, seat, cmd, None)
+    except IllegalCommand:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # defensive: malformed input
+        raise IllegalCommand("invalid_command", f"malformed command: {exc}") from exc
+    ctx = Ctx(clone(st), rng)
+    try:
+        handler(ctx.st, seat, cmd, ctx)
+    except GameOver:
+        return ctx.events
+    advance(ctx)
+    return ctx.events
+
+
+def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) -> tuple[list[dict], ArchState]:
+    """Fast path for bots: one validation, events applied in place on a single copy.
+
+    Equivalent to ``decide`` followed by folding its events (a property test checks this).
+    """
+    if not st.started or st.phase == "OVER":
+        raise IllegalCommand("game_over", "the game is over")
+    kind, seats = prompt(st)
+    if seat not in seats:
+        raise NotYourTurn()
+    ctype = cmd.get("type")
+    if ctype != "declare_end" and ctype not in PROMPT_COMMANDS[kind]:
+        illegal(f"{ctype} is not possible now")
+    ctx = Ctx(clone(st), rng)
+    try:
+        handler_for(st, kind, ctype)(ctx.st, seat, cmd, ctx)
+    except GameOver:
+        return ctx.events, ctx.st
+    advance(ctx)
+    return ctx.events, ctx.st

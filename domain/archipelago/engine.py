@@ -1,0 +1,435 @@
+"""Archipelago automatic progression: phases, crises, turn-0 redeals, Phase 6 refills, end of game.
+
+``advance(ctx)`` runs every step that needs no player decision, emitting events, until some seat must act.
+"""
+
+from __future__ import annotations
+
+import random
+
+from domain.archipelago import data as D
+from domain.archipelago.evolve import apply
+from domain.archipelago.scoring import condition_true, declarable
+from domain.archipelago.state import (
+    ArchState,
+    ceil_pct,
+    cit_total,
+    controlled_buildings,
+    face_of,
+    lying_count,
+    neighbor,
+    objectives_in_play,
+    population,
+    rotate_edges,
+)
+
+
+class GameOver(Exception):
+    """Raised after the GameEnded event to unwind whatever was in progress."""
+
+
+class Ctx:
+    def __init__(self, st: ArchState, rng: random.Random | None) -> None:
+        self.st = st
+        self.rng = rng
+        self.events: list[dict] = []
+
+    def emit(self, ev: dict) -> None:
+        apply(self.st, ev)
+        self.events.append(ev)
+
+    def checked(self, ev: dict) -> None:
+        """Emit, then run the independence check (§3.7)."""
+        self.emit(ev)
+        check_loss(self)
+
+
+def check_loss(ctx: Ctx) -> None:
+    st = ctx.st
+    if st.phase != "OVER" and st.reb > population(st):
+        winner = None
+        for s, oid in objectives_in_play(st):
+            if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":
+                winner = s
+        ctx.emit({"type": "GameEnded", "cause": "INDEPENDENCE", "winner": winner, "round": st.round,
+                  "rebellion": st.reb, "population": population(st)})
+        raise GameOver()
+
+
+def change_reb(ctx: Ctx, delta: int, reason: str) -> None:
+    actual = max(-ctx.st.reb, delta)
+    if actual:
+        ctx.checked({"type": "RebellionChanged", "delta": actual, "reason": reason})
+
+
+def change_sur(ctx: Ctx, delta: int, reason: str) -> None:
+    st = ctx.st
+    actual = max(0, min(D.SURPLUS_MAX, st.sur + delta)) - st.sur
+    if actual:
+        ctx.emit({"type": "SurplusChanged", "delta": actual, "reason": reason})
+
+
+def gain_cubes(ctx: Ctx, seat: int, resource: str, count: int, reason: str) -> None:
+    k = min(count, ctx.st.bank[resource])
+    if k > 0:
+        ctx.emit({"type": "CubesGained", "seat": seat, "resource": resource, "count": k, "reason": reason})
+
+
+def take_token(ctx: Ctx, seat: int) -> None:
+    for i, s in enumerate(ctx.st.stacks):
+        if s > 0:
+            ctx.emit({"type": "ExplorerTokenTaken", "seat": seat, "stack": i, "stack_emptied": s == 1})
+            return
+
+
+def new_unit_id(st: ArchState, seat: int, kind: str) -> str:
+    return f"{'c' if kind == 'C' else 's'}{seat}-{st.next_unit[seat]}"
+
+
+def add_citizen(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
+    ctx.checked({"type": "CitizenAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "C"), "tile": tid,
+                 "reason": reason})
+
+
+def add_ship(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
+    ctx.emit({"type": "ShipAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "S"), "tile": tid,
+              "reason": reason})
+
+
+def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str | None = None) -> None:
+    ctx.emit({"type": "GameEnded", "cause": cause, "declarer": declarer, "objective": objective,
+              "round": ctx.st.round, "winner": None})
+    raise GameOver()
+
+
+# ---------------------------------------------------------------------------------------------------- placement
+def placement_ok(st: ArchState, pos: tuple[int, int], edges: str, relaxed: bool = False) -> bool:
+    """Rule 2 of §8.6: every placed neighbour's facing edge matches (relaxed: only the start tile's)."""
+    for i in range(6):
+        other = st.posmap.get(neighbor(pos, i))
+        if other is None:
+            continue
+        if relaxed and other != st.start:
+            continue
+        if st.tiles[other]["edges"][(i + 3) % 6] != edges[i]:
+            return False
+    return True
+
+
+def turn0_positions(st: ArchState) -> list[tuple[int, int]]:
+    return [neighbor((0, 0), i) for i in range(6) if neighbor((0, 0), i) not in st.posmap]
+
+
+def turn0_placements(st: ArchState, seat: int) -> list[tuple[str, tuple[int, int], str, int]]:
+    out = []
+    relaxed = st.t0["relaxed"]
+    for tid, _up in st.hands[seat]:
+        for pos in turn0_positions(st):
+            for face in ("A", "B"):
+                edges0 = face_of(tid, face).edges
+                for rot in range(6):
+                    if placement_ok(st, pos, rotate_edges(edges0, rot), relaxed):
+                        out.append((tid, pos, face, rot))
+    return out
+
+
+def deal_hand(ctx: Ctx, seat: int) -> None:
+    st = ctx.st
+    if not st.stack and st.set_aside:
+        ctx.emit({"type": "SetAsidePileRecycled", "seat": seat})
+    tiles = [x[0] for x in st.stack[: D.TURN0_HAND_SIZE]]
+    ctx.emit({"type": "Turn0HandDealt", "seat": seat, "tiles": tiles})
+
+
+def icon_choices(st: ArchState, holder: dict, tid: str) -> tuple[str, list[int]]:
+    """The pending icon choice on a newly placed tile: ('market'|'own'|'done', candidate icon indices)."""
+    icons = st.tiles[tid]["icons"]
+    if holder.get("market_icon") is None:
+        return ("market", list(range(len(icons)))) if icons else ("done", [])
+    if len(icons) >= 2 and not holder.get("own_done"):
+        return "own", [i for i in range(len(icons)) if i != holder["market_icon"]]
+    return "done", []
+
+
+def emit_icon(ctx: Ctx, seat: int, tid: str, which: str, icon: int) -> None:
+    st = ctx.st
+    r = st.tiles[tid]["icons"][icon]
+    if which == "market":
+        ok = st.bank[r] > 0 and st.dom[r] < D.DOM_CAP
+        ctx.emit({"type": "MarketIconChosen", "seat": seat, "tile": tid, "icon": icon, "resource": r, "added": ok})
+    else:
+        ctx.emit({"type": "OwnIconChosen", "seat": seat, "tile": tid, "icon": icon, "resource": r,
+                  "gained": st.bank[r] > 0})
+
+
+def icon_progress(ctx: Ctx, seat: int, holder: dict, tid: str) -> bool:
+    """Make automatic icon choices; True when all choices are made."""
+    while True:
+        which, cands = icon_choices(ctx.st, holder, tid)
+        if which == "done":
+            return True
+        if len({ctx.st.tiles[tid]["icons"][i] for i in cands}) > 1:
+            return False
+        emit_icon(ctx, seat, tid, which, cands[0])
+        holder = ctx.st.t0 if ctx.st.phase == "TURN0" else ctx.st.step
+
+
+def shuffled_stack(rng: random.Random, tiles: list[str]) -> list[dict]:
+    tiles = list(tiles)
+    rng.shuffle(tiles)
+    return [{"tile": t, "up": rng.choice("AB")} for t in tiles]
+
+
+# ---------------------------------------------------------------------------------------------------- phases
+def _objectives(ctx: Ctx) -> bool:
+    st = ctx.st
+    if all(st.kept):
+        start_turn0(ctx)
+        return True
+    return False
+
+
+def start_turn0(ctx: Ctx) -> None:
+    st = ctx.st
+    ctx.emit({"type": "Turn0Started"})
+    for seat in st.order:
+        deal_hand(ctx, seat)
+
+
+def _turn0(ctx: Ctx) -> bool:
+    st = ctx.st
+    t0 = st.t0
+    if t0["idx"] >= st.n:
+        pool = [x[0] for x in st.stack] + [x[0] for h in st.hands for x in h] + [x[0] for x in st.set_aside]
+        ctx.emit({"type": "ExplorationStackReshuffled", "stack": shuffled_stack(ctx.rng, sorted(pool))})
+        ctx.emit({"type": "RoundStarted", "round": 1})
+        return True
+    seat = st.order[t0["idx"]]
+    if t0["sub"] == "place":
+        if turn0_placements(st, seat):
+            return False
+        if st.hands[seat]:
+            ctx.emit({"type": "Turn0HandSetAside", "seat": seat, "tiles": [x[0] for x in st.hands[seat]]})
+        deal_hand(ctx, seat)
+        return True
+    if icon_progress(ctx, seat, st.t0, t0["tile"]):
+        ctx.emit({"type": "Turn0PlayerDone", "seat": seat})
+        return True
+    return False
+
+
+def _reset(ctx: Ctx) -> bool:
+    ctx.emit({"type": "BiddingStarted", "seats": list(range(ctx.st.n)), "attempt": 1})
+    return True
+
+
+def _bid(ctx: Ctx) -> bool:
+    st = ctx.st
+    if len(st.bids) < len(st.bidders):
+        return False
+    bids = [{"seat": s, "amount": st.bids[s]} for s in sorted(st.bids)]
+    attempt = st.bid_attempt
+    ctx.emit({"type": "BidsRevealed", "bids": bids, "attempt": attempt})
+    top = max(b["amount"] for b in bids)
+    tied = [b["seat"] for b in bids if b["amount"] == top]
+    if len(tied) == 1:
+        ctx.emit({"type": "AuctionWon", "seat": tied[0]})
+    elif st.n > 2 and attempt == 1:
+        ctx.emit({"type": "BiddingStarted", "seats": tied, "attempt": 2})
+    else:
+        ctx.emit({"type": "TurnOrderSet", "order": list(st.order), "kept": True})
+    return True
+
+
+def _order(ctx: Ctx) -> bool:
+    st = ctx.st
+    if len(st.picked) < st.n - 1:
+        return False
+    rest = [s for s in range(st.n) if s not in st.picked]
+    ctx.emit({"type": "TurnOrderSet", "order": st.picked + rest, "kept": False})
+    return True
+
+
+def _influence(ctx: Ctx) -> bool:
+    st = ctx.st
+    glut = sum(1 for r in D.RESOURCES if st.dom[r] >= D.GLUT_THRESHOLD)
+    if glut:
+        change_reb(ctx, min(glut, D.P3_GLUT_MAX_REB), "glut")
+    elif sum(1 for r in D.RESOURCES if st.dom[r] > 0) >= D.P3_CONTENT_ROWS:
+        change_reb(ctx, -1, "content_colony")
+    e = sum(st.exp.values())
+    for threshold, up in D.P3_EXPORT_STEPS:
+        if e >= threshold:
+            change_sur(ctx, up, "export")
+            break
+    pop = population(st)
+    for pct, up in D.P3_POP_STEPS:
+        if pop >= ceil_pct(pct, cit_total(st)):
+            change_reb(ctx, up, "population")
+            break
+    for threshold, up in D.P3_SURPLUS_STEPS:
+        if st.sur >= threshold:
+            change_reb(ctx, up, "surplus")
+            break
+    ctx.emit({"type": "PhaseStarted", "phase": "BALANCE"})
+    return True
+
+
+def beige_event(ctx: Ctx, card: str) -> None:
+    st = ctx.st
+    code = D.CARDS[card].back.event
+    ev = {"type": "BeigeEventApplied", "card": card, "event": code}
+    if code == "FAIR_WEATHER":
+        ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
+    elif code == "PEACE_TREATY":
+        ev.update(rebellion_down=min(D.PEACE_TREATY_REB, st.reb), paid=list(range(st.n)),
+                  amount=D.PEACE_TREATY_MONEY)
+    elif code == "RELIGIOUS_HOLIDAY":
+        temples = sum(1 for b in st.buildings.values() if "TEMPLE" in b)
+        ev["rebellion_down"] = min(D.RELIGIOUS_HOLIDAY_MAX, temples, st.reb)
+    elif code == "BUMPER_HARVEST":
+        ev["cubes"] = [r for r in D.BUMPER_HARVEST_RESOURCES if st.bank[r] > 0 and st.dom[r] < D.DOM_CAP]
+    elif code == "IMMIGRANTS":
+        ev["surplus_up"] = min(D.IMMIGRANTS_SUR, D.SURPLUS_MAX - st.sur)
+    elif code == "TRADE_WINDS":
+        ev.update(paid=[s for s in range(st.n) if controlled_buildings(st, s, "PORT")], amount=D.TRADE_WINDS_MONEY)
+    ctx.emit(ev)
+
+
+def _balance(ctx: Ctx) -> bool:
+    st = ctx.st
+    if st.round > 1 and st.deck:
+        top = st.deck[0]
+        back = D.CARDS[top].back
+        if back.color == "BEIGE":
+            beige_event(ctx, top)
+        elif back.color == "YELLOW" or top not in st.resolved_red:
+            ctx.emit({"type": "CrisisStarted", "card": top, "color": back.color, "trigger": "PHASE4"})
+    ctx.emit({"type": "PhaseStarted", "phase": "ACTIONS"})
+    return True
+
+
+def _actions(ctx: Ctx) -> bool:
+    st = ctx.st
+    if st.turn is not None:
+        return False
+    from domain.archipelago.legal import has_turn_action
+
+    for k in range(1, st.n + 1):
+        idx = (st.active + k) % st.n
+        seat = st.order[idx]
+        if st.players[seat]["passed"]:
+            continue
+        ctx.emit({"type": "TurnStarted", "seat": seat, "index": idx})
+        if not has_turn_action(st, seat):
+            ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True, "auto": True})
+        return True
+    ctx.emit({"type": "PhaseStarted", "phase": "EVOLUTION"})
+    return True
+
+
+def _evolution(ctx: Ctx) -> bool:
+    st = ctx.st
+    stage = st.p6["stage"]
+    if stage == "step":
+        if st.active >= st.n:
+            ctx.emit({"type": "RoundEnded", "round": st.round})
+            if st.rounds_completed >= D.ROUND_CAP[st.length]:
+                end_game(ctx, "ROUND_CAP")
+            ctx.emit({"type": "RoundStarted", "round": st.round + 1})
+            return True
+        if all(m is None for m in st.market):
+            ctx.emit({"type": "EvolutionStepSkipped", "seat": st.order[st.active]})
+            return True
+        return False
+    if stage == "after":
+        for slot, m in enumerate(st.market):
+            if m is not None and m[1] >= 3:
+                ctx.emit({"type": "CardSkulled", "slot": slot, "card": m[0]})
+        ctx.emit({"type": "SkullsRemoved"})
+        return True
+    # refill, one slot at a time; the red check runs between refills (advance loop)
+    for slot, m in enumerate(st.market):
+        if m is None and st.deck:
+            ctx.emit({"type": "SlotRefilled", "slot": slot, "card": st.deck[0]})
+            return True
+    ctx.emit({"type": "EvolutionStepDone", "seat": st.order[st.active]})
+    return True
+
+
+# ---------------------------------------------------------------------------------------------------- crises
+def _crisis(ctx: Ctx) -> bool:
+    st = ctx.st
+    c = st.crisis
+    back = D.CARDS[c["card"]].back
+    if c["part"] is None:
+        if back.domestic and "DOM" not in c["done"]:
+            r, per, k = back.domestic
+            ctx.emit({"type": "DomesticDemandStarted", "resource": r, "per_cube": per, "divisor": k})
+        elif back.export and "EXP" not in c["done"]:
+            units = [r for r, q in back.export for _ in range(q)]
+            ctx.emit({"type": "ExportDemandStarted", "units": units})
+        else:
+            ctx.emit({"type": "CrisisEnded", "card": c["card"]})
+        return True
+    if c["part"] == "DOM":
+        lying = lying_count(st)
+        if lying == 0 or c["idx"] >= st.n:
+            rise = -(-lying // c["divisor"])
+            ctx.checked({"type": "DemandResolved", "part": "DOM", "lying": lying, "rebellion": rise})
+            return True
+        return False
+    missing = sum(1 for u in c["units"] if not u["met"])
+    if missing == 0 or c["idx"] >= st.n:
+        ctx.checked({"type": "DemandResolved", "part": "EXP", "missing": missing, "rebellion": missing})
+        return True
+    return False
+
+
+def red_check(ctx: Ctx) -> None:
+    st = ctx.st
+    ctx.emit({"type": "RedCheckDone"})
+    if st.deck:
+        top = st.deck[0]
+        if D.CARDS[top].back.color == "RED" and top not in st.resolved_red:
+            ctx.emit({"type": "CrisisStarted", "card": top, "color": "RED", "trigger": "RED"})
+
+
+_PHASES = {
+    "OBJECTIVES": _objectives, "TURN0": _turn0, "RESET": _reset, "BID": _bid, "ORDER": _order,
+    "INFLUENCE": _influence, "BALANCE": _balance, "ACTIONS": _actions, "EVOLUTION": _evolution,
+}
+
+
+def advance(ctx: Ctx) -> None:
+    st = ctx.st
+    try:
+        check_loss(ctx)
+        while st.phase != "OVER":
+            if st.discard_pending is not None:
+                break
+            if st.crisis is not None:
+                if _crisis(ctx):
+                    continue
+                break
+            if st.red_check_pending:
+                red_check(ctx)
+                continue
+            if not _PHASES[st.phase](ctx):
+                break
+        if st.options.get("auto_end") and st.phase not in ("OVER", "OBJECTIVES", "TURN0", "SETUP"):
+            auto_end(ctx)
+    except GameOver:
+        pass
+
+
+def auto_end(ctx: Ctx) -> None:
+    st = ctx.st
+    for seat in st.order:
+        ok = declarable(st, seat)
+        if ok:
+            end_game(ctx, "DECLARED", seat, ok[0])
+    if st.options.get("no_secrets"):
+        for oid in st.table_objectives:
+            if condition_true(st, oid):
+                end_game(ctx, "DECLARED", st.order[0], oid)

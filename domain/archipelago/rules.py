@@ -1,0 +1,206 @@
+"""The Archipelago ``Rules`` object: setup, fold, decide, views, redaction, result, determinize."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.archipelago import data as D
+from domain.archipelago import scoring
+from domain.archipelago.decide import decide as _decide
+from domain.archipelago.decide import prompt
+from domain.archipelago.engine import Ctx, advance, shuffled_stack
+from domain.archipelago.evolve import apply
+from domain.archipelago.legal import legal_commands as _legal
+from domain.archipelago.state import ArchState, clone
+from domain.archipelago.view import reveal_all, view
+from domain.game import GameResult, InvalidOptions, Option, Rules, validate_options
+from domain.rng import rng_for
+
+HIDDEN_EVENTS = {"EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"}
+SEAT_PRIVATE = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "Turn0HandDealt": "tiles",
+                "Turn0HandSetAside": "tiles", "BidCommitted": "amount", "CartographerLooked": "tiles"}
+REVEALING = {"GameStarted", "EvolutionDeckShuffled", "EvolutionMarketDealt", "TrendsRevealed", "ObjectivesDealt",
+             "ObjectivesLaidOut", "ExplorationStackShuffled", "ExplorationStackReshuffled", "Turn0HandDealt",
+             "TileDrawn", "CartographerLooked", "SlotRefilled", "CardsRevealed", "BidsRevealed", "GameEnded"}
+
+
+def parse_trend_list(text: str) -> list[str]:
+    ids = [t.strip() for t in text.split(",") if t.strip()]
+    if not 1 <= len(ids) <= 12 or len(set(ids)) != len(ids) or any(t not in D.TRENDS for t in ids):
+        raise InvalidOptions("choose_trends must list 1 to 12 distinct trend ids (T01..T12), comma-separated")
+    return ids
+
+
+class Archipelago(Rules):
+    name = "archipelago"
+    title = "Archipelago"
+    min_players = 2
+    max_players = 5
+    state_version = "1"
+    options_schema = (
+        Option("length", "str", "medium", "objective set / game length", choices=D.LENGTHS),
+        Option("start", "str", "ocean", "start tile variant", choices=("ocean", "desert", "volcano")),
+        Option("no_secrets", "bool", False, "NO_SECRETS: open objectives and holdings, no trends"),
+        Option("more_trends", "bool", False, "MORE_TRENDS: reveal 2 trend cards"),
+        Option("more_fun", "bool", False, "MORE_FUN: deal twice the objectives, keep half"),
+        Option("choose_trends", "str", "", "CHOOSE_TRENDS: comma-separated trend ids (empty = random)"),
+        Option("good_guys", "bool", False, "GOOD_GUYS: Humanism plus random trend(s); no Separatist/Pacifist"),
+        Option("auto_end", "bool", False, "AUTO_END: the engine declares the end as soon as a condition holds"),
+    )
+
+    def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        opts = validate_options(self.options_schema, options)
+        if opts["no_secrets"] and (opts["more_fun"] or opts["more_trends"] or opts["choose_trends"]
+                                   or opts["good_guys"]):
+            raise InvalidOptions("no_secrets excludes more_fun, more_trends, choose_trends and good_guys")
+        if opts["choose_trends"]:
+            parse_trend_list(opts["choose_trends"])
+        if opts["more_fun"] and opts["good_guys"] and seats > 4:
+            raise InvalidOptions("more_fun with good_guys allows at most 4 players")
+        if not self.min_players <= seats <= self.max_players:
+            raise InvalidOptions("Archipelago takes 2 to 5 players")
+        return opts
+
+    # ------------------------------------------------------------------------------------------------ setup
+    def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict]:
+        opts = self.validate_options(options, seats)
+        rng = rng_for(seed, 0, "setup")
+        order = list(range(seats))
+        rng.shuffle(order)
+        deck = list(D.CARD_IDS)
+        rng.shuffle(deck)
+        ctx = Ctx(ArchState(), None)
+        ctx.emit({"type": "GameStarted", "seats": seats, "options": opts, "order": order})
+        ctx.emit({"type": "EvolutionDeckShuffled", "deck": deck})
+        ctx.emit({"type": "EvolutionMarketDealt", "cards": deck[: D.EVO_MARKET_SLOTS]})
+        if not opts["no_secrets"]:
+            if opts["choose_trends"]:
+                trends = parse_trend_list(opts["choose_trends"])
+                if opts["good_guys"] and D.HUMANISM not in trends:
+                    trends.insert(0, D.HUMANISM)
+            else:
+                pool = sorted(D.TRENDS)
+                k = 2 if opts["more_trends"] else 1
+                trends = []
+                if opts["good_guys"]:
+                    pool.remove(D.HUMANISM)
+                    trends = [D.HUMANISM]
+                rng.shuffle(pool)
+                trends += pool[:k]
+            ctx.emit({"type": "TrendsRevealed", "trends": trends})
+        objs = [o.id for o in D.OBJECTIVES.values() if o.length == opts["length"]]
+        if seats == 2 or opts["no_secrets"] or opts["good_guys"]:
+            objs = [o for o in objs if D.OBJECTIVES[o].special is None]
+        rng.shuffle(objs)
+        if opts["no_secrets"]:
+            ctx.emit({"type": "ObjectivesLaidOut", "cards": objs[:seats]})
+        else:
+            k = (2 if seats == 2 else 1) * (2 if opts["more_fun"] else 1)
+            for i, seat in enumerate(order):
+                ctx.emit({"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]})
+        ctx.emit({"type": "ExplorationStackShuffled", "stack": shuffled_stack(rng, list(D.TILE_IDS))})
+        if opts["more_fun"]:
+            ctx.emit({"type": "ObjectiveChoiceStarted"})
+        else:
+            from domain.archipelago.engine import start_turn0
+
+            start_turn0(ctx)
+        advance(ctx)
+        return ctx.events
+
+    def initial_state(self) -> ArchState:
+        return ArchState()
+
+    def evolve(self, state: ArchState, event: dict) -> ArchState:
+        st = clone(state)
+        apply(st, event)
+        return st
+
+    def decide(self, state: ArchState, command: dict, seat: int, rng: random.Random) -> list[dict]:
+        return _decide(state, command, seat, rng)
+
+    def to_act(self, state: ArchState) -> set[int]:
+        return set(prompt(state)[1])
+
+    def legal_commands(self, state: ArchState, seat: int) -> list[dict]:
+        return _legal(state, seat)
+
+    # ------------------------------------------------------------------------------------------------ views
+    def view(self, state: ArchState, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def reveal_all(self, state: ArchState) -> dict[str, Any]:
+        return reveal_all(state)
+
+    def redact(self, event: dict, seat: int | None) -> dict:
+        t = event["type"]
+        if t in HIDDEN_EVENTS:
+            key = "deck" if t == "EvolutionDeckShuffled" else "stack"
+            return {"type": t, "size": len(event[key])}
+        field = SEAT_PRIVATE.get(t)
+        if field and event.get("seat") != seat:
+            hidden = {**event, field: None}
+            if isinstance(event[field], list):
+                hidden["count"] = len(event[field])
+            return hidden
+        return event
+
+    def reveals(self, event: dict) -> bool:
+        return event["type"] in REVEALING
+
+    def is_over(self, state: ArchState) -> bool:
+        return state.phase == "OVER"
+
+    def result(self, state: ArchState) -> GameResult:
+        return scoring.result(state)
+
+    def evaluate(self, state: ArchState, seat: int) -> float:
+        return scoring.evaluate(state, seat)
+
+    def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
+        st = clone(state)
+        if len(st.deck) > 1:
+            rest = st.deck[1:]
+            rng.shuffle(rest)
+            st.deck = st.deck[:1] + rest
+        # exploration tiles: keep what the seat has seen (top, own hand, CARTOGRAPHER look), resample the rest
+        seen = st.cart_seen.get(seat) or []
+        keep = 1
+        while keep < len(seen) and keep < len(st.stack) and st.stack[keep][0] == seen[keep][0]:
+            keep += 1
+        hidden = [x[0] for x in st.stack[keep:]]
+        other_hands = [s for s in range(st.n) if s != seat]
+        for s in other_hands:
+            hidden += [x[0] for x in st.hands[s]]
+        hidden += [x[0] for x in st.set_aside]
+        rng.shuffle(hidden)
+        it = iter(hidden)
+        tail = [[next(it), rng.choice("AB")] for _ in st.stack[keep:]]
+        st.stack = st.stack[:keep] + tail
+        for s in other_hands:
+            st.hands[s] = [[next(it), rng.choice("AB")] for _ in st.hands[s]]
+        st.set_aside = [[next(it), rng.choice("AB")] for _ in st.set_aside]
+        for s in other_hands:
+            st.cart_seen.pop(s, None)
+        if not st.options.get("no_secrets"):
+            mine = set(st.objectives[seat]) | set(st.dealt_objectives[seat])
+            pool = [o.id for o in D.OBJECTIVES.values() if o.length == st.length and o.id not in mine]
+            if st.n == 2 or st.options.get("good_guys"):
+                pool = [o for o in pool if D.OBJECTIVES[o].special is None]
+            rng.shuffle(pool)
+            for s in other_hands:
+                dealt = st.dealt_objectives[s]
+                if dealt:
+                    new, pool = pool[:len(dealt)], pool[len(dealt):]
+                    st.dealt_objectives[s] = new
+                    st.objectives[s] = new[:len(st.objectives[s])]
+                else:
+                    k = len(st.objectives[s])
+                    st.objectives[s], pool = pool[:k], pool[k:]
+        for s in list(st.bids):
+            if s != seat:
+                st.bids[s] = rng.randint(0, max(0, st.players[s]["money"]))
+        return st
+
+RULES = Archipelago()

@@ -1,0 +1,203 @@
+"""Archipelago end conditions (§13.2), metrics (§13.1), scoring (§12.3) and the greedy heuristic."""
+
+from __future__ import annotations
+
+from domain.archipelago import data as D
+from domain.archipelago.state import (
+    ArchState,
+    buildings_on_map,
+    ceil_pct,
+    cit_total,
+    objectives_in_play,
+    population,
+)
+from domain.game import GameResult, rank_by
+
+
+def condition_true(st: ArchState, oid: str) -> bool:
+    o = D.OBJECTIVES[oid]
+    x = st.obj_args[oid]
+    c = o.condition
+    if c is None:
+        return False
+    if c == "BANK_EMPTY":
+        return sum(1 for r in D.RESOURCES if st.bank[r] == 0) >= x
+    if c == "TILES":
+        return len(st.tiles) >= min(x, 25)
+    if c == "STACKS":
+        return sum(1 for s in st.stacks if s == 0) >= x
+    if c == "FLEET":
+        return sum(1 for u in st.units.values() if u["kind"] == "S") >= x
+    if c == "POP":
+        return population(st) >= ceil_pct(x, cit_total(st))
+    if c == "DECK":
+        return len(st.deck) <= x
+    if c == "BUILDINGS":
+        return buildings_on_map(st) >= x
+    if c == "ROUNDS":
+        return st.rounds_completed >= x
+    if c == "EXPORT":
+        return sum(st.exp.values()) >= x
+    if c == "WONDERS":
+        return sum(len(p["wonders"]) for p in st.players) >= x
+    if c == "PEACE":
+        pop = population(st)
+        return st.reb <= pop // D.PEACE_REB_DIVISOR and pop >= ceil_pct(x, cit_total(st))
+    return False
+
+
+def declarable(st: ArchState, seat: int) -> list[str]:
+    """Objectives ``seat`` may declare now (its own, or any face-up one with NO_SECRETS)."""
+    if st.options.get("no_secrets"):
+        cards = st.table_objectives
+    else:
+        cards = st.objectives[seat] if st.objectives else []
+    return [o for o in cards if D.OBJECTIVES[o].special != "SEPARATIST" and condition_true(st, o)]
+
+
+def seat_stats(st: ArchState) -> list[dict]:
+    """Per-seat counts behind the metrics, computed in one pass."""
+    stats = [{"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
+             for _ in range(st.n)]
+    for u in st.units.values():
+        s = stats[u["owner"]]
+        s["CITIZENS" if u["kind"] == "C" else "SHIPS"] += 1
+        s["regions"].add(u["tile"])
+    for b in st.buildings.values():
+        town = b.get("TOWN")
+        town_owner = st.units[town]["owner"] if town else None
+        for btype, occ in b.items():
+            owner = st.units[occ]["owner"] if occ else town_owner
+            if owner is not None:
+                stats[owner][btype] += 1
+    return stats
+
+
+def metric(st: ArchState, seat: int, code: str, stats: list[dict] | None = None) -> int:
+    if stats is None:
+        stats = seat_stats(st)
+    s = stats[seat]
+    p = st.players[seat]
+    if code in ("PORTS", "MARKETS", "TOWNS", "TEMPLES"):
+        return s[code[:-1]]
+    if code == "BUILDINGS":
+        return s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"]
+    if code in ("CITIZENS", "SHIPS"):
+        return s[code]
+    if code == "MONEY":
+        return p["money"]
+    if code == "EXPLORER":
+        return p["tokens"]
+    if code == "CUBES":
+        return sum(p["cubes"].values())
+    if code.startswith("RES:"):
+        return p["cubes"][code[4:]]
+    if code == "CARDS":
+        return len(p["track"]) + len(p["wonders"])
+    if code == "REGIONS":
+        return len(s["regions"])
+    if code == "CONTRIB":
+        return p["contrib"]
+    raise KeyError(code)
+
+
+def criteria(st: ArchState) -> list[tuple[str, str]]:
+    """(source id, metric code) of every criterion scored at the end."""
+    out = [(oid, D.OBJECTIVES[oid].criterion) for _, oid in objectives_in_play(st)]
+    out += [(t, D.TRENDS[t][1]) for t in st.trends]
+    return out
+
+
+def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
+    n = st.n
+    vp_table = D.RANK_VP[n]
+    rows = [{"criteria": {}, "cards": 0, "wonders": 0, "pacifist": 0, "total": 0} for _ in range(n)]
+    stats = seat_stats(st)
+    for i, (src, code) in enumerate(criteria(st)):
+        values = [metric(st, s, code, stats) for s in range(n)]
+        ranks = rank_by([(v,) for v in values])
+        for s in range(n):
+            pts = 0
+            if values[s] > 0 and ranks[s] <= len(vp_table):
+                pts = vp_table[ranks[s] - 1]
+            rows[s]["criteria"][f"{i}:{src}:{code}"] = pts
+    for s, p in enumerate(st.players):
+        rows[s]["cards"] = sum(D.CARDS[c].vp for c in p["track"])
+        rows[s]["wonders"] = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
+    if pacifist and st.reb <= population(st) // D.PACIFIST_REB_DIVISOR:
+        for s, oid in objectives_in_play(st):
+            if s is not None and D.OBJECTIVES[oid].special == "PACIFIST":
+                rows[s]["pacifist"] += D.PACIFIST_BONUS
+    for r in rows:
+        r["total"] = sum(r["criteria"].values()) + r["cards"] + r["wonders"] + r["pacifist"]
+    return rows
+
+
+def result(st: ArchState) -> GameResult:
+    end = st.end or {}
+    n = st.n
+    details = {"cause": end.get("cause"), "round": st.round, "declarer": end.get("declarer"),
+               "objective": end.get("objective"), "winner": end.get("winner")}
+    if end.get("cause") == "INDEPENDENCE":
+        w = end.get("winner")
+        scores = [1.0 if s == w else 0.0 for s in range(n)]
+        # Everyone loses without a Separatist; the protocol needs a rank 1, so all share it with 0 points.
+        ranks = [1 if (w is None or s == w) else 2 for s in range(n)]
+        details["everyone_lost"] = w is None
+        return GameResult(scores=scores, ranks=ranks, tiebreaks=[[0, 0]] * n, details=details)
+    rows = score_breakdown(st, pacifist=end.get("cause") == "DECLARED")
+    scores = [float(r["total"]) for r in rows]
+    tb = [[st.players[s]["money"], st.players[s]["tokens"]] for s in range(n)]
+    ranks = rank_by([(rows[s]["total"], tb[s][0], tb[s][1]) for s in range(n)])
+    details["breakdown"] = rows
+    return GameResult(scores=scores, ranks=ranks, tiebreaks=tb, details=details)
+
+
+def projected_rebellion(st: ArchState) -> int:
+    """Rebellion after the open crisis resolves and the next Phase 3 (a rough forecast for the heuristic)."""
+    reb = st.reb
+    c = st.crisis
+    if c is not None and c.get("part") == "DOM":
+        reb += -(-sum(1 for u in st.units.values() if u["kind"] == "C" and u["lying"]) // c["divisor"])
+    elif c is not None and c.get("part") == "EXP":
+        reb += sum(1 for u in c["units"] if not u["met"])
+    glut = sum(1 for r in D.RESOURCES if st.dom[r] >= D.GLUT_THRESHOLD)
+    if glut:
+        reb += min(glut, D.P3_GLUT_MAX_REB)
+    elif sum(1 for r in D.RESOURCES if st.dom[r] > 0) >= D.P3_CONTENT_ROWS:
+        reb -= 1
+    for threshold, up in D.P3_SURPLUS_STEPS:
+        if st.sur >= threshold:
+            reb += up
+            break
+    return max(0, reb)
+
+
+def evaluate(st: ArchState, seat: int) -> float:
+    """Greedy heuristic: score lead, economy and the colony's safety (independence loses for all)."""
+    if st.phase == "OVER":
+        end = st.end or {}
+        if end.get("cause") == "INDEPENDENCE":
+            return 1000.0 if end.get("winner") == seat else -1000.0
+        res = result(st)
+        return 500.0 if res.ranks[seat] == 1 else -100.0 * (res.ranks[seat] - 1)
+    p = st.players[seat]
+    rows = score_breakdown(st, pacifist=False)
+    mine = rows[seat]["total"]
+    best_other = max((rows[s]["total"] for s in range(st.n) if s != seat), default=0)
+    pop = population(st)
+    margin = pop - projected_rebellion(st)
+    separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
+    safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
+    if separatist:
+        safety = -0.3 * safety
+    stats = seat_stats(st)[seat]
+    units = stats["CITIZENS"] + stats["SHIPS"]
+    mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
+    val = (3.0 * (mine - best_other) + 0.3 * p["money"] + 0.45 * sum(p["cubes"].values()) + 0.5 * p["tokens"]
+           + 1.3 * units + 1.5 * mine_b + 1.0 * len(p["track"]) + 0.8 * p["ad_total"] + safety)
+    held = st.objectives[seat] if st.objectives else []
+    for oid in held:
+        if D.OBJECTIVES[oid].special != "SEPARATIST" and condition_true(st, oid) and mine >= best_other:
+            val += 3.0
+    return val

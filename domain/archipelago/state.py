@@ -1,0 +1,299 @@
+"""Archipelago state and read-only helpers (geometry, control, counts)."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+
+from domain.archipelago import data as D
+
+
+@dataclass
+class ArchState:
+    started: bool = False
+    n: int = 0
+    options: dict = field(default_factory=dict)
+    length: str = "short"
+    start: str = "OCEAN"
+    phase: str = "NONE"  # OBJECTIVES, TURN0, BID, ORDER, ACTIONS, EVOLUTION, OVER
+    round: int = 0
+    rounds_completed: int = 0
+    order: list = field(default_factory=list)
+    reb: int = 0
+    sur: int = 0
+    bank: dict = field(default_factory=dict)
+    dom: dict = field(default_factory=dict)
+    exp: dict = field(default_factory=dict)
+    stacks: list = field(default_factory=list)  # explorer-token stacks
+    tokens_spent: int = 0
+    deck: list = field(default_factory=list)
+    market: list = field(default_factory=list)  # per slot: [card, orientation] or None
+    evo_discard: list = field(default_factory=list)
+    resolved_red: set = field(default_factory=set)
+    trends: list = field(default_factory=list)
+    objectives: list = field(default_factory=list)  # per seat: kept objective ids
+    dealt_objectives: list = field(default_factory=list)  # per seat (MORE_FUN choice)
+    kept: list = field(default_factory=list)  # per seat: chose already (MORE_FUN)
+    table_objectives: list = field(default_factory=list)  # NO_SECRETS
+    obj_args: dict = field(default_factory=dict)
+    players: list = field(default_factory=list)
+    card_used: set = field(default_factory=set)
+    tiles: dict = field(default_factory=dict)  # tid -> placed tile dict
+    posmap: dict = field(default_factory=dict)  # (q, r) -> tid
+    buildings: dict = field(default_factory=dict)  # tid -> {type: occupant uid or None}
+    pool: dict = field(default_factory=dict)
+    units: dict = field(default_factory=dict)  # uid -> unit dict
+    next_unit: list = field(default_factory=list)
+    stack: list = field(default_factory=list)  # [[tid, up face], ...] top first
+    hands: list = field(default_factory=list)  # per seat: [[tid, up], ...]
+    set_aside: list = field(default_factory=list)
+    tile_discard: list = field(default_factory=list)
+    t0: dict | None = None
+    bids: dict = field(default_factory=dict)  # seat -> amount (pending)
+    bidders: list = field(default_factory=list)
+    bid_attempt: int = 0
+    picker: int | None = None
+    picked: list = field(default_factory=list)
+    crisis: dict | None = None
+    active: int = 0  # index into order (phases 5 and 6)
+    turn: dict | None = None
+    step: dict | None = None
+    offer: dict | None = None
+    discard_pending: int | None = None
+    red_check_pending: bool = False
+    p6: dict | None = None
+    end: dict | None = None
+    cart_seen: dict = field(default_factory=dict)  # seat -> tiles seen privately with CARTOGRAPHER
+    shared_explores: int = 0
+    tax_used: int = 0
+
+
+def _cp(x):
+    t = type(x)
+    if t is dict:
+        return {k: _cp(v) for k, v in x.items()}
+    if t is list:
+        return [_cp(v) for v in x]
+    if t is set:
+        return set(x)
+    return x
+
+
+_FLAT_LISTS = ("order", "stacks", "deck", "evo_discard", "trends", "table_objectives", "next_unit", "stack",
+               "set_aside", "tile_discard", "bidders", "picked", "kept")  # items never mutated in place
+_FLAT_DICTS = ("bank", "dom", "exp", "pool", "bids", "posmap", "cart_seen")
+_SHARED = ("options", "obj_args")  # never mutated after GameStarted
+
+
+def clone(state: ArchState) -> ArchState:
+    """A private copy for ``evolve``: every container that ``apply`` mutates is copied, the rest shared."""
+    new = ArchState.__new__(ArchState)
+    nd = new.__dict__
+    for k, v in state.__dict__.items():
+        if v is None or isinstance(v, (int, str, bool)) or k in _SHARED:
+            nd[k] = v
+        elif k in _FLAT_LISTS:
+            nd[k] = list(v)
+        elif k in _FLAT_DICTS:
+            nd[k] = dict(v)
+        elif k == "units":
+            nd[k] = {u: dict(x) for u, x in v.items()}
+        elif k == "tiles":
+            nd[k] = {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}
+        elif k == "players":
+            nd[k] = [{**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])}
+                     for p in v]
+        elif k == "market":
+            nd[k] = [m if m is None else list(m) for m in v]
+        elif k in ("hands", "objectives", "dealt_objectives"):
+            nd[k] = [list(h) for h in v]
+        elif k == "buildings":
+            nd[k] = {t: dict(b) for t, b in v.items()}
+        else:
+            nd[k] = _cp(v)
+    return new
+
+
+def pickle_clone(state: ArchState) -> ArchState:
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+# ---------------------------------------------------------------------------------------------------- geometry
+def neighbor(pos: tuple[int, int], i: int) -> tuple[int, int]:
+    dq, dr = D.DIRECTIONS[i]
+    return (pos[0] + dq, pos[1] + dr)
+
+
+def rotate_edges(edges: str, rot: int) -> str:
+    """placed_edge(i) = edges[(i - rot) mod 6]."""
+    return "".join(edges[(i - rot) % 6] for i in range(6))
+
+
+def face_of(tid: str, face: str) -> D.Face:
+    if tid in D.START_FACES:
+        return D.START_FACES[tid]
+    return D.EXPLORATION_TILES[tid][face]
+
+
+def neighbors(st: ArchState, tid: str) -> list[tuple[int, str]]:
+    pos = st.tiles[tid]["pos"]
+    out = []
+    for i in range(6):
+        other = st.posmap.get(neighbor(pos, i))
+        if other is not None:
+            out.append((i, other))
+    return out
+
+
+def link(st: ArchState, tid: str, i: int, other: str) -> str:
+    a = st.tiles[tid]["edges"][i]
+    b = st.tiles[other]["edges"][(i + 3) % 6]
+    return a if a == b else "M"
+
+
+def linked(st: ArchState, tid: str, kind: str, engineer: bool = False) -> list[str]:
+    """Neighbour tiles reachable across a link of ``kind`` (S or P; P includes M with ENGINEER)."""
+    out = []
+    for i, other in neighbors(st, tid):
+        t = link(st, tid, i, other)
+        if t == kind or (kind == "P" and engineer and t == "M"):
+            out.append(other)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- players
+def owns(st: ArchState, seat: int, card: str) -> bool:
+    return card in st.players[seat]["track"]
+
+
+def card_owner(st: ArchState, card: str) -> int | None:
+    for s, p in enumerate(st.players):
+        if card in p["track"]:
+            return s
+    return None
+
+
+def tile_limit(st: ArchState, seat: int) -> int:
+    return D.CHARTER_CITIZENS_PER_TILE if owns(st, seat, "P16") else D.MAX_CITIZENS_PER_TILE
+
+
+def citizens_on(st: ArchState, seat: int, tid: str) -> list[str]:
+    return [u for u, x in st.units.items() if x["kind"] == "C" and x["owner"] == seat and x["tile"] == tid]
+
+
+def can_add_citizen(st: ArchState, seat: int, tid: str, extra: int = 1) -> bool:
+    return len(citizens_on(st, seat, tid)) + extra <= tile_limit(st, seat)
+
+
+def population(st: ArchState) -> int:
+    return sum(1 for x in st.units.values() if x["kind"] == "C")
+
+
+def lying_count(st: ArchState) -> int:
+    return sum(1 for x in st.units.values() if x["kind"] == "C" and x["lying"])
+
+
+def available(unit: dict) -> bool:
+    return not unit["engaged"] and not unit["lying"]
+
+
+def housed(unit: dict) -> bool:
+    return unit["place"].startswith("B:")
+
+
+def cit_total(st: ArchState) -> int:
+    return st.n * D.CITIZENS_PER_PLAYER * (D.TWO_PLAYER_SUPPLY_FACTOR if st.n == 2 else 1)
+
+
+def ceil_pct(p: int, total: int) -> int:
+    return -(-p * total // 100)
+
+
+# ---------------------------------------------------------------------------------------------------- control
+def tile_controller(st: ArchState, tid: str) -> int | None:
+    occ = st.buildings.get(tid, {}).get("TOWN")
+    return st.units[occ]["owner"] if occ else None
+
+
+def building_controller(st: ArchState, tid: str, btype: str) -> int | None:
+    b = st.buildings.get(tid, {})
+    if btype not in b:
+        return None
+    occ = b[btype]
+    if occ:
+        return st.units[occ]["owner"]
+    return tile_controller(st, tid)
+
+
+def anchor(st: ArchState, tid: str, btype: str) -> str | None:
+    b = st.buildings.get(tid, {})
+    if btype not in b:
+        return None
+    return b[btype] or b.get("TOWN")
+
+
+def anchor_ready(st: ArchState, tid: str, btype: str) -> bool:
+    a = anchor(st, tid, btype)
+    if a is None:
+        return False
+    u = st.units[a]
+    return u["kind"] == "S" or not u["lying"]
+
+
+def controlled_buildings(st: ArchState, seat: int, btype: str) -> list[str]:
+    return [tid for tid, b in st.buildings.items() if btype in b and building_controller(st, tid, btype) == seat]
+
+
+def needs_grant(st: ArchState, seat: int, tid: str) -> bool:
+    c = tile_controller(st, tid)
+    return c is not None and c != seat
+
+
+def has_grant(st: ArchState, seat: int, kind: str, target: str) -> bool:
+    turn = st.turn
+    if not turn or turn["seat"] != seat:
+        return False
+    for g in turn["grants"]:
+        if g["grant"] == kind and g["target"] == target:
+            tid = target.split(":")[0]
+            if tile_controller(st, tid) == g["grantor"]:
+                return True
+    return False
+
+
+def permitted(st: ArchState, seat: int, kind: str, tid: str, target: str | None = None) -> bool:
+    if not needs_grant(st, seat, tid):
+        return True
+    return has_grant(st, seat, kind, target or tid)
+
+
+def buildings_on_map(st: ArchState) -> int:
+    return sum(len(b) for b in st.buildings.values())
+
+
+def tokens_held_total(st: ArchState) -> int:
+    return sum(p["tokens"] for p in st.players)
+
+
+def player_cards(st: ArchState, seat: int) -> int:
+    return len(st.players[seat]["track"])
+
+
+def market_price(market: str, resource: str, count: int, op: str) -> int:
+    table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
+    return table[resource][count - 1] if op == "BUY" else table[resource][count]
+
+
+def market_cap(market: str) -> int:
+    return D.DOM_CAP if market == "DOM" else D.EXP_CAP
+
+
+def card_price(st: ArchState, slot: int) -> int:
+    card, orient = st.market[slot]
+    return D.CARDS[card].prices[orient]
+
+
+def objectives_in_play(st: ArchState) -> list[tuple[int | None, str]]:
+    if st.options.get("no_secrets"):
+        return [(None, o) for o in st.table_objectives]
+    return [(s, o) for s in range(st.n) for o in st.objectives[s]]
