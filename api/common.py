@@ -50,15 +50,10 @@ class Caller:
 
 def caller_for(info) -> Caller:
     """Resolve the bearer token against a game: its seat token, or an integrator's API key."""
-    token = bearer_token()
-    if token is None:
-        return Caller()
-    if apikeys.is_api_key(token):
-        key = apikeys.lookup(service().store, token)
-        if key is None:
-            raise ApiError("unauthorized", "this API key is unknown or revoked")
+    key = integrator_key()
+    if key is not None:
         return Caller(integrator=key.key_id)
-    return Caller(seat=service().seat_for_token(info, token))
+    return Caller(seat=service().seat_for_token(info, bearer_token()))
 
 
 def integrator_key() -> apikeys.ApiKey | None:

@@ -26,13 +26,12 @@ from api.schemas import (
 )
 from eventstore.base import StoredEvent
 from workers import clocks
-from workers.games import LoadedGame
+from workers.games import LoadedGame, public_seats
 from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
 
 SEAT_AUTH = [{"seatToken": []}, {}]
-PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited")
 
 GAME_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"}},
@@ -67,10 +66,6 @@ def caller_seat(game: LoadedGame) -> int | None:
     return caller_for(game.info).seat
 
 
-def public_seats(game_info) -> list[dict[str, Any]]:
-    return [{k: seat.get(k) for k in PUBLIC_SEAT_FIELDS} for seat in game_info.metadata["seats"]]
-
-
 def visible_state(game: LoadedGame, seat: int | None) -> dict[str, Any]:
     if game.over:
         return game.rules.reveal_all(game.state)
@@ -87,7 +82,7 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": public_seats(info),
+        "seats": public_seats(info.metadata),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -170,7 +165,7 @@ class Games(MethodView):
                     "status": info.status,
                     "version": info.version,
                     "created_at": info.created_at,
-                    "seats": public_seats(info),
+                    "seats": public_seats(info.metadata),
                 }
                 for info in infos
             ]

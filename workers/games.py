@@ -93,6 +93,14 @@ class MoveOutcome:
     replayed: bool  # True when an Idempotency-Key matched an earlier, identical request
 
 
+PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited")
+
+
+def public_seats(metadata: dict[str, Any], fields: tuple[str, ...] = PUBLIC_SEAT_FIELDS) -> list[dict[str, Any]]:
+    """A game's seats without their secrets (token hashes), with the fields asked for."""
+    return [{k: seat.get(k) for k in fields} for seat in metadata["seats"]]
+
+
 def rating_player_id(metadata: dict[str, Any], seat: dict[str, Any]) -> str:
     """Who a seat is on the leaderboards: the integrator's player (key-scoped external id) or a bot level."""
     site = metadata.get("created_by") or "anonymous"

@@ -21,9 +21,10 @@ from domain import registry
 from eventstore.base import StoredEvent
 from eventstore.verify import verify_events
 from workers.clocks import forfeit_ranks
-from workers.games import GameError, GameService, LoadedGame
+from workers.games import GameError, GameService, LoadedGame, public_seats
 
 EXPORT_FORMAT = "tradewinds-game/1"
+EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited")
 
 
 def _now() -> str:
@@ -221,8 +222,7 @@ class History:
             "state_version": game.rules.state_version,
             "options": meta["options"],
             "seed": meta["seed"],
-            "seats": [{k: s.get(k) for k in ("seat", "kind", "name", "level", "external_id", "forfeited")}
-                      for s in meta["seats"]],
+            "seats": public_seats(meta, EXPORT_SEAT_FIELDS),
             "setup_version": meta.get("setup_version", 1),
             "created_at": game.info.created_at,
             "version": game.version,

@@ -27,7 +27,7 @@ from typing import Any
 
 from eventstore._common import utc_now_iso
 from workers import clocks
-from workers.games import GameService
+from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ CURSORS = "webhook_game_cursors"
 BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
 BACKOFF_CAP = 600.0
 TIMEOUT = 10.0
+WEBHOOK_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
 
 
 def queue_name(sub_id: str) -> str:
@@ -141,7 +142,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     rules = service.rules_for(info)
     state = service.load(game_id, at_version=cursor["version"]).state if cursor["version"] else rules.initial_state()
     events = store.read(game_id, cursor["version"] + 1, info.version)
-    seats = public_seats(info.metadata)
+    seats = public_seats(info.metadata, WEBHOOK_SEAT_FIELDS)
     setup_version = info.metadata.get("setup_version", 1)
     for index, event in enumerate(events):
         state = rules.evolve(state, event.data)
@@ -178,10 +179,6 @@ def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
     return clocks.iso(clock["since"] + flag) if flag is not None else None
 
 
-def public_seats(metadata: dict) -> list[dict]:
-    return [{k: s.get(k) for k in ("seat", "kind", "name", "level", "external_id")} for s in metadata["seats"]]
-
-
 # ------------------------------------------------------------------------------------ delivering
 def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> tuple[bool, str]:
     body = json.dumps({"type": entry["type"], "timestamp": entry["timestamp"], "data": entry["data"]},
@@ -216,7 +213,7 @@ def deliver(store, sub_id: str, batch: int = 100) -> tuple[int, float | None]:
     sent = 0
     offset = 0
     while True:
-        entries = [e for e in deliveries(store, sub_id, limit=batch, offset=offset)]
+        entries = deliveries(store, sub_id, limit=batch, offset=offset)
         if not entries:
             return sent, None
         for entry in entries:
