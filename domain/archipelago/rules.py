@@ -8,6 +8,7 @@ from typing import Any
 from domain.archipelago import data as D
 from domain.archipelago import scoring
 from domain.archipelago.decide import decide as _decide
+from domain.archipelago.decide import decide_and_apply
 from domain.archipelago.decide import prompt
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
 from domain.archipelago.evolve import apply
@@ -156,7 +157,35 @@ class Archipelago(Rules):
         return scoring.result(state)
 
     def evaluate(self, state: ArchState, seat: int) -> float:
-        return scoring.evaluate(state, seat)
+        """``scoring.evaluate`` after ``seat`` completes its own open step (see ``through_own_step``)."""
+        return scoring.evaluate(self.through_own_step(state, seat), seat)
+
+    def through_own_step(self, state: ArchState, seat: int) -> ArchState:
+        """The state after ``seat`` plays out the action step it has open, a few commands deep.
+
+        Actions open with a command that changes little by itself (``reproduce``, ``harvest``, ``recruit``:
+        an action disc is spent, the births, cubes or hires follow as further commands), so a one-ply search
+        would never see what they bring. Inside its own step the seat picks, command after command, the one
+        with the best static score, for at most ``LOOK_THROUGH_DEPTH`` commands. Deterministic: candidates
+        are scored in order, the first best wins, and chance draws use a fixed generator.
+        """
+        st = state
+        for _ in range(LOOK_THROUGH_DEPTH):
+            if (st.phase == "OVER" or st.step is None or st.turn is None or st.turn["seat"] != seat
+                    or st.crisis is not None or st.discard_pending is not None):
+                break
+            best, best_value = None, None
+            for command in _legal(st, seat):
+                if command["type"] in LOOK_THROUGH_SKIPS:
+                    continue
+                _, after = decide_and_apply(st, command, seat, random.Random(0))
+                value = scoring.evaluate(after, seat)
+                if best_value is None or value > best_value:
+                    best, best_value = after, value
+            if best is None:
+                break
+            st = best
+        return st
 
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)
@@ -202,5 +231,8 @@ class Archipelago(Rules):
             if s != seat:
                 st.bids[s] = rng.randint(0, max(0, st.players[s]["money"]))
         return st
+
+LOOK_THROUGH_DEPTH = 4  # commands of its own open step a seat plays out before its position is scored
+LOOK_THROUGH_SKIPS = frozenset({"offer_open", "declare_end"})
 
 RULES = Archipelago()

@@ -194,7 +194,8 @@ def evaluate(st: ArchState, seat: int) -> float:
     stats = seat_stats(st)[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
-    val = (3.0 * (mine - best_other) + 0.3 * p["money"] + 0.45 * sum(p["cubes"].values()) + 0.5 * p["tokens"]
+    money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
+    val = (3.0 * (mine - best_other) + 0.3 * money + 0.45 * sum(p["cubes"].values()) + 0.5 * p["tokens"]
            + 1.3 * units + 1.5 * mine_b + 1.0 * len(p["track"]) + 0.8 * p["ad_total"] + safety)
     held = st.objectives[seat] if st.objectives else []
     for oid in held:
