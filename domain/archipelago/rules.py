@@ -8,8 +8,7 @@ from typing import Any
 from domain.archipelago import data as D
 from domain.archipelago import scoring
 from domain.archipelago.decide import decide as _decide
-from domain.archipelago.decide import decide_and_apply
-from domain.archipelago.decide import prompt
+from domain.archipelago.decide import decide_and_apply, prompt
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
 from domain.archipelago.evolve import apply
 from domain.archipelago.legal import legal_commands as _legal
