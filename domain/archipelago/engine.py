@@ -37,6 +37,8 @@ class Ctx:
     def emit(self, ev: dict) -> None:
         apply(self.st, ev)
         self.events.append(ev)
+        if self.st.options.get("auto_end") and self.st.phase not in _NO_AUTO_END:
+            auto_end(self)  # §12.2: AUTO_END ends the game after any event that makes a condition true
 
     def checked(self, ev: dict) -> None:
         """Emit, then run the independence check (§3.7)."""
@@ -417,10 +419,11 @@ def advance(ctx: Ctx) -> None:
                 continue
             if not _PHASES[st.phase](ctx):
                 break
-        if st.options.get("auto_end") and st.phase not in ("OVER", "OBJECTIVES", "TURN0", "SETUP"):
-            auto_end(ctx)
     except GameOver:
         pass
+
+
+_NO_AUTO_END = frozenset({"OVER", "OBJECTIVES", "TURN0", "SETUP"})
 
 
 def auto_end(ctx: Ctx) -> None:

@@ -6,10 +6,19 @@ import pytest
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.engine import Ctx, advance
 from domain.archipelago.scoring import condition_true, score_breakdown
 from domain.archipelago.state import clone, population
-from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, turn_of
+from tests.domain.archipelago.fixtures import (
+    do,
+    give_card,
+    island,
+    of,
+    put_building,
+    put_unit,
+    refused,
+    turn_of,
+    types,
+)
 
 
 def stock(st, seat, **cubes):
@@ -208,14 +217,30 @@ def test_pacifist_bonus_only_on_declared_end_with_low_rebellion():
     assert score_breakdown(st, pacifist=True)[0]["pacifist"] == 0
 
 
-def test_auto_end_declares_for_the_holder():
+def test_auto_end_declares_for_the_holder_right_after_the_event():
     st = island()
     st.options = {**st.options, "auto_end": True}
-    st.objectives = [["M07"], ["M01"], ["M03"]]
-    st.rounds_completed = 8
-    ctx = Ctx(clone(st), None)
-    advance(ctx)
-    assert of(ctx.events, "GameEnded")[0]["declarer"] == 0
+    st.objectives = [["S07"], ["S04"], ["S03"]]  # S04: POP >= 50% of CIT_TOTAL (15 of 30)
+    for k in range(11):
+        put_unit(st, 1, "C", "E03", f"c1-{k}")
+    assert population(st) == 14
+    st, _ = do(st, {"type": "reproduce"})
+    assert not RULES.is_over(st)
+    st, events = do(st, {"type": "birth", "tile": "E07"})
+    # The birth is the last event before the end: nothing after it runs (the step stays open, §12.2).
+    assert types(events)[-2:] == ["CitizenAdded", "GameEnded"], types(events)
+    ended = of(events, "GameEnded")[0]
+    assert (ended["cause"], ended["declarer"], ended["objective"]) == ("DECLARED", 1, "S04")
+
+
+def test_without_auto_end_a_true_condition_waits_for_its_holder():
+    st = island()
+    st.objectives = [["S07"], ["S04"], ["S03"]]
+    for k in range(11):
+        put_unit(st, 1, "C", "E03", f"c1-{k}")
+    st, _ = do(st, {"type": "reproduce"})
+    st, events = do(st, {"type": "birth", "tile": "E07"})
+    assert not RULES.is_over(st) and condition_true(st, "S04")
 
 
 # ---------------------------------------------------------------------------------------------------- views
