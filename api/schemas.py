@@ -114,7 +114,9 @@ class GameSchema(ma.Schema):
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
     state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
-    result = fields.Dict(allow_none=True, required=True, metadata={"description": "scores and ranks once over"})
+    result = fields.Dict(allow_none=True, required=True, metadata={"description": (
+        "once over: scores, ranks (1 is best, ties share a rank), no_winner (true when nobody won, e.g. a "
+        "collective loss; every rank is then 1), tiebreaks and game-specific details")})
     undo_allowed = fields.Boolean(required=True)
     clock = fields.Nested(ClockStateSchema, allow_none=True, required=True)
     undo_request = fields.Nested(

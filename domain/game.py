@@ -114,17 +114,23 @@ def validate_options(schema: tuple[Option, ...], options: dict[str, Any] | None)
 
 @dataclass
 class GameResult:
-    """Final outcome. ``ranks[seat]`` is 1 for the winner(s); tied seats share a rank."""
+    """Final outcome. ``ranks[seat]`` is 1 for the winner(s); tied seats share a rank.
+
+    ``no_winner`` marks a game that ended with nobody winning (a collective loss, an aborted game): every
+    seat then has rank 1 (nobody placed above anyone) but none of them won.
+    """
 
     scores: list[float]
     ranks: list[int]
     tiebreaks: list[Any] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    no_winner: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
+            "no_winner": self.no_winner,
             "tiebreaks": list(self.tiebreaks),
             "details": dict(self.details),
         }

@@ -171,7 +171,8 @@ class Tournaments:
             for table in round_doc["tables"]:
                 if table["result"] is None and self.service.info(table["game_id"]).status == "finished":
                     result = self.service.load(table["game_id"]).result_dict()
-                    table["result"] = {"ranks": result["ranks"], "scores": result["scores"]}
+                    table["result"] = {"ranks": result["ranks"], "scores": result["scores"],
+                                       "no_winner": result.get("no_winner", False)}
             if all(table["result"] is not None for table in round_doc["tables"]):
                 round_doc["status"] = "finished"
         current = t["rounds"][-1]

@@ -3,7 +3,8 @@
 No I/O, no clock, no database: plain functions and dataclasses over JSON-friendly data. Player ids are
 strings (the site's external ids, or ``"bot:<level>:<n>"`` for bot participants). A finished game
 (a *result*) is ``{"players": [ids by seat], "ranks": [...], "scores": [...]}`` (``scores`` optional;
-rank 1 is best, equal ranks are ties; both dense ``[1, 1, 2]`` and competition ``[1, 1, 3]`` ranks work).
+rank 1 is best, equal ranks are ties; both dense ``[1, 1, 2]`` and competition ``[1, 1, 3]`` ranks work),
+with ``"no_winner": true`` for a game nobody won (a collective loss or an aborted game: all ranks equal).
 
 Table sizes (:func:`table_sizes`)
     Fewest byes first: the smallest number ``b`` of players sitting out such that ``n - b`` splits into
@@ -43,8 +44,9 @@ Seats (:func:`assign_seats`)
 
 Standings (:func:`standings`)
     At a table of ``k`` players rank ``r`` earns ``k - r`` points; tied players share the average of the
-    points of the places they occupy. Tie-breaks, in order: points, then the sum of game scores, then the
-    number of first places (shared firsts count), then the Buchholz-style sum over every game played of
+    points of the places they occupy (so a game nobody won gives every seat the average). Tie-breaks, in
+    order: points, then the sum of game scores, then the number of first places (shared firsts count; a game
+    nobody won has no first place), then the Buchholz-style sum over every game played of
     the opponents' final points, then player id ascending. Ranks are therefore ``1..n``.
 """
 
@@ -543,7 +545,7 @@ def standings(
         scores = list(game.get("scores") or [0] * len(seated))
         if len(ranks) != len(seated) or len(scores) != len(seated) or len(set(seated)) != len(seated):
             raise ValueError(f"malformed result: {game!r}")
-        best = min(ranks) if ranks else None
+        best = None if game.get("no_winner") or not ranks else min(ranks)
         for p, pts, rank, score in zip(seated, placement_points(ranks), ranks, scores):
             points[p] += pts
             score_sum[p] = score_sum.get(p, Fraction(0)) + Fraction(score)

@@ -141,10 +141,10 @@ def result(st: ArchState) -> GameResult:
     if end.get("cause") == "INDEPENDENCE":
         w = end.get("winner")
         scores = [1.0 if s == w else 0.0 for s in range(n)]
-        # Everyone loses without a Separatist; the protocol needs a rank 1, so all share it with 0 points.
+        # Everyone loses without a Separatist: all share rank 1 with 0 points and nobody won.
         ranks = [1 if (w is None or s == w) else 2 for s in range(n)]
         details["everyone_lost"] = w is None
-        return GameResult(scores=scores, ranks=ranks, tiebreaks=[[0, 0]] * n, details=details)
+        return GameResult(scores=scores, ranks=ranks, tiebreaks=[[0, 0]] * n, details=details, no_winner=w is None)
     rows = score_breakdown(st, pacifist=end.get("cause") == "DECLARED")
     scores = [float(r["total"]) for r in rows]
     tb = [[st.players[s]["money"], st.players[s]["tokens"]] for s in range(n)]

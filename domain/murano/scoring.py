@@ -167,6 +167,7 @@ def result(state: MuranoState) -> GameResult:
         ranks=ranks,
         tiebreaks=[state.gold[s] for s in range(state.n)],
         details={"aborted": state.aborted, "tiebreak": "gold"},
+        no_winner=state.aborted,
     )
 
 

@@ -369,6 +369,15 @@ def test_tie_break_wins():
     assert rows["b"].rank == 1 and rows["b"].wins == 1 and rows["a"].wins == 0
 
 
+def test_a_game_nobody_won_shares_the_points_and_counts_no_first_place():
+    lost = {"players": ["a", "b", "c"], "ranks": [1, 1, 1], "scores": [0, 0, 0], "no_winner": True}
+    tied = {"players": ["a", "b", "c"], "ranks": [1, 1, 1], "scores": [0, 0, 0]}
+    rows = {r.player: r for r in standings(["a", "b", "c"], [lost])}
+    assert all(r.points == 1 and r.wins == 0 for r in rows.values())
+    rows = {r.player: r for r in standings(["a", "b", "c"], [tied])}
+    assert all(r.points == 1 and r.wins == 1 for r in rows.values())
+
+
 def test_tie_break_opponents_points():
     results = [
         {"players": ["a", "x"], "ranks": [1, 2]},

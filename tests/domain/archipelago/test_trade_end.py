@@ -120,6 +120,7 @@ def test_independence_everyone_loses():
     assert end["cause"] == "INDEPENDENCE" and end["winner"] is None and RULES.is_over(st)
     res = RULES.result(st)
     assert res.details["everyone_lost"] and res.scores == [0.0, 0.0, 0.0]
+    assert res.no_winner and res.ranks == [1, 1, 1] and res.as_dict()["no_winner"] is True
 
 
 def test_independence_separatist_wins_alone():
@@ -128,7 +129,7 @@ def test_independence_separatist_wins_alone():
     st.objectives = [["M01"], ["M09"], ["M03"]]
     st, ev = do(st, {"type": "tax", "with": []})
     res = RULES.result(st)
-    assert of(ev, "GameEnded")[0]["winner"] == 1 and res.ranks == [2, 1, 2]
+    assert of(ev, "GameEnded")[0]["winner"] == 1 and res.ranks == [2, 1, 2] and not res.no_winner
 
 
 def test_declare_end_needs_a_true_own_condition():

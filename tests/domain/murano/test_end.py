@@ -232,6 +232,7 @@ def test_max_turns_aborts_a_stalled_game():
     state, events = pass_turn(state)
     assert events[-1]["type"] == "GameOver" and events[-1]["aborted"] is True
     assert RULES.result(state).ranks == [1, 1] and RULES.result(state).details["aborted"]
+    assert RULES.result(state).no_winner
 
 
 def test_game_over_refuses_commands_and_reveals_everything():
