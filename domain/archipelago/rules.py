@@ -32,6 +32,10 @@ def parse_trend_list(text: str) -> list[str]:
     return ids
 
 
+LOOK_THROUGH_DEPTH = 4  # commands of its own open step a seat plays out before its position is scored
+LOOK_THROUGH_SKIPS = frozenset({"offer_open", "declare_end"})
+
+
 class Archipelago(Rules):
     name = "archipelago"
     title = "Archipelago"
@@ -231,7 +235,5 @@ class Archipelago(Rules):
                 st.bids[s] = rng.randint(0, max(0, st.players[s]["money"]))
         return st
 
-LOOK_THROUGH_DEPTH = 4  # commands of its own open step a seat plays out before its position is scored
-LOOK_THROUGH_SKIPS = frozenset({"offer_open", "declare_end"})
 
 RULES = Archipelago()
