@@ -25,32 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.archipelago import RULES  # noqa: E402
-from domain.bots import make_bot  # noqa: E402
-from domain.rng import rng_for  # noqa: E402
-from workers.simulate import wilson_interval  # noqa: E402
-
-MAX_DECISIONS = 20_000
+from workers.simulate import GameTask, play_game, wilson_interval  # noqa: E402
 
 
 def play(job: tuple[int, int, str]) -> tuple[int, str, str, str | None, int, int]:
     seats, seed, length = job
-    bots = [make_bot("greedy", seed * 10 + seat) for seat in range(seats)]
-    events = RULES.setup(seed, seats, {"length": length})
-    state = RULES.fold(events)
-    decisions = 0
-    while not RULES.is_over(state):
-        if decisions >= MAX_DECISIONS:
-            raise RuntimeError(f"{seats} players, seed {seed}: no end after {MAX_DECISIONS} decisions")
-        seat = min(RULES.to_act(state))
-        command = bots[seat].choose(RULES, state, seat)
-        new_events = RULES.decide(state, command, seat, rng_for(seed, len(events)))
-        for event in new_events:
-            state = RULES.evolve(state, event)
-        events.extend(new_events)
-        decisions += 1
-    end = state.end
-    return seats, length, end["cause"], end.get("objective"), end["round"], decisions
+    task = GameTask(index=seed, game="archipelago", module=None, seed=seed, seating=("greedy",) * seats,
+                    bot_seeds=tuple(seed * 10 + seat for seat in range(seats)), options={"length": length})
+    record = play_game(task)
+    end = record["details"]
+    return seats, length, end["cause"], end["objective"], end["round"], record["decisions"]
 
 
 def share(count: int, n: int) -> str:

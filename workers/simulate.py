@@ -125,6 +125,7 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
         "seating": list(task.seating),
         "scores": list(result.scores),
         "ranks": list(result.ranks),
+        "details": result.details,
         "decisions": decisions,
         "events": len(events),
         "think": {"seconds": think, "decisions": moves},

@@ -45,7 +45,7 @@ def test_end_to_end_in_process(capsys, tmp_path, secret_registered):
     assert len(lines) == 9
     for index, record in enumerate(lines):
         assert record["game"] == index
-        assert set(record) >= {"seed", "seating", "scores", "ranks", "decisions"}
+        assert set(record) >= {"seed", "seating", "scores", "ranks", "details", "decisions"}
         assert len(record["scores"]) == len(record["ranks"]) == len(record["seating"]) == 3
         assert record["decisions"] == 9
     # rotation: every policy sat in every seat equally often, and each block of 3 shares its deal
