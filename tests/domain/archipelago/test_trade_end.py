@@ -218,13 +218,18 @@ def test_pacifist_bonus_only_on_declared_end_with_low_rebellion():
     assert score_breakdown(st, pacifist=True)[0]["pacifist"] == 0
 
 
-def test_auto_end_declares_for_the_holder_right_after_the_event():
-    st = island()
-    st.options = {**st.options, "auto_end": True}
-    st.objectives = [["S07"], ["S04"], ["S03"]]  # S04: POP >= 50% of CIT_TOTAL (15 of 30)
+def _one_birth_short_of_s04(options: dict | None = None):
+    """Seat 1 holds S04 (POP >= 50% of CIT_TOTAL: 15 of 30) with 14 citizens on the map; seat 0 to act."""
+    st = island(options=options)
+    st.objectives = [["S07"], ["S04"], ["S03"]]
     for k in range(11):
         put_unit(st, 1, "C", "E03", f"c1-{k}")
     assert population(st) == 14
+    return st
+
+
+def test_auto_end_declares_for_the_holder_right_after_the_event():
+    st = _one_birth_short_of_s04({"auto_end": True})
     st, _ = do(st, {"type": "reproduce"})
     assert not RULES.is_over(st)
     st, events = do(st, {"type": "birth", "tile": "E07"})
@@ -235,10 +240,7 @@ def test_auto_end_declares_for_the_holder_right_after_the_event():
 
 
 def test_without_auto_end_a_true_condition_waits_for_its_holder():
-    st = island()
-    st.objectives = [["S07"], ["S04"], ["S03"]]
-    for k in range(11):
-        put_unit(st, 1, "C", "E03", f"c1-{k}")
+    st = _one_birth_short_of_s04()
     st, _ = do(st, {"type": "reproduce"})
     st, events = do(st, {"type": "birth", "tile": "E07"})
     assert not RULES.is_over(st) and condition_true(st, "S04")
