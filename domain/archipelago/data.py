@@ -1,6 +1,6 @@
 """Archipelago: every constant and card/tile definition, in one place.
 
-Everything tagged DESIGNED in ``shared/rules/archipelago.md`` lives here (tile faces, market and colony tracks,
+Everything tagged DESIGNED in ``docs/rules/archipelago.md`` lives here (tile faces, market and colony tracks,
 population-influence thresholds, evolution cards with their backs, objectives, trends), so it can be tuned or
 replaced without touching the rules code.  Section numbers refer to the rules file.
 

@@ -1,6 +1,6 @@
 """Murano game data: board, ring, tile mixes, cards and tunable constants.
 
-Everything the rules file (shared/rules/murano.md) marks DESIGNED lives here, so it can be replaced without touching
+Everything the rules file (docs/rules/murano.md) marks DESIGNED lives here, so it can be replaced without touching
 the rules code: the island grids (§2.2), the ring order and anchors (§2.5), the street/shop/palace mixes (§3), the
 special-building effects' ids and names (§12) and the character cards with their score formulas (§13.3). The real
 facts (counts, prices) are kept next to them as named constants for the same reason.
