@@ -9,7 +9,7 @@ import random
 
 from domain.archipelago import data as D
 from domain.archipelago.evolve import apply
-from domain.archipelago.scoring import condition_true, declarable
+from domain.archipelago.scoring import condition_true, declarable, final_ranking
 from domain.archipelago.state import (
     ArchState,
     ceil_pct,
@@ -54,7 +54,7 @@ def check_loss(ctx: Ctx) -> None:
             if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":
                 winner = s
         ctx.emit({"type": "GameEnded", "cause": "INDEPENDENCE", "winner": winner, "round": st.round,
-                  "rebellion": st.reb, "population": population(st)})
+                  "rebellion": st.reb, "population": population(st), "winners": [] if winner is None else [winner]})
         raise GameOver()
 
 
@@ -99,8 +99,11 @@ def add_ship(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
 
 
 def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str | None = None) -> None:
+    """A scored end (§12.3): the event names the winner(s); ``winner`` is the seat when exactly one seat won."""
+    _, _, ranks = final_ranking(ctx.st, cause)
+    winners = [s for s, r in enumerate(ranks) if r == 1]
     ctx.emit({"type": "GameEnded", "cause": cause, "declarer": declarer, "objective": objective,
-              "round": ctx.st.round, "winner": None})
+              "round": ctx.st.round, "winner": winners[0] if len(winners) == 1 else None, "winners": winners})
     raise GameOver()
 
 

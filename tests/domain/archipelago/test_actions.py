@@ -84,6 +84,19 @@ def test_recruit_price_follows_surplus_and_overseer():
     assert population(st) == 4
 
 
+def test_recruit_on_a_tile_where_the_actor_has_only_a_lying_citizen():
+    """§8.2 (v1.2): a hire needs a citizen of the actor, standing or lying, or a ship on the tile; the seed
+    names no posture (「工人只能放置在已經有你的人、或是船的該格地圖(陸地)上」)."""
+    st = island()
+    st.sur = 5
+    put_unit(st, 0, "C", "E03", "c0-95", lying=True)
+    st, _ = do(st, {"type": "recruit", "with": []})
+    assert {"type": "hire", "tile": "E03"} in RULES.legal_commands(st, 0)
+    st, events = do(st, {"type": "hire", "tile": "E03"})
+    hired = [u for u in st.units.values() if u["owner"] == 0 and u["tile"] == "E03" and not u["lying"]]
+    assert len(hired) == 1 and st.sur == 4
+
+
 def test_recruit_impossible_without_surplus():
     st = island()
     st.sur = 0

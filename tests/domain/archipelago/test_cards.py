@@ -6,6 +6,7 @@ import pytest
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
+from domain.archipelago.scoring import score_breakdown
 from domain.archipelago.state import population
 from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, turn_of
 
@@ -240,6 +241,24 @@ def test_wonders_sacrifice_a_citizen_and_apply_their_effect(wonder, check):
     assert "c0-95" not in st.units and st.players[0]["wonders"] == [{"card": wonder, "citizen": "c0-95"}]
     assert wonder not in st.players[0]["track"] and check(st)
     assert RULES.result(st).scores is not None
+
+
+@pytest.mark.parametrize("wonder", ["W01", "W02", "W03", "W04"])
+def test_an_unbuilt_wonder_scores_nothing_and_a_built_one_scores_its_vp(wonder):
+    """§12.3 step 4 (v1.2): owned but unbuilt wonders score nothing; the seed scores a wonder once built."""
+    st = with_card(wonder)
+    give_card(st, 0, "P16")  # a progress card that is not a wonder: 2 VP while owned
+    assert D.CARDS[wonder].vp > 0
+    row = score_breakdown(st, pacifist=False)[0]
+    assert (row["cards"], row["wonders"]) == (D.CARDS["P16"].vp, 0)
+    cubes, money = D.CARDS[wonder].wonder_cost
+    stock(st, 0, **cubes)
+    st.players[0]["money"] = 10 + money
+    put_unit(st, 0, "C", "E03", "c0-95")
+    st, _ = do(st, {"type": "build_wonder", "card": wonder, "citizen": "c0-95", "tokens": {}})
+    row = score_breakdown(st, pacifist=False)[0]
+    assert (row["cards"], row["wonders"]) == (D.CARDS["P16"].vp, D.CARDS[wonder].vp)
+    assert row["total"] - sum(row["criteria"].values()) == D.CARDS["P16"].vp + D.CARDS[wonder].vp
 
 
 def test_wonder_needs_the_cost():

@@ -143,6 +143,34 @@ def test_declare_end_needs_a_true_own_condition():
     assert of(ev, "GameEnded")[0]["cause"] == "DECLARED" and RULES.result(st).details["declarer"] == 0
 
 
+def test_a_declared_end_names_the_winner():
+    """§12.3 step 6: the winner has most VP; the GameEnded event names it (not "winner": null)."""
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]
+    st.trends = []
+    st.rounds_completed = 8
+    give_card(st, 1, "P16")  # 2 VP for seat 1
+    st, ev = do(st, {"type": "declare_end", "objective": "M07"})
+    ended = of(ev, "GameEnded")[0]
+    assert RULES.result(st).ranks[1] == 1
+    assert ended["winner"] == 1 and ended["winners"] == [1]
+    assert RULES.result(st).details["winner"] == 1
+
+
+def test_a_declared_end_with_a_shared_victory_names_every_winner():
+    """§12.3 step 6: ties on VP, money and explorer tokens share the victory; the event lists them all."""
+    st = island()
+    st.objectives = [["L07"], ["M05"], ["S07"]]  # every criterion is MONEY
+    st.trends = []
+    st.rounds_completed = 12
+    for p in st.players:
+        p["money"], p["tokens"] = 10, 0
+    st, ev = do(st, {"type": "declare_end", "objective": "L07"})
+    ended = of(ev, "GameEnded")[0]
+    assert RULES.result(st).ranks == [1, 1, 1]
+    assert ended["winners"] == [0, 1, 2] and ended["winner"] is None
+
+
 def test_separatist_can_never_declare():
     st = island()
     st.objectives = [["S09"], ["M01"], ["M03"]]
