@@ -302,14 +302,16 @@ def beige_event(ctx: Ctx, card: str) -> None:
 
 
 def _balance(ctx: Ctx) -> bool:
+    """Phase 4. A crisis runs while the phase is still BALANCE; Phase 5 starts once it has ended."""
     st = ctx.st
-    if st.round > 1 and st.deck:
+    if st.round > 1 and st.deck and not st.p4_done:
         top = st.deck[0]
         back = D.CARDS[top].back
         if back.color == "BEIGE":
             beige_event(ctx, top)
         elif back.color == "YELLOW" or top not in st.resolved_red:
             ctx.emit({"type": "CrisisStarted", "card": top, "color": back.color, "trigger": "PHASE4"})
+            return True
     ctx.emit({"type": "PhaseStarted", "phase": "ACTIONS"})
     return True
 

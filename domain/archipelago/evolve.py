@@ -302,7 +302,9 @@ def _order_set(st, ev):
 @on("PhaseStarted")
 def _phase(st, ev):
     st.phase = ev["phase"]
-    if ev["phase"] == "ACTIONS":
+    if ev["phase"] == "BALANCE":
+        st.p4_done = False
+    elif ev["phase"] == "ACTIONS":
         st.active = -1
         st.turn = None
     elif ev["phase"] == "EVOLUTION":
@@ -664,6 +666,8 @@ def _exp_demand(st, ev):
 def _crisis_end(st, ev):
     if st.crisis["color"] == "RED":
         st.resolved_red.add(st.crisis["card"])
+    if st.crisis["trigger"] == "PHASE4":
+        st.p4_done = True
     st.crisis = None
 
 

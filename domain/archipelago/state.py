@@ -61,6 +61,7 @@ class ArchState:
     offer: dict | None = None
     discard_pending: int | None = None
     red_check_pending: bool = False
+    p4_done: bool = False  # this round's Phase-4 crisis has ended (Phase 5 may start)
     p6: dict | None = None
     end: dict | None = None
     cart_seen: dict = field(default_factory=dict)  # seat -> tiles seen privately with CARTOGRAPHER

@@ -261,6 +261,28 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
 
 
+def test_phase_four_is_over_before_phase_five_starts():
+    """§5 round order: Phase 4 (balance) ends, crisis included, before Phase 5 (actions) starts, in the events
+    and in the view."""
+    st, ev = balance_state("C01")  # a yellow crisis
+    assert "CrisisStarted" in types(ev) and "PhaseStarted" not in types(ev)
+    assert st.phase == "BALANCE" and RULES.view(st, 0)["phase"] == "BALANCE"
+    log = list(ev)
+    for s in st.order:
+        st, ev = do(st, {"type": "supply_done"}, s)
+        log += ev
+        assert st.crisis is None or RULES.view(st, None)["phase"] == "BALANCE"
+    while st.crisis is not None:
+        seat = sorted(RULES.to_act(st))[0]
+        st, ev = do(st, {"type": "export_done"} if {"type": "export_done"} in RULES.legal_commands(st, seat)
+                    else RULES.legal_commands(st, seat)[0], seat)
+        log += ev
+    kinds = types(log)
+    assert kinds.index("CrisisEnded") < kinds.index("PhaseStarted")
+    assert of(log, "PhaseStarted") == [{"type": "PhaseStarted", "phase": "ACTIONS"}]
+    assert RULES.view(st, 0)["phase"] == "ACTIONS" and st.turn is not None
+
+
 def test_beige_event_applies_at_once():
     st, ev = balance_state("C06")  # FAIR_WEATHER
     assert of(ev, "BeigeEventApplied")[0]["event"] == "FAIR_WEATHER" and st.crisis is None
