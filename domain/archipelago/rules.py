@@ -102,7 +102,10 @@ class Archipelago(Rules):
         else:
             k = (2 if seats == 2 else 1) * (2 if opts["more_fun"] else 1)
             for i, seat in enumerate(order):
-                ctx.emit({"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]})
+                dealt = {"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]}
+                if opts["more_fun"]:
+                    dealt["keep"] = k // 2  # the others go back unseen: never revealed (§3.10)
+                ctx.emit(dealt)
         ctx.emit({"type": "ExplorationStackShuffled", "stack": shuffled_stack(rng, list(D.TILE_IDS))})
         if opts["more_fun"]:
             ctx.emit({"type": "ObjectiveChoiceStarted"})
@@ -148,6 +151,13 @@ class Archipelago(Rules):
             if isinstance(event[field], list):
                 hidden["count"] = len(event[field])
             return hidden
+        return event
+
+    def public_event(self, event: dict) -> dict:
+        """§3.10: an objective returned under MORE_FUN is never revealed, not even after the end. A MORE_FUN deal
+        (it names how many cards its holder keeps) shows its count only; ``ObjectivesKept`` names the kept ones."""
+        if event["type"] == "ObjectivesDealt" and event.get("keep") is not None:
+            return {**event, "cards": None, "count": len(event["cards"])}
         return event
 
     def reveals(self, event: dict) -> bool:

@@ -156,3 +156,17 @@ def test_turn0_completes_with_a_reshuffle_and_round_one():
     st = first_legal_until(st, lambda s: s.phase != "TURN0")
     assert st.round == 1 and st.phase == "BID" and len(st.tiles) == 4
     assert all(h == [] for h in st.hands) and len(st.stack) == 21
+
+
+def test_more_fun_deal_is_public_after_the_end_only_as_a_count():
+    """§3.10 (v1.2): a MORE_FUN objective returned by its holder is never revealed, even after the end; without
+    MORE_FUN every dealt objective is in play and public at the end."""
+    events = RULES.setup(5, 3, {"more_fun": True, "length": "short"})
+    deals = [e for e in events if e["type"] == "ObjectivesDealt"]
+    assert len(deals) == 3 and all(e["keep"] == 1 and len(e["cards"]) == 2 for e in deals)
+    for e in deals:
+        public = RULES.public_event(e)
+        assert public["cards"] is None and public["count"] == 2 and public["seat"] == e["seat"]
+        assert RULES.redact(e, e["seat"])["cards"] == e["cards"]  # the holder sees both while choosing
+    plain = [e for e in RULES.setup(5, 3, {"length": "short"}) if e["type"] == "ObjectivesDealt"]
+    assert all(RULES.public_event(e) == e for e in plain)
