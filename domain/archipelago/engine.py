@@ -12,6 +12,7 @@ from domain.archipelago.evolve import apply
 from domain.archipelago.scoring import condition_true, declarable, final_ranking
 from domain.archipelago.state import (
     ArchState,
+    both_faces,
     ceil_pct,
     cit_total,
     controlled_buildings,
@@ -143,7 +144,7 @@ def deal_hand(ctx: Ctx, seat: int) -> None:
     if not st.stack and st.set_aside:
         ctx.emit({"type": "SetAsidePileRecycled", "seat": seat})
     tiles = [x[0] for x in st.stack[: D.TURN0_HAND_SIZE]]
-    ctx.emit({"type": "Turn0HandDealt", "seat": seat, "tiles": tiles})
+    ctx.emit({"type": "Turn0HandDealt", "seat": seat, "tiles": tiles, "faces": {t: both_faces(t) for t in tiles}})
 
 
 def icon_choices(st: ArchState, holder: dict, tid: str) -> tuple[str, list[int]]:

@@ -20,6 +20,7 @@ from domain.rng import rng_for
 HIDDEN_EVENTS = {"EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"}
 SEAT_PRIVATE = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "Turn0HandDealt": "tiles",
                 "Turn0HandSetAside": "tiles", "BidCommitted": "amount", "CartographerLooked": "tiles"}
+SEAT_PRIVATE_EXTRA = {"Turn0HandDealt": ("faces",)}  # further fields only the holder sees
 REVEALING = {"GameStarted", "EvolutionDeckShuffled", "EvolutionMarketDealt", "TrendsRevealed", "ObjectivesDealt",
              "ObjectivesLaidOut", "ExplorationStackShuffled", "ExplorationStackReshuffled", "Turn0HandDealt",
              "TileDrawn", "CartographerLooked", "SlotRefilled", "CardsRevealed", "BidsRevealed", "GameEnded"}
@@ -150,6 +151,9 @@ class Archipelago(Rules):
             hidden = {**event, field: None}
             if isinstance(event[field], list):
                 hidden["count"] = len(event[field])
+            for extra in SEAT_PRIVATE_EXTRA.get(t, ()):
+                if extra in hidden:
+                    hidden[extra] = None
             return hidden
         return event
 

@@ -136,6 +136,15 @@ def face_of(tid: str, face: str) -> D.Face:
     return D.EXPLORATION_TILES[tid][face]
 
 
+def both_faces(tid: str) -> dict[str, dict]:
+    """Both faces of an exploration tile as shown to whoever may look at it (§3.10 v1.2: 「你可以自由看正反兩面」)."""
+    out = {}
+    for face in ("A", "B"):
+        f = face_of(tid, face)
+        out[face] = {"edges": f.edges, "icons": list(f.icons), "huts": f.huts}
+    return out
+
+
 def neighbors(st: ArchState, tid: str) -> list[tuple[int, str]]:
     pos = st.tiles[tid]["pos"]
     out = []

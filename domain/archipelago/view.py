@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.archipelago import data as D
-from domain.archipelago.state import ArchState, face_of, population, tile_controller
+from domain.archipelago.state import ArchState, both_faces, face_of, population, tile_controller
 
 
 def _back(card: str) -> dict:
@@ -39,6 +39,9 @@ def _step_view(st: ArchState, seat: int | None) -> dict | None:
     if st.step is None:
         return None
     out = {k: (sorted(v) if isinstance(v, set) else v) for k, v in st.step.items()}
+    tid = st.step.get("tile")
+    if tid and tid not in st.tiles:  # drawn, not yet placed: both faces are public (§3.10, Q39)
+        out["tile_faces"] = both_faces(tid)
     return out
 
 
@@ -58,8 +61,10 @@ def view(st: ArchState, seat: int | None, everything: bool = False) -> dict[str,
             pv["objectives"] = list(st.objectives[s])
             if s == seat:  # objectives returned under MORE_FUN are never revealed
                 pv["dealt_objectives"] = list(st.dealt_objectives[s])
-            pv["hand"] = [{"tile": t, "faces": {"A": _face(t, "A"), "B": _face(t, "B")}} for t, _ in st.hands[s]]
+            pv["hand"] = [{"tile": t, "faces": both_faces(t)} for t, _ in st.hands[s]]
             pv["cartographer_seen"] = [x[0] for x in st.cart_seen.get(s, [])]
+            pv["cartographer_tiles"] = [{"tile": t, "up": u, "faces": both_faces(t)}
+                                        for t, u in st.cart_seen.get(s, [])]
         else:
             pv["objectives_count"] = len(st.objectives[s])
             pv["hand_count"] = len(st.hands[s])

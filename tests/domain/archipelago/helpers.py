@@ -67,7 +67,7 @@ def check_invariants(st: ArchState) -> None:
         assert v + st.pool[k] == D.BUILDING_POOL[k]
 
 
-PRIVATE_KEYS = ("money", "cubes", "explorer_tokens", "objectives", "dealt_objectives", "bid", "hand",
+PRIVATE_KEYS = ("money", "cubes", "explorer_tokens", "objectives", "dealt_objectives", "bid", "hand", "cartographer_tiles",
                 "cartographer_seen")
 
 
@@ -112,6 +112,7 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
                 field = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "BidCommitted": "amount"}.get(
                     t, "tiles")
                 assert red[field] is None, (t, viewer)
+                assert red.get("faces") is None, (t, viewer)
 
 
 def new_game(seats: int, seed: int = 1, options: dict | None = None) -> tuple[ArchState, list[dict]]:
