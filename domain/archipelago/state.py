@@ -133,7 +133,25 @@ def rotate_edges(edges: str, rot: int) -> str:
 def face_of(tid: str, face: str) -> D.Face:
     if tid in D.START_FACES:
         return D.START_FACES[tid]
+    if "+" in tid:  # a tile made up by ``determinize``: "<tile><face>+<tile><face>" gives its faces A and B
+        src = tid.split("+")[0 if face == "A" else 1]
+        return D.EXPLORATION_TILES[src[:-1]][src[-1]]
     return D.EXPLORATION_TILES[tid][face]
+
+
+def face_source(tid: str, face: str) -> tuple[str, str]:
+    """The printed (tile, face) behind ``face`` of ``tid`` (itself, unless ``determinize`` made the tile up)."""
+    if "+" in tid:
+        src = tid.split("+")[0 if face == "A" else 1]
+        return src[:-1], src[-1]
+    return tid, face
+
+
+def composed_tile(a: tuple[str, str], b: tuple[str, str]) -> str:
+    """A made-up tile id whose face A is printed face ``a`` and face B printed face ``b`` (for ``determinize``)."""
+    if a[1] == "A" and b == (a[0], "B"):
+        return a[0]
+    return f"{a[0]}{a[1]}+{b[0]}{b[1]}"
 
 
 def both_faces(tid: str) -> dict[str, dict]:

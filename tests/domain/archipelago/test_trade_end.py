@@ -310,3 +310,44 @@ def test_metrics_for_every_criterion():
     assert {k: metric(st, 0, k) for k in expected} == expected
     codes = {o.criterion for o in D.OBJECTIVES.values()} | {t[1] for t in D.TRENDS.values()}
     assert codes <= set(expected) | {f"RES:{r}" for r in D.RESOURCES}
+
+
+def _printed_faces(st):
+    from domain.archipelago.state import face_source
+
+    entries = list(st.stack) + [x for h in st.hands for x in h] + list(st.set_aside)
+    return sorted(face_source(t, f) for t, _ in entries for f in "AB")
+
+
+def test_determinize_resamples_the_hidden_face_of_the_top_exploration_tile():
+    """§3.10 (v1.2): the top tile's up face is public, its other face is not; determinize resamples it like any
+    other hidden face, keeps the up face, and keeps every printed face in play exactly once."""
+    import random
+
+    from domain.archipelago.state import face_of
+
+    st = island()
+    real, up = st.stack[0]
+    back = "B" if up == "A" else "A"
+    changed = 0
+    for i in range(40):
+        det = RULES.determinize(st, 0, random.Random(i))
+        tid, det_up = det.stack[0]
+        assert det_up == up and face_of(tid, up) == face_of(real, up)
+        assert RULES.view(det, 0)["exploration_top_face"] == RULES.view(st, 0)["exploration_top_face"]
+        assert _printed_faces(det) == _printed_faces(st)
+        changed += face_of(tid, back) != face_of(real, back)
+        turn_of(det, 0)
+    assert changed >= 30  # 1 chance in 47 to keep the real face in each sample
+
+
+def test_determinize_keeps_the_top_tiles_the_seat_saw_with_cartographer():
+    import random
+
+    st = island()
+    give_card(st, 0, "C12")
+    st, _ = do(st, {"type": "explore", "slot": "PERSONAL", "pick": "TOP", "with": ["C12"]})
+    seen = [list(x) for x in st.stack[:3]]
+    for i in range(10):
+        assert RULES.determinize(st, 0, random.Random(i)).stack[:3] == seen
+    assert any(RULES.determinize(st, 1, random.Random(i)).stack[:3] != seen for i in range(10))
