@@ -283,8 +283,9 @@ def _influence(ctx: Ctx) -> bool:
 
 def beige_event(ctx: Ctx, card: str) -> None:
     st = ctx.st
-    code = D.CARDS[card].back.event
-    ev = {"type": "BeigeEventApplied", "card": card, "event": code}
+    back = D.CARDS[card].back
+    code = back.event
+    ev = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
     if code == "FAIR_WEATHER":
         ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
     elif code == "PEACE_TREATY":
@@ -311,7 +312,7 @@ def _balance(ctx: Ctx) -> bool:
         if back.color == "BEIGE":
             beige_event(ctx, top)
         elif back.color == "YELLOW" or top not in st.resolved_red:
-            ctx.emit({"type": "CrisisStarted", "card": top, "color": back.color, "trigger": "PHASE4"})
+            ctx.emit({"type": "CrisisStarted", "back": back.id, "color": back.color, "trigger": "PHASE4"})
             return True
     ctx.emit({"type": "PhaseStarted", "phase": "ACTIONS"})
     return True
@@ -378,7 +379,7 @@ def _crisis(ctx: Ctx) -> bool:
             units = [r for r, q in back.export for _ in range(q)]
             ctx.emit({"type": "ExportDemandStarted", "units": units})
         else:
-            ctx.emit({"type": "CrisisEnded", "card": c["card"]})
+            ctx.emit({"type": "CrisisEnded", "back": back.id})
         return True
     if c["part"] == "DOM":
         lying = lying_count(st)
@@ -399,8 +400,9 @@ def red_check(ctx: Ctx) -> None:
     ctx.emit({"type": "RedCheckDone"})
     if st.deck:
         top = st.deck[0]
-        if D.CARDS[top].back.color == "RED" and top not in st.resolved_red:
-            ctx.emit({"type": "CrisisStarted", "card": top, "color": "RED", "trigger": "RED"})
+        back = D.CARDS[top].back
+        if back.color == "RED" and top not in st.resolved_red:
+            ctx.emit({"type": "CrisisStarted", "back": back.id, "color": "RED", "trigger": "RED"})
 
 
 _PHASES = {

@@ -597,7 +597,9 @@ def _tile_discarded(st, ev):
 # ---------------------------------------------------------------------------------------------------- crises
 @on("CrisisStarted")
 def _crisis(st, ev):
-    st.crisis = {"card": ev["card"], "color": ev["color"], "part": None, "idx": 0, "pending": 0, "temple": None,
+    # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
+    card = ev.get("card") or st.deck[0]
+    st.crisis = {"card": card, "back": D.CARDS[card].back.id, "color": ev["color"], "part": None, "idx": 0, "pending": 0, "temple": None,
                  "temples_used": [], "priest_left": 0, "units": [], "trigger": ev["trigger"], "done": []}
 
 

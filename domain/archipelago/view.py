@@ -10,13 +10,23 @@ from domain.archipelago.state import ArchState, both_faces, face_of, population,
 
 def _back(card: str) -> dict:
     b = D.CARDS[card].back
-    return {"color": b.color, "domestic": list(b.domestic) if b.domestic else None,
+    return {"back": b.id, "color": b.color, "domestic": list(b.domestic) if b.domestic else None,
             "export": [list(x) for x in b.export], "event": b.event}
 
 
 def _face(tid: str, face: str) -> dict:
     f = face_of(tid, face)
     return {"edges": f.edges, "icons": list(f.icons), "huts": f.huts}
+
+
+def _crisis_view(st: ArchState, everything: bool) -> dict | None:
+    """The open crisis, named by its back: the front of the deck's top card is hidden (§3.10 v1.2)."""
+    if st.crisis is None:
+        return None
+    out = dict(st.crisis)
+    if not everything:
+        out.pop("card", None)
+    return out
 
 
 def _public_player(st: ArchState, s: int) -> dict:
@@ -101,7 +111,7 @@ def view(st: ArchState, seat: int | None, everything: bool = False) -> dict[str,
         "tile_discard": list(st.tile_discard), "set_aside_count": len(st.set_aside),
         "tax_slots_used": st.tax_used, "shared_explores_used": st.shared_explores,
         "cards_used_this_round": sorted(st.card_used), "players": players,
-        "crisis": dict(st.crisis) if st.crisis else None, "turn": dict(st.turn) if st.turn else None,
+        "crisis": _crisis_view(st, everything), "turn": dict(st.turn) if st.turn else None,
         "step": _step_view(st, seat), "offer": st.offer, "discard_pending": st.discard_pending,
         "auction": {"bidders": list(st.bidders), "attempt": st.bid_attempt, "picker": st.picker,
                     "picked": list(st.picked)},

@@ -95,6 +95,7 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
             if viewer == other:
                 continue
             v = RULES.view(st, viewer)
+            assert v["crisis"] is None or "card" not in v["crisis"]
             if not no_secrets:
                 assert RULES.view(changed, viewer) == v, f"view of {viewer} leaks seat {other}"
             for key in PRIVATE_KEYS:
@@ -105,6 +106,8 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
         for viewer in [None, *range(st.n)]:
             red = RULES.redact(ev, viewer)
             t = ev["type"]
+            if t in ("CrisisStarted", "CrisisEnded", "BeigeEventApplied"):  # the top card's front is hidden
+                assert "card" not in red and red["back"] in D.BACKS
             if t in ("EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"):
                 assert "deck" not in red and "stack" not in red
             if t in ("ObjectivesDealt", "ObjectivesKept", "Turn0HandDealt", "Turn0HandSetAside", "BidCommitted",

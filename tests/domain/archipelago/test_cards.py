@@ -30,6 +30,19 @@ def test_every_card_has_a_complete_definition():
     assert sum(1 for c in D.CARDS.values() if c.use == "WONDER") == 4
 
 
+def test_every_back_is_shared_by_at_least_three_cards():
+    """§3.10 (v1.2): a public back must not identify the hidden front; colour counts stay 28 / 6 / 6 (§10.4)."""
+    by_back: dict = {}
+    for card in D.CARDS.values():
+        by_back.setdefault(card.back.id, []).append(card.id)
+        assert D.BACKS[card.back.id] == card.back
+    assert all(len(cards) >= 3 for cards in by_back.values()), by_back
+    specs = {(b.color, b.domestic, b.export, b.event) for b in D.BACKS.values()}
+    assert len(specs) == len(D.BACKS)  # distinct ids are distinct specifications
+    for color, count in (("YELLOW", 28), ("RED", 6), ("BEIGE", 6)):
+        assert sum(len(v) for k, v in by_back.items() if D.BACKS[k].color == color) == count
+
+
 def test_researcher_reveals_five_buys_a_progress_card_and_discards_the_rest():
     st = with_card("C01")
     st.deck = ["C03", "P02", "C05", "P06", "C07", "C09", "C10"]
@@ -60,7 +73,7 @@ def test_research_exposing_a_red_card_runs_the_crisis_then_resumes_the_turn():
     st.resolved_red = set()
     st, ev = do(st, {"type": "use_card", "card": "C01"})
     st, ev = do(st, {"type": "research_pick", "card": None})
-    assert of(ev, "CrisisStarted")[0]["card"] == "C04" and st.crisis is not None
+    assert of(ev, "CrisisStarted")[0]["back"] == D.CARDS["C04"].back.id == "R1" and st.crisis["card"] == "C04"
     for _ in range(20):
         if st.crisis is None:
             break
