@@ -102,7 +102,7 @@ def clock_body(game: LoadedGame) -> dict[str, Any] | None:
 
 
 def event_body(game: LoadedGame, event: StoredEvent, seat: int | None, reveal: bool) -> dict[str, Any]:
-    data = event.data if reveal else game.rules.redact(event.data, seat)
+    data = game.rules.public_event(event.data) if reveal else game.rules.redact(event.data, seat)
     return {
         "version": event.version,
         "generation": event.generation,

@@ -6,6 +6,10 @@ Run from the repository root::
 
 for example ``python benchmarks/archipelago_balance.py 500 2`` (the issue's figure) or
 ``python benchmarks/archipelago_balance.py 50 2 medium 3,5`` for a quick look at one cell.
+Games are played in rounds over the player counts (game 0 of every count, then game 1, ...), so a run
+stopped early still covers every count evenly. With ``ARCHIPELAGO_BALANCE_LOG=FILE`` every finished game
+is appended to FILE as a JSON line; ``python benchmarks/archipelago_balance.py report FILE`` prints the
+same report from such a file (for example after stopping a long run).
 Games rotate through the objective lengths (short, medium, long by default). Every game is seeded
 (deal seed ``100_000 * players + g``, bot seeds derived from it), so a run is reproducible whatever the
 number of workers.
@@ -17,6 +21,8 @@ same split per length and which objectives were declared. Progress goes to stder
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import time
 from collections import Counter
@@ -68,17 +74,33 @@ def report(results: list[tuple[int, str, str, str | None, int, int]], counts: li
         print(f"    declared objectives: {dict(sorted(declared.items()))}")
 
 
+def report_file(path: str) -> None:
+    with open(path, encoding="utf-8") as handle:
+        results = [tuple(json.loads(line)) for line in handle if line.strip()]
+    counts = sorted({r[0] for r in results})
+    lengths = [x for x in ("short", "medium", "long") if any(r[1] == x for r in results)]
+    report(results, counts, lengths)
+    print(f"{len(results)} games from {path}")
+
+
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "report":
+        report_file(sys.argv[2])
+        return
+    log_path = os.environ.get("ARCHIPELAGO_BALANCE_LOG")
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     lengths = (sys.argv[3] if len(sys.argv) > 3 else "short,medium,long").split(",")
     counts = [int(c) for c in (sys.argv[4] if len(sys.argv) > 4 else "2,3,4,5").split(",")]
-    jobs = [(seats, 100_000 * seats + g, lengths[g % len(lengths)]) for seats in counts for g in range(games)]
+    jobs = [(seats, 100_000 * seats + g, lengths[g % len(lengths)]) for g in range(games) for seats in counts]
     started = time.perf_counter()
     results = []
     with Pool(workers) as pool:
         for result in pool.imap_unordered(play, jobs, chunksize=1):
             results.append(result)
+            if log_path:
+                with open(log_path, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(result) + "\n")
             if len(results) % 50 == 0 or len(results) == len(jobs):
                 print(f"  ... {len(results)}/{len(jobs)} games, {time.perf_counter() - started:.0f}s",
                       file=sys.stderr, flush=True)

@@ -14,7 +14,8 @@ A game is one object (usually a module-level instance of a ``Rules`` subclass) w
 - ``legal_commands(state, seat) -> list[Command]``: every legal command for that seat, complete;
 - ``view(state, seat)`` and ``redact(event, seat)``: what a seat (or a spectator, ``None``) may see.
   Once ``is_over(state)`` is true, the platform shows everything and calls neither with a seat filter
-  (see ``reveal_all``);
+  (see ``reveal_all``), except what ``public_event(event)`` keeps secret for good (an Archipelago objective
+  returned under MORE_FUN);
 - ``is_over(state)`` and ``result(state)``: final scores and ranking;
 - ``determinize(state, seat, rng) -> state``: a state consistent with everything ``seat`` knows, the
   hidden parts sampled (what search bots plan on);
@@ -199,6 +200,10 @@ class Rules:
         raise NotImplementedError
 
     def redact(self, event: Event, seat: int | None) -> Event:
+        return event
+
+    def public_event(self, event: Event) -> Event:
+        """An event as everyone sees it once the game is over: by default all of it."""
         return event
 
     def reveal_all(self, state: State) -> dict[str, Any]:

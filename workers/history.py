@@ -161,7 +161,7 @@ class History:
                 "version": event.version,
                 "seat": event.meta.get("seat"),
                 "actor": event.meta.get("actor", "unknown"),
-                "event": event.data if reveal else rules.redact(event.data, seat),
+                "event": rules.public_event(event.data) if reveal else rules.redact(event.data, seat),
                 "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
             })
         return {
@@ -189,7 +189,7 @@ class History:
                     "type": e.type,
                     "seat": e.meta.get("seat"),
                     "actor": e.meta.get("actor", "unknown"),
-                    "data": e.data if game.over else game.rules.redact(e.data, seat),
+                    "data": game.rules.public_event(e.data) if game.over else game.rules.redact(e.data, seat),
                     "recorded_at": e.recorded_at,
                 }
                 for e in archived.get(record.generation, [])

@@ -1,4 +1,4 @@
-"""Amerigo (Stefan Feld, 2013) for 2-4 players; rules in shared/rules/amerigo.md."""
+"""Amerigo (Stefan Feld, 2013) for 2-4 players; rules in docs/rules/amerigo.md."""
 
 from .rules import AmerigoRules
 

@@ -1,6 +1,6 @@
 """Amerigo constants and component data.
 
-Everything the rules file (shared/rules/amerigo.md) tags DESIGNED [D] lives in this module: island tile
+Everything the rules file (docs/rules/amerigo.md) tags DESIGNED [D] lives in this module: island tile
 layouts, tile size, frame geometry constants, the progress and special track values, the cube-tower
 parameters, the production-token split and the tile counts per shape. Real values can replace them here
 without touching rule code.

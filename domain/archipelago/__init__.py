@@ -1,4 +1,4 @@
-"""Archipelago (Boelinger, 2012) for Tradewinds; rules in shared/rules/archipelago.md."""
+"""Archipelago (Boelinger, 2012) for Tradewinds; rules in docs/rules/archipelago.md."""
 
 from domain.archipelago.rules import RULES, Archipelago
 

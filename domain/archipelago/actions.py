@@ -30,6 +30,7 @@ from domain.archipelago.engine import Ctx, change_reb, change_sur, take_token
 from domain.archipelago.state import (
     ArchState,
     available,
+    both_faces,
     card_owner,
     controlled_buildings,
     housed,
@@ -161,10 +162,11 @@ def explore_events(ctx, seat, pick, cards):
     if cards:
         k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
         ctx.emit({"type": "CartographerLooked", "seat": seat, "count": k,
-                  "tiles": [{"tile": t, "up": u} for t, u in st.stack[:k]]})
+                  "tiles": [{"tile": t, "up": u, "faces": both_faces(t)} for t, u in st.stack[:k]]})
     else:
         idx = 0 if pick == "TOP" else 1
-        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": st.stack[idx][0]})
+        tid = st.stack[idx][0]
+        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
 def cmd_explore(st, seat, cmd, ctx):

@@ -181,8 +181,8 @@ def hire_tiles(st: ArchState, seat: int) -> list[str]:
     for tid, t in st.tiles.items():
         if not t["land"]:
             continue
-        if not any(u["owner"] == seat and u["tile"] == tid and (u["kind"] == "S" or not u["lying"])
-                   for u in st.units.values()):
+        # §8.2 (v1.2): any citizen of the actor (standing or lying) or a ship of the actor on the tile
+        if not any(u["owner"] == seat and u["tile"] == tid for u in st.units.values()):
             continue
         if can_add_citizen(st, seat, tid):
             out.append(tid)

@@ -1,6 +1,6 @@
 """Archipelago: every constant and card/tile definition, in one place.
 
-Everything tagged DESIGNED in ``shared/rules/archipelago.md`` lives here (tile faces, market and colony tracks,
+Everything tagged DESIGNED in ``docs/rules/archipelago.md`` lives here (tile faces, market and colony tracks,
 population-influence thresholds, evolution cards with their backs, objectives, trends), so it can be tuned or
 replaced without touching the rules code.  Section numbers refer to the rules file.
 
@@ -188,6 +188,7 @@ RED_DIVISOR_BONUS = 4
 # §10.4 evolution cards ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Back:
+    id: str  # the public name of the back (shared by at least 3 cards, §3.10 v1.2)
     color: str  # YELLOW, RED, BEIGE
     domestic: tuple[str, int, int] | None = None  # (resource, per_cube c, penalty divisor k)
     export: tuple[tuple[str, int], ...] = ()  # ((resource or ANY, qty), ...)
@@ -208,67 +209,85 @@ class Card:
     wonder_effect: str | None = None
 
 
-def _y(res=None, c=0, k=0, export=(), color="YELLOW"):
+def _y(bid, res=None, c=0, k=0, export=(), color="YELLOW"):
     if res:
         k += YELLOW_DIVISOR_BONUS if color == "YELLOW" else RED_DIVISOR_BONUS
-    return Back(color, (res, c, k) if res else None, tuple(export))
+    return Back(bid, color, (res, c, k) if res else None, tuple(export))
 
 
-def _r(res=None, c=0, k=0, export=()):
-    return _y(res, c, k, export, color="RED")
+def _r(bid, res=None, c=0, k=0, export=()):
+    return _y(bid, res, c, k, export, color="RED")
 
 
-def _b(event):
-    return Back("BEIGE", event=event)
+def _b(bid, event):
+    return Back(bid, "BEIGE", event=event)
 
+
+# The backs (DESIGNED, v1.2 redesign: every back is shared by at least 3 cards, so the public back of the deck's
+# top card never names its front; 28 yellow, 6 red, 6 beige as before; see the tuning log above).
+BACKS: dict[str, Back] = {b.id: b for b in (
+    _y("Y1", "FISH", 5, 5, [("WOOD", 1)]),
+    _y("Y2", "FISH", 6, 6, [("ANY", 1)]),
+    _y("Y3", "FRUIT", 5, 5, [("STONE", 1), ("ANY", 1)]),
+    _y("Y4", "FRUIT", 6, 6, [("CATTLE", 1)]),
+    _y("Y5", "CATTLE", 5, 5, [("ANY", 2)]),
+    _y("Y6", "CATTLE", 6, 6, [("FISH", 1)]),
+    _y("Y7", "WOOD", 5, 5, [("FRUIT", 1)]),
+    _y("Y8", "STONE", 6, 6, [("IRON", 1)]),
+    _r("R1", "FISH", 4, 3, [("WOOD", 1), ("ANY", 1)]),
+    _r("R2", "FRUIT", 3, 3, [("IRON", 1), ("ANY", 1)]),
+    _b("B1", "FAIR_WEATHER"),
+    _b("B2", "PEACE_TREATY"),
+)}
+_K = BACKS
 
 _CARD_LIST = (
     # Characters
-    Card("C01", "RESEARCHER", "CHARACTER", "AD", (6, 4, 3), False, 0, _y("FISH", 5, 5, [("WOOD", 1)])),
-    Card("C02", "HEAD HUNTER", "CHARACTER", "AD", (6, 4, 3), False, 0, _y("FRUIT", 5, 5, [("ANY", 2)])),
-    Card("C03", "MERCHANT", "CHARACTER", "FREE", (5, 4, 2), True, 0, _y("CATTLE", 6, 6, [("FISH", 1)])),
-    Card("C04", "SHIPOWNER", "CHARACTER", "FREE", (5, 4, 2), True, 0, _r("FISH", 4, 3, [("WOOD", 1), ("ANY", 1)])),
-    Card("C05", "FOREMAN", "CHARACTER", "WITH:HARVEST", (6, 4, 3), False, 0, _y("FRUIT", 6, 6, [("STONE", 1)])),
-    Card("C06", "MISSIONARY", "CHARACTER", "AD", (6, 5, 3), True, 1, _b("FAIR_WEATHER")),
-    Card("C07", "TAX COLLECTOR", "CHARACTER", "WITH:TAX", (5, 3, 2), False, 0, _y("CATTLE", 5, 5, [("IRON", 1)])),
-    Card("C08", "NAVIGATOR", "CHARACTER", "FREE", (5, 3, 2), True, 0, _y("FISH", 6, 6, [("FRUIT", 1), ("ANY", 1)])),
-    Card("C09", "OVERSEER", "CHARACTER", "WITH:RECRUIT", (5, 4, 2), False, 0, _y("CATTLE", 5, 5, [("ANY", 2)])),
-    Card("C10", "MIDWIFE", "CHARACTER", "FREE", (6, 4, 3), False, 0, _y("FRUIT", 5, 5)),
-    Card("C11", "DIPLOMAT", "CHARACTER", "FREE", (4, 3, 2), True, 0, _b("PEACE_TREATY")),
-    Card("C12", "CARTOGRAPHER", "CHARACTER", "WITH:EXPLORE", (5, 3, 2), False, 0, _y("WOOD", 6, 6, [("FISH", 1)])),
-    Card("C13", "CONQUISTADOR", "CHARACTER", "AD", (8, 6, 4), False, 1, _r("FRUIT", 4, 3, [("IRON", 1), ("STONE", 1)])),
-    Card("C14", "ARCHITECT", "CHARACTER", "WITH:BUILD", (6, 4, 3), True, 0, _y("STONE", 6, 6, [("CATTLE", 1)])),
-    Card("C15", "BANKER", "CHARACTER", "AD", (5, 4, 3), False, 0, _y("FISH", 5, 5, [("ANY", 1)])),
-    Card("C16", "SMUGGLER", "CHARACTER", "FREE", (4, 3, 2), False, 0, _y(None, export=[("FRUIT", 1), ("WOOD", 1)])),
-    Card("C17", "ENGINEER", "CHARACTER", "PASSIVE", (5, 4, 2), False, 0, _y("CATTLE", 6, 6, [("ANY", 1)])),
-    Card("C18", "PIRATE", "CHARACTER", "AD", (6, 4, 3), False, 0, _r("FISH", 3, 3, [("FISH", 1), ("ANY", 2)])),
-    Card("C19", "PRIEST", "CHARACTER", "PASSIVE", (5, 4, 3), False, 1, _b("RELIGIOUS_HOLIDAY")),
-    Card("C20", "GOVERNOR", "CHARACTER", "PASSIVE", (7, 5, 4), False, 1, _y("FRUIT", 6, 6, [("CATTLE", 1), ("IRON", 1)])),
+    Card("C01", "RESEARCHER", "CHARACTER", "AD", (6, 4, 3), False, 0, _K["Y1"]),
+    Card("C02", "HEAD HUNTER", "CHARACTER", "AD", (6, 4, 3), False, 0, _K["Y3"]),
+    Card("C03", "MERCHANT", "CHARACTER", "FREE", (5, 4, 2), True, 0, _K["Y6"]),
+    Card("C04", "SHIPOWNER", "CHARACTER", "FREE", (5, 4, 2), True, 0, _K["R1"]),
+    Card("C05", "FOREMAN", "CHARACTER", "WITH:HARVEST", (6, 4, 3), False, 0, _K["Y4"]),
+    Card("C06", "MISSIONARY", "CHARACTER", "AD", (6, 5, 3), True, 1, _K["B1"]),
+    Card("C07", "TAX COLLECTOR", "CHARACTER", "WITH:TAX", (5, 3, 2), False, 0, _K["Y5"]),
+    Card("C08", "NAVIGATOR", "CHARACTER", "FREE", (5, 3, 2), True, 0, _K["Y2"]),
+    Card("C09", "OVERSEER", "CHARACTER", "WITH:RECRUIT", (5, 4, 2), False, 0, _K["Y5"]),
+    Card("C10", "MIDWIFE", "CHARACTER", "FREE", (6, 4, 3), False, 0, _K["Y3"]),
+    Card("C11", "DIPLOMAT", "CHARACTER", "FREE", (4, 3, 2), True, 0, _K["B2"]),
+    Card("C12", "CARTOGRAPHER", "CHARACTER", "WITH:EXPLORE", (5, 3, 2), False, 0, _K["Y7"]),
+    Card("C13", "CONQUISTADOR", "CHARACTER", "AD", (8, 6, 4), False, 1, _K["R2"]),
+    Card("C14", "ARCHITECT", "CHARACTER", "WITH:BUILD", (6, 4, 3), True, 0, _K["Y8"]),
+    Card("C15", "BANKER", "CHARACTER", "AD", (5, 4, 3), False, 0, _K["Y1"]),
+    Card("C16", "SMUGGLER", "CHARACTER", "FREE", (4, 3, 2), False, 0, _K["Y6"]),
+    Card("C17", "ENGINEER", "CHARACTER", "PASSIVE", (5, 4, 2), False, 0, _K["Y2"]),
+    Card("C18", "PIRATE", "CHARACTER", "AD", (6, 4, 3), False, 0, _K["R1"]),
+    Card("C19", "PRIEST", "CHARACTER", "PASSIVE", (5, 4, 3), False, 1, _K["B1"]),
+    Card("C20", "GOVERNOR", "CHARACTER", "PASSIVE", (7, 5, 4), False, 1, _K["Y4"]),
     # Progress
-    Card("P01", "EXPANSIONISM", "PROGRESS", "FREE", (6, 4, 3), False, 0, _y("FISH", 6, 6, [("WOOD", 2)])),
-    Card("P02", "IRRIGATION", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _y("CATTLE", 5, 5, [("FRUIT", 1)])),
-    Card("P03", "FISHING NETS", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _b("BUMPER_HARVEST")),
-    Card("P04", "MINING", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _y("FRUIT", 5, 5, [("STONE", 1), ("ANY", 1)])),
-    Card("P05", "SAWMILL", "PROGRESS", "WITH:HARVEST", (4, 3, 2), False, 0, _y("WOOD", 5, 5, [("ANY", 2)])),
-    Card("P06", "EDUCATION", "PROGRESS", "AD", (5, 4, 3), True, 0, _y("FISH", 5, 5, [("IRON", 1)])),
-    Card("P07", "EMIGRATION", "PROGRESS", "AD", (4, 3, 2), False, 0, _y("CATTLE", 6, 6, [("ANY", 2)])),
-    Card("P08", "GUILDS", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _y("FRUIT", 6, 6, [("FISH", 1), ("WOOD", 1)])),
-    Card("P09", "TRADING COMPANY", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _b("IMMIGRANTS")),
-    Card("P10", "SHIPYARDS", "PROGRESS", "PASSIVE", (4, 3, 2), False, 0, _y("FISH", 6, 6)),
-    Card("P11", "ROADS", "PROGRESS", "PASSIVE", (5, 3, 2), False, 0, _r("CATTLE", 4, 3, [("STONE", 1), ("ANY", 1)])),
-    Card("P12", "TAX REFORM", "PROGRESS", "PASSIVE", (6, 4, 3), False, 0, _y("STONE", 5, 5, [("FRUIT", 1)])),
-    Card("P13", "FESTIVAL", "PROGRESS", "AD", (5, 3, 2), True, 0, _y("FRUIT", 5, 5, [("CATTLE", 1)])),
-    Card("P14", "CHARITY", "PROGRESS", "FREE", (4, 3, 2), True, 0, _b("TRADE_WINDS")),
-    Card("P15", "NAVIGATION", "PROGRESS", "PASSIVE", (5, 4, 3), False, 0, _y("WOOD", 5, 5, [("ANY", 1)])),
-    Card("P16", "COLONIAL CHARTER", "PROGRESS", "PASSIVE", (7, 5, 4), False, 2, _r("FRUIT", 3, 3, [("IRON", 1), ("ANY", 1)])),
+    Card("P01", "EXPANSIONISM", "PROGRESS", "FREE", (6, 4, 3), False, 0, _K["Y2"]),
+    Card("P02", "IRRIGATION", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _K["Y5"]),
+    Card("P03", "FISHING NETS", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _K["B1"]),
+    Card("P04", "MINING", "PROGRESS", "WITH:HARVEST", (5, 3, 2), False, 0, _K["Y3"]),
+    Card("P05", "SAWMILL", "PROGRESS", "WITH:HARVEST", (4, 3, 2), False, 0, _K["Y7"]),
+    Card("P06", "EDUCATION", "PROGRESS", "AD", (5, 4, 3), True, 0, _K["Y1"]),
+    Card("P07", "EMIGRATION", "PROGRESS", "AD", (4, 3, 2), False, 0, _K["Y6"]),
+    Card("P08", "GUILDS", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _K["Y4"]),
+    Card("P09", "TRADING COMPANY", "PROGRESS", "PASSIVE", (5, 4, 2), False, 0, _K["B2"]),
+    Card("P10", "SHIPYARDS", "PROGRESS", "PASSIVE", (4, 3, 2), False, 0, _K["Y1"]),
+    Card("P11", "ROADS", "PROGRESS", "PASSIVE", (5, 3, 2), False, 0, _K["R2"]),
+    Card("P12", "TAX REFORM", "PROGRESS", "PASSIVE", (6, 4, 3), False, 0, _K["Y8"]),
+    Card("P13", "FESTIVAL", "PROGRESS", "AD", (5, 3, 2), True, 0, _K["Y3"]),
+    Card("P14", "CHARITY", "PROGRESS", "FREE", (4, 3, 2), True, 0, _K["B2"]),
+    Card("P15", "NAVIGATION", "PROGRESS", "PASSIVE", (5, 4, 3), False, 0, _K["Y7"]),
+    Card("P16", "COLONIAL CHARTER", "PROGRESS", "PASSIVE", (7, 5, 4), False, 2, _K["R2"]),
     # Wonders
-    Card("W01", "CATHEDRAL", "PROGRESS", "WONDER", (5, 4, 3), False, 3, _y("CATTLE", 5, 5, [("WOOD", 1)]),
+    Card("W01", "CATHEDRAL", "PROGRESS", "WONDER", (5, 4, 3), False, 3, _K["Y5"],
          ({"STONE": 3, "IRON": 1}, 0), "CATHEDRAL"),
-    Card("W02", "LIGHTHOUSE", "PROGRESS", "WONDER", (4, 3, 2), False, 2, _y("FISH", 5, 5, [("FRUIT", 1), ("ANY", 1)]),
+    Card("W02", "LIGHTHOUSE", "PROGRESS", "WONDER", (4, 3, 2), False, 2, _K["Y1"],
          ({"STONE": 2, "WOOD": 1, "FISH": 1}, 0), "LIGHTHOUSE"),
-    Card("W03", "ROYAL PALACE", "PROGRESS", "WONDER", (6, 5, 4), False, 4, _r("FISH", 4, 3, [("ANY", 2)]),
+    Card("W03", "ROYAL PALACE", "PROGRESS", "WONDER", (6, 5, 4), False, 4, _K["R1"],
          ({"STONE": 2, "IRON": 2, "WOOD": 1}, 2), "ROYAL_PALACE"),
-    Card("W04", "GRAND BAZAAR", "PROGRESS", "WONDER", (5, 4, 3), False, 2, _y(None, export=[("STONE", 1), ("IRON", 1)]),
+    Card("W04", "GRAND BAZAAR", "PROGRESS", "WONDER", (5, 4, 3), False, 2, _K["Y8"],
          ({"FRUIT": 1, "CATTLE": 1, "FISH": 1, "WOOD": 1}, 0), "GRAND_BAZAAR"),
 )
 CARDS: dict[str, Card] = {c.id: c for c in _CARD_LIST}

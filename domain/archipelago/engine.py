@@ -9,9 +9,10 @@ import random
 
 from domain.archipelago import data as D
 from domain.archipelago.evolve import apply
-from domain.archipelago.scoring import condition_true, declarable
+from domain.archipelago.scoring import condition_true, declarable, final_ranking
 from domain.archipelago.state import (
     ArchState,
+    both_faces,
     ceil_pct,
     cit_total,
     controlled_buildings,
@@ -54,7 +55,7 @@ def check_loss(ctx: Ctx) -> None:
             if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":
                 winner = s
         ctx.emit({"type": "GameEnded", "cause": "INDEPENDENCE", "winner": winner, "round": st.round,
-                  "rebellion": st.reb, "population": population(st)})
+                  "rebellion": st.reb, "population": population(st), "winners": [] if winner is None else [winner]})
         raise GameOver()
 
 
@@ -99,8 +100,11 @@ def add_ship(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
 
 
 def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str | None = None) -> None:
+    """A scored end (§12.3): the event names the winner(s); ``winner`` is the seat when exactly one seat won."""
+    _, _, ranks = final_ranking(ctx.st, cause)
+    winners = [s for s, r in enumerate(ranks) if r == 1]
     ctx.emit({"type": "GameEnded", "cause": cause, "declarer": declarer, "objective": objective,
-              "round": ctx.st.round, "winner": None})
+              "round": ctx.st.round, "winner": winners[0] if len(winners) == 1 else None, "winners": winners})
     raise GameOver()
 
 
@@ -140,7 +144,7 @@ def deal_hand(ctx: Ctx, seat: int) -> None:
     if not st.stack and st.set_aside:
         ctx.emit({"type": "SetAsidePileRecycled", "seat": seat})
     tiles = [x[0] for x in st.stack[: D.TURN0_HAND_SIZE]]
-    ctx.emit({"type": "Turn0HandDealt", "seat": seat, "tiles": tiles})
+    ctx.emit({"type": "Turn0HandDealt", "seat": seat, "tiles": tiles, "faces": {t: both_faces(t) for t in tiles}})
 
 
 def icon_choices(st: ArchState, holder: dict, tid: str) -> tuple[str, list[int]]:
@@ -279,8 +283,9 @@ def _influence(ctx: Ctx) -> bool:
 
 def beige_event(ctx: Ctx, card: str) -> None:
     st = ctx.st
-    code = D.CARDS[card].back.event
-    ev = {"type": "BeigeEventApplied", "card": card, "event": code}
+    back = D.CARDS[card].back
+    code = back.event
+    ev = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
     if code == "FAIR_WEATHER":
         ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
     elif code == "PEACE_TREATY":
@@ -299,14 +304,16 @@ def beige_event(ctx: Ctx, card: str) -> None:
 
 
 def _balance(ctx: Ctx) -> bool:
+    """Phase 4. A crisis runs while the phase is still BALANCE; Phase 5 starts once it has ended."""
     st = ctx.st
-    if st.round > 1 and st.deck:
+    if st.round > 1 and st.deck and not st.p4_done:
         top = st.deck[0]
         back = D.CARDS[top].back
         if back.color == "BEIGE":
             beige_event(ctx, top)
         elif back.color == "YELLOW" or top not in st.resolved_red:
-            ctx.emit({"type": "CrisisStarted", "card": top, "color": back.color, "trigger": "PHASE4"})
+            ctx.emit({"type": "CrisisStarted", "back": back.id, "color": back.color, "trigger": "PHASE4"})
+            return True
     ctx.emit({"type": "PhaseStarted", "phase": "ACTIONS"})
     return True
 
@@ -372,7 +379,7 @@ def _crisis(ctx: Ctx) -> bool:
             units = [r for r, q in back.export for _ in range(q)]
             ctx.emit({"type": "ExportDemandStarted", "units": units})
         else:
-            ctx.emit({"type": "CrisisEnded", "card": c["card"]})
+            ctx.emit({"type": "CrisisEnded", "back": back.id})
         return True
     if c["part"] == "DOM":
         lying = lying_count(st)
@@ -393,8 +400,9 @@ def red_check(ctx: Ctx) -> None:
     ctx.emit({"type": "RedCheckDone"})
     if st.deck:
         top = st.deck[0]
-        if D.CARDS[top].back.color == "RED" and top not in st.resolved_red:
-            ctx.emit({"type": "CrisisStarted", "card": top, "color": "RED", "trigger": "RED"})
+        back = D.CARDS[top].back
+        if back.color == "RED" and top not in st.resolved_red:
+            ctx.emit({"type": "CrisisStarted", "back": back.id, "color": "RED", "trigger": "RED"})
 
 
 _PHASES = {

@@ -302,7 +302,9 @@ def _order_set(st, ev):
 @on("PhaseStarted")
 def _phase(st, ev):
     st.phase = ev["phase"]
-    if ev["phase"] == "ACTIONS":
+    if ev["phase"] == "BALANCE":
+        st.p4_done = False
+    elif ev["phase"] == "ACTIONS":
         st.active = -1
         st.turn = None
     elif ev["phase"] == "EVOLUTION":
@@ -595,7 +597,9 @@ def _tile_discarded(st, ev):
 # ---------------------------------------------------------------------------------------------------- crises
 @on("CrisisStarted")
 def _crisis(st, ev):
-    st.crisis = {"card": ev["card"], "color": ev["color"], "part": None, "idx": 0, "pending": 0, "temple": None,
+    # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
+    card = ev.get("card") or st.deck[0]
+    st.crisis = {"card": card, "back": D.CARDS[card].back.id, "color": ev["color"], "part": None, "idx": 0, "pending": 0, "temple": None,
                  "temples_used": [], "priest_left": 0, "units": [], "trigger": ev["trigger"], "done": []}
 
 
@@ -664,6 +668,8 @@ def _exp_demand(st, ev):
 def _crisis_end(st, ev):
     if st.crisis["color"] == "RED":
         st.resolved_red.add(st.crisis["card"])
+    if st.crisis["trigger"] == "PHASE4":
+        st.p4_done = True
     st.crisis = None
 
 

@@ -12,7 +12,7 @@ from domain.archipelago.decide import decide_and_apply, prompt
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
 from domain.archipelago.evolve import apply
 from domain.archipelago.legal import legal_commands as _legal
-from domain.archipelago.state import ArchState, clone
+from domain.archipelago.state import ArchState, clone, composed_tile, face_source
 from domain.archipelago.view import reveal_all, view
 from domain.game import GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
@@ -20,6 +20,7 @@ from domain.rng import rng_for
 HIDDEN_EVENTS = {"EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"}
 SEAT_PRIVATE = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "Turn0HandDealt": "tiles",
                 "Turn0HandSetAside": "tiles", "BidCommitted": "amount", "CartographerLooked": "tiles"}
+SEAT_PRIVATE_EXTRA = {"Turn0HandDealt": ("faces",)}  # further fields only the holder sees
 REVEALING = {"GameStarted", "EvolutionDeckShuffled", "EvolutionMarketDealt", "TrendsRevealed", "ObjectivesDealt",
              "ObjectivesLaidOut", "ExplorationStackShuffled", "ExplorationStackReshuffled", "Turn0HandDealt",
              "TileDrawn", "CartographerLooked", "SlotRefilled", "CardsRevealed", "BidsRevealed", "GameEnded"}
@@ -102,7 +103,10 @@ class Archipelago(Rules):
         else:
             k = (2 if seats == 2 else 1) * (2 if opts["more_fun"] else 1)
             for i, seat in enumerate(order):
-                ctx.emit({"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]})
+                dealt = {"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]}
+                if opts["more_fun"]:
+                    dealt["keep"] = k // 2  # the others go back unseen: never revealed (§3.10)
+                ctx.emit(dealt)
         ctx.emit({"type": "ExplorationStackShuffled", "stack": shuffled_stack(rng, list(D.TILE_IDS))})
         if opts["more_fun"]:
             ctx.emit({"type": "ObjectiveChoiceStarted"})
@@ -147,7 +151,17 @@ class Archipelago(Rules):
             hidden = {**event, field: None}
             if isinstance(event[field], list):
                 hidden["count"] = len(event[field])
+            for extra in SEAT_PRIVATE_EXTRA.get(t, ()):
+                if extra in hidden:
+                    hidden[extra] = None
             return hidden
+        return event
+
+    def public_event(self, event: dict) -> dict:
+        """§3.10: an objective returned under MORE_FUN is never revealed, not even after the end. A MORE_FUN deal
+        (it names how many cards its holder keeps) shows its count only; ``ObjectivesKept`` names the kept ones."""
+        if event["type"] == "ObjectivesDealt" and event.get("keep") is not None:
+            return {**event, "cards": None, "count": len(event["cards"])}
         return event
 
     def reveals(self, event: dict) -> bool:
@@ -196,9 +210,10 @@ class Archipelago(Rules):
             rest = st.deck[1:]
             rng.shuffle(rest)
             st.deck = st.deck[:1] + rest
-        # exploration tiles: keep what the seat has seen (top, own hand, CARTOGRAPHER look), resample the rest
+        # exploration tiles: keep what the seat has seen (own hand, CARTOGRAPHER look, the top tile's up face),
+        # resample the rest, the top tile's hidden face included (§3.10 v1.2)
         seen = st.cart_seen.get(seat) or []
-        keep = 1
+        keep = 0
         while keep < len(seen) and keep < len(st.stack) and st.stack[keep][0] == seen[keep][0]:
             keep += 1
         hidden = [x[0] for x in st.stack[keep:]]
@@ -206,10 +221,15 @@ class Archipelago(Rules):
         for s in other_hands:
             hidden += [x[0] for x in st.hands[s]]
         hidden += [x[0] for x in st.set_aside]
+        head = st.stack[:keep]
+        if keep == 0 and st.stack:
+            head = [self._top_with_sampled_back(st.stack[0], hidden, rng)]
+            hidden = hidden[1:]
+            keep = 1
         rng.shuffle(hidden)
         it = iter(hidden)
         tail = [[next(it), rng.choice("AB")] for _ in st.stack[keep:]]
-        st.stack = st.stack[:keep] + tail
+        st.stack = head + tail
         for s in other_hands:
             st.hands[s] = [[next(it), rng.choice("AB")] for _ in st.hands[s]]
         st.set_aside = [[next(it), rng.choice("AB")] for _ in st.set_aside]
@@ -234,6 +254,28 @@ class Archipelago(Rules):
             if s != seat:
                 st.bids[s] = rng.randint(0, max(0, st.players[s]["money"]))
         return st
+
+
+    @staticmethod
+    def _top_with_sampled_back(top: list, hidden: list[str], rng: random.Random) -> list:
+        """The top tile keeps its public up face; its hidden face is drawn from every face the seat has not seen.
+
+        ``hidden[0]`` is the top tile. When the drawn face belongs to another tile, the two tiles swap those faces
+        (made-up tile ids, see ``state.composed_tile``), so every printed face stays in play exactly once.
+        """
+        real, up = top
+        back = "B" if up == "A" else "A"
+        choices = [face_source(real, back)] + [face_source(t, f) for t in hidden[1:] for f in "AB"]
+        donor_face = rng.choice(choices)
+        if donor_face == face_source(real, back):
+            return [real, up]
+        k = 1 + (choices.index(donor_face) - 1) // 2
+        donor = hidden[k]
+        donor_letter = "A" if face_source(donor, "A") == donor_face else "B"
+        donor_keeps = face_source(donor, "B" if donor_letter == "A" else "A")
+        faces = {up: face_source(real, up), back: donor_face}
+        hidden[k] = composed_tile(donor_keeps, face_source(real, back))
+        return [composed_tile(faces["A"], faces["B"]), up]
 
 
 RULES = Archipelago()

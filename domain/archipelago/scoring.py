@@ -122,7 +122,8 @@ def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
                 pts = vp_table[ranks[s] - 1]
             rows[s]["criteria"][f"{i}:{src}:{code}"] = pts
     for s, p in enumerate(st.players):
-        rows[s]["cards"] = sum(D.CARDS[c].vp for c in p["track"])
+        # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
+        rows[s]["cards"] = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
         rows[s]["wonders"] = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
     if pacifist and st.reb <= population(st) // D.PACIFIST_REB_DIVISOR:
         for s, oid in objectives_in_play(st):
@@ -131,6 +132,14 @@ def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
     for r in rows:
         r["total"] = sum(r["criteria"].values()) + r["cards"] + r["wonders"] + r["pacifist"]
     return rows
+
+
+def final_ranking(st: ArchState, cause: str | None) -> tuple[list[dict], list[list[int]], list[int]]:
+    """§12.3 for a scored end (declared or round cap): breakdown rows, tie-breaks (money, tokens) and ranks."""
+    rows = score_breakdown(st, pacifist=cause == "DECLARED")
+    tb = [[st.players[s]["money"], st.players[s]["tokens"]] for s in range(st.n)]
+    ranks = rank_by([(rows[s]["total"], tb[s][0], tb[s][1]) for s in range(st.n)])
+    return rows, tb, ranks
 
 
 def result(st: ArchState) -> GameResult:
@@ -145,10 +154,8 @@ def result(st: ArchState) -> GameResult:
         ranks = [1 if (w is None or s == w) else 2 for s in range(n)]
         details["everyone_lost"] = w is None
         return GameResult(scores=scores, ranks=ranks, tiebreaks=[[0, 0]] * n, details=details, no_winner=w is None)
-    rows = score_breakdown(st, pacifist=end.get("cause") == "DECLARED")
+    rows, tb, ranks = final_ranking(st, end.get("cause"))
     scores = [float(r["total"]) for r in rows]
-    tb = [[st.players[s]["money"], st.players[s]["tokens"]] for s in range(n)]
-    ranks = rank_by([(rows[s]["total"], tb[s][0], tb[s][1]) for s in range(n)])
     details["breakdown"] = rows
     return GameResult(scores=scores, ranks=ranks, tiebreaks=tb, details=details)
 

@@ -61,6 +61,7 @@ class ArchState:
     offer: dict | None = None
     discard_pending: int | None = None
     red_check_pending: bool = False
+    p4_done: bool = False  # this round's Phase-4 crisis has ended (Phase 5 may start)
     p6: dict | None = None
     end: dict | None = None
     cart_seen: dict = field(default_factory=dict)  # seat -> tiles seen privately with CARTOGRAPHER
@@ -132,7 +133,34 @@ def rotate_edges(edges: str, rot: int) -> str:
 def face_of(tid: str, face: str) -> D.Face:
     if tid in D.START_FACES:
         return D.START_FACES[tid]
+    if "+" in tid:  # a tile made up by ``determinize``: "<tile><face>+<tile><face>" gives its faces A and B
+        src = tid.split("+")[0 if face == "A" else 1]
+        return D.EXPLORATION_TILES[src[:-1]][src[-1]]
     return D.EXPLORATION_TILES[tid][face]
+
+
+def face_source(tid: str, face: str) -> tuple[str, str]:
+    """The printed (tile, face) behind ``face`` of ``tid`` (itself, unless ``determinize`` made the tile up)."""
+    if "+" in tid:
+        src = tid.split("+")[0 if face == "A" else 1]
+        return src[:-1], src[-1]
+    return tid, face
+
+
+def composed_tile(a: tuple[str, str], b: tuple[str, str]) -> str:
+    """A made-up tile id whose face A is printed face ``a`` and face B printed face ``b`` (for ``determinize``)."""
+    if a[1] == "A" and b == (a[0], "B"):
+        return a[0]
+    return f"{a[0]}{a[1]}+{b[0]}{b[1]}"
+
+
+def both_faces(tid: str) -> dict[str, dict]:
+    """Both faces of an exploration tile as shown to whoever may look at it (§3.10 v1.2: 「你可以自由看正反兩面」)."""
+    out = {}
+    for face in ("A", "B"):
+        f = face_of(tid, face)
+        out[face] = {"edges": f.edges, "icons": list(f.icons), "huts": f.huts}
+    return out
 
 
 def neighbors(st: ArchState, tid: str) -> list[tuple[int, str]]:

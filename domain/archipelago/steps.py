@@ -32,6 +32,7 @@ from domain.archipelago.engine import (
 from domain.archipelago.state import (
     ArchState,
     available,
+    both_faces,
     can_add_citizen,
     citizens_on,
     face_of,
@@ -136,7 +137,8 @@ def cmd_cartographer_pick(st, seat, cmd, ctx):
     if not 0 <= idx < st.step["look"]:
         illegal("index out of range")
     if ctx:
-        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": st.stack[idx][0]})
+        tid = st.stack[idx][0]
+        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
 def explore_movers(st: ArchState, seat: int, pos, edges: str) -> list[str]:

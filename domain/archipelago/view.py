@@ -5,18 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from domain.archipelago import data as D
-from domain.archipelago.state import ArchState, face_of, population, tile_controller
+from domain.archipelago.state import ArchState, both_faces, face_of, population, tile_controller
 
 
 def _back(card: str) -> dict:
     b = D.CARDS[card].back
-    return {"color": b.color, "domestic": list(b.domestic) if b.domestic else None,
+    return {"back": b.id, "color": b.color, "domestic": list(b.domestic) if b.domestic else None,
             "export": [list(x) for x in b.export], "event": b.event}
 
 
 def _face(tid: str, face: str) -> dict:
     f = face_of(tid, face)
     return {"edges": f.edges, "icons": list(f.icons), "huts": f.huts}
+
+
+def _crisis_view(st: ArchState, everything: bool) -> dict | None:
+    """The open crisis, named by its back: the front of the deck's top card is hidden (§3.10 v1.2)."""
+    if st.crisis is None:
+        return None
+    out = dict(st.crisis)
+    if not everything:
+        out.pop("card", None)
+    return out
 
 
 def _public_player(st: ArchState, s: int) -> dict:
@@ -39,6 +49,9 @@ def _step_view(st: ArchState, seat: int | None) -> dict | None:
     if st.step is None:
         return None
     out = {k: (sorted(v) if isinstance(v, set) else v) for k, v in st.step.items()}
+    tid = st.step.get("tile")
+    if tid and tid not in st.tiles:  # drawn, not yet placed: both faces are public (§3.10, Q39)
+        out["tile_faces"] = both_faces(tid)
     return out
 
 
@@ -58,8 +71,10 @@ def view(st: ArchState, seat: int | None, everything: bool = False) -> dict[str,
             pv["objectives"] = list(st.objectives[s])
             if s == seat:  # objectives returned under MORE_FUN are never revealed
                 pv["dealt_objectives"] = list(st.dealt_objectives[s])
-            pv["hand"] = [{"tile": t, "faces": {"A": _face(t, "A"), "B": _face(t, "B")}} for t, _ in st.hands[s]]
+            pv["hand"] = [{"tile": t, "faces": both_faces(t)} for t, _ in st.hands[s]]
             pv["cartographer_seen"] = [x[0] for x in st.cart_seen.get(s, [])]
+            pv["cartographer_tiles"] = [{"tile": t, "up": u, "faces": both_faces(t)}
+                                        for t, u in st.cart_seen.get(s, [])]
         else:
             pv["objectives_count"] = len(st.objectives[s])
             pv["hand_count"] = len(st.hands[s])
@@ -96,7 +111,7 @@ def view(st: ArchState, seat: int | None, everything: bool = False) -> dict[str,
         "tile_discard": list(st.tile_discard), "set_aside_count": len(st.set_aside),
         "tax_slots_used": st.tax_used, "shared_explores_used": st.shared_explores,
         "cards_used_this_round": sorted(st.card_used), "players": players,
-        "crisis": dict(st.crisis) if st.crisis else None, "turn": dict(st.turn) if st.turn else None,
+        "crisis": _crisis_view(st, everything), "turn": dict(st.turn) if st.turn else None,
         "step": _step_view(st, seat), "offer": st.offer, "discard_pending": st.discard_pending,
         "auction": {"bidders": list(st.bidders), "attempt": st.bid_attempt, "picker": st.picker,
                     "picked": list(st.picked)},

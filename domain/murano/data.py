@@ -1,9 +1,32 @@
 """Murano game data: board, ring, tile mixes, cards and tunable constants.
 
-Everything the rules file (shared/rules/murano.md) marks DESIGNED lives here, so it can be replaced without touching
+Everything the rules file (docs/rules/murano.md) marks DESIGNED lives here, so it can be replaced without touching
 the rules code: the island grids (§2.2), the ring order and anchors (§2.5), the street/shop/palace mixes (§3), the
 special-building effects' ids and names (§12) and the character cards with their score formulas (§13.3). The real
 facts (counts, prices) are kept next to them as named constants for the same reason.
+
+Change log of the DESIGNED values:
+
+* v1.1 income redesign (§2.2a). The v1.0 grids let 45 of 50 brown spaces touch a single paved space, so no shop
+  could earn more than 3 from its colour and the seed's example (one Income paying 6: red shop 4, blue shop 2)
+  could not be built. SACCA_MATTIA, SAN_PIETRO_MARTIRE, SANTO_STEFANO and SACCA_SERENELLA were redrawn (SAN_DONATO
+  and NAVAGERO, which the acceptance examples of §16.1 use, are unchanged): SACCA_MATTIA r2c3 touches 4 paved
+  spaces and r2c1 / r2c5 touch 2, and each redrawn island has brown spaces in the crooks of its streets. Brown
+  spaces by paved neighbours, 4 players: 1 -> 38, 2 -> 7, 3 -> 4, 4 -> 1 (v1.0: 45 / 4 / 1 / 0). Per-island
+  counts changed (SACCA_MATTIA 10 S / 10 B, SAN_PIETRO_MARTIRE 6 S / 9 B), totals did not (2-3 players 36 S / 43 B,
+  4 players 42 S / 50 B); the street faces, their mix and the 2-3 player removal are unchanged. The §2.2
+  properties are re-checked by tests/domain/murano/test_setup.py, the seed's example is built in
+  tests/domain/murano/test_actions.py.
+  Figures from bot games, ``python benchmarks/murano_income.py 300 1 builder`` (100 games each with 2, 3 and 4
+  players; ``builder`` is the scripted policy of that script, because the ``greedy`` and ``mcts`` bots of
+  ``domain.bots`` pass nearly every turn in Murano on this code: a 2-player greedy game passed 400 turns and was
+  aborted, an ``mcts:60:8`` game took 1 action):
+      v1.0 grids: Income is 10.7% of all actions (4081 Income actions), mean payout 0.85, largest 6, 4 or more
+      in 1% of them; "take 2 gold" is 11.3% of actions and pays 2.04 on average.
+      v1.1 grids: Income is 10.5% of all actions (3855), mean payout 1.02 (2p 1.35, 3p 0.97, 4p 0.80), largest
+      6, 4 or more in 3% (2p 7%); "take 2 gold" 11.2%, mean 2.03.
+  A denser street mix (6 of each face, 18 customers per colour) raised the mean only to 1.15 in the same run
+  and was not adopted. Income stays below "take 2 gold" on average for this policy, which builds few shops.
 """
 
 from __future__ import annotations
@@ -63,13 +86,15 @@ ISLAND_NAMES = {
     "SACCA_SERENELLA": "Sacca Serenella",
     "SG_SM": "S. Giacomo e S. Maffio",
 }
+# v1.1 (§2.2a): SACCA_MATTIA, SAN_PIETRO_MARTIRE, SANTO_STEFANO and SACCA_SERENELLA redesigned (see the log above);
+# SAN_DONATO and NAVAGERO are the v1.0 grids, which the acceptance examples of §16.1 use.
 ISLAND_GRIDS = {
-    "SACCA_MATTIA": [".BB.BB.", "BSSSSSB", ".B.S.B.", ".BSSSB.", "..B...."],
+    "SACCA_MATTIA": [".BB.BB.", ".SSSSS.", ".BSBSB.", ".BSSSB.", "..B...."],
     "SAN_DONATO": [".B.BB.", "SSSSSB", "B.BSB.", ".BSSB.", "..B..."],
-    "SAN_PIETRO_MARTIRE": [".BB.B.", "SSSSSB", "B.BSB.", "..BS.."],
+    "SAN_PIETRO_MARTIRE": [".B.B.", "BSBSB", "BSSSB", ".BSB."],
     "NAVAGERO": ["BSB..", "BSSSB", ".B.SB", "..BS."],
-    "SANTO_STEFANO": [".BBB.", "SSSSB", "B.S..", ".BSB."],
-    "SACCA_SERENELLA": ["BB.BB.", "SSSSSS", ".BB..B"],
+    "SANTO_STEFANO": ["BBB.", "SSS.", "BBSB", "BSS."],
+    "SACCA_SERENELLA": [".B.BB", "BSBSS", "BSSSB"],
 }
 
 # ---- the action ring (§2.5 DESIGNED order and anchors) ----------------------------------------------------------

@@ -133,13 +133,16 @@ class _Turn:
                 return
 
     def finish_scoring(self, scorer: int) -> None:
+        """§15 step 3 (Q51 revised): 1 VP per gondolier without a card, seated or in the personal supply."""
         unused = sum(free_gondoliers(self.w, scorer))
+        personal = self.w.personal[scorer]
         self.emit({
             "type": "ScoringFinished",
             "seat": scorer,
             "unassigned": sorted(self.w.chars[scorer]),
             "unused_gondoliers": unused,
-            "vp": unused,
+            "personal_gondoliers": personal,
+            "vp": unused + personal,
         })
 
     def game_over(self, aborted: bool) -> None:

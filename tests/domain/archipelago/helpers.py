@@ -67,7 +67,7 @@ def check_invariants(st: ArchState) -> None:
         assert v + st.pool[k] == D.BUILDING_POOL[k]
 
 
-PRIVATE_KEYS = ("money", "cubes", "explorer_tokens", "objectives", "dealt_objectives", "bid", "hand",
+PRIVATE_KEYS = ("money", "cubes", "explorer_tokens", "objectives", "dealt_objectives", "bid", "hand", "cartographer_tiles",
                 "cartographer_seen")
 
 
@@ -95,6 +95,7 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
             if viewer == other:
                 continue
             v = RULES.view(st, viewer)
+            assert v["crisis"] is None or "card" not in v["crisis"]
             if not no_secrets:
                 assert RULES.view(changed, viewer) == v, f"view of {viewer} leaks seat {other}"
             for key in PRIVATE_KEYS:
@@ -105,6 +106,8 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
         for viewer in [None, *range(st.n)]:
             red = RULES.redact(ev, viewer)
             t = ev["type"]
+            if t in ("CrisisStarted", "CrisisEnded", "BeigeEventApplied"):  # the top card's front is hidden
+                assert "card" not in red and red["back"] in D.BACKS
             if t in ("EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"):
                 assert "deck" not in red and "stack" not in red
             if t in ("ObjectivesDealt", "ObjectivesKept", "Turn0HandDealt", "Turn0HandSetAside", "BidCommitted",
@@ -112,6 +115,7 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
                 field = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "BidCommitted": "amount"}.get(
                     t, "tiles")
                 assert red[field] is None, (t, viewer)
+                assert red.get("faces") is None, (t, viewer)
 
 
 def new_game(seats: int, seed: int = 1, options: dict | None = None) -> tuple[ArchState, list[dict]]:

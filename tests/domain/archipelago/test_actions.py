@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.archipelago import RULES
+from domain.archipelago import data as D
 from domain.archipelago.state import population
 from tests.domain.archipelago.fixtures import (
     do,
@@ -82,6 +83,19 @@ def test_recruit_price_follows_surplus_and_overseer():
     refused(st, {"type": "hire", "tile": "E07"})  # per-tile limit of 3
     st, _ = do(st, {"type": "recruit_done"})
     assert population(st) == 4
+
+
+def test_recruit_on_a_tile_where_the_actor_has_only_a_lying_citizen():
+    """§8.2 (v1.2): a hire needs a citizen of the actor, standing or lying, or a ship on the tile; the seed
+    names no posture (「工人只能放置在已經有你的人、或是船的該格地圖(陸地)上」)."""
+    st = island()
+    st.sur = 5
+    put_unit(st, 0, "C", "E03", "c0-95", lying=True)
+    st, _ = do(st, {"type": "recruit", "with": []})
+    assert {"type": "hire", "tile": "E03"} in RULES.legal_commands(st, 0)
+    st, events = do(st, {"type": "hire", "tile": "E03"})
+    hired = [u for u in st.units.values() if u["owner"] == 0 and u["tile"] == "E03" and not u["lying"]]
+    assert len(hired) == 1 and st.sur == 4
 
 
 def test_recruit_impossible_without_surplus():
@@ -203,6 +217,38 @@ def test_cartographer_looks_privately_and_keeps_order():
     assert RULES.redact(look, 1)["tiles"] is None and [t["tile"] for t in look["tiles"]] == top3
     st, ev = do(st, {"type": "cartographer_pick", "index": 1})
     assert of(ev, "TileDrawn")[0]["tile"] == top3[1] and [x[0] for x in st.stack[:2]] == [top3[0], top3[2]]
+
+
+def test_an_explorer_sees_both_faces_of_the_drawn_tile_in_the_events_and_the_view():
+    """§3.10 (v1.2): a tile drawn by EXPLORE shows both faces (「你可以自由看正反兩面」); once drawn both faces are
+    public (Q39), so every seat and spectators see them too."""
+    st = explore_state("E05", "B")  # face B: all sea, icons FIS, FIS; face A SSSPMP
+    st, ev = do(st, {"type": "explore", "slot": "PERSONAL", "pick": "TOP", "with": []})
+    drawn = of(ev, "TileDrawn")[0]
+    a, b = D.EXPLORATION_TILES["E05"]["A"], D.EXPLORATION_TILES["E05"]["B"]
+    assert drawn["faces"]["A"] == {"edges": a.edges, "icons": list(a.icons), "huts": a.huts}
+    assert drawn["faces"]["B"] == {"edges": b.edges, "icons": list(b.icons), "huts": b.huts}
+    assert drawn["faces"]["A"] != drawn["faces"]["B"]
+    for viewer in (0, 1, None):
+        assert RULES.redact(drawn, viewer) == drawn
+        assert RULES.view(st, viewer)["step"]["tile_faces"] == drawn["faces"]
+
+
+def test_cartographer_look_shows_both_faces_to_the_user_only():
+    """§3.10 (v1.2): CARTOGRAPHER looks show both faces of each tile, to the user only."""
+    st = explore_state()
+    give_card(st, 0, "C12")
+    st, ev = do(st, {"type": "explore", "slot": "PERSONAL", "pick": "TOP", "with": ["C12"]})
+    look = of(ev, "CartographerLooked")[0]
+    for entry in look["tiles"]:
+        assert set(entry["faces"]) == {"A", "B"}
+        assert entry["faces"]["A"]["edges"] == D.EXPLORATION_TILES[entry["tile"]]["A"].edges
+        assert entry["faces"]["B"]["edges"] == D.EXPLORATION_TILES[entry["tile"]]["B"].edges
+    assert RULES.redact(look, 1)["tiles"] is None
+    mine = RULES.view(st, 0)["players"][0]["cartographer_tiles"]
+    assert mine == look["tiles"]
+    assert "cartographer_tiles" not in RULES.view(st, 1)["players"][0]
+    assert "cartographer_tiles" not in RULES.view(st, None)["players"][0]
 
 
 # ---------------------------------------------------------------------------------------------------- migrate

@@ -6,6 +6,7 @@ import pytest
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
+from domain.archipelago.scoring import score_breakdown
 from domain.archipelago.state import population
 from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, turn_of
 
@@ -27,6 +28,19 @@ def test_every_card_has_a_complete_definition():
     colors = [c.back.color for c in D.CARDS.values()]
     assert colors.count("YELLOW") == 28 and colors.count("RED") == 6 and colors.count("BEIGE") == 6
     assert sum(1 for c in D.CARDS.values() if c.use == "WONDER") == 4
+
+
+def test_every_back_is_shared_by_at_least_three_cards():
+    """§3.10 (v1.2): a public back must not identify the hidden front; colour counts stay 28 / 6 / 6 (§10.4)."""
+    by_back: dict = {}
+    for card in D.CARDS.values():
+        by_back.setdefault(card.back.id, []).append(card.id)
+        assert D.BACKS[card.back.id] == card.back
+    assert all(len(cards) >= 3 for cards in by_back.values()), by_back
+    specs = {(b.color, b.domestic, b.export, b.event) for b in D.BACKS.values()}
+    assert len(specs) == len(D.BACKS)  # distinct ids are distinct specifications
+    for color, count in (("YELLOW", 28), ("RED", 6), ("BEIGE", 6)):
+        assert sum(len(v) for k, v in by_back.items() if D.BACKS[k].color == color) == count
 
 
 def test_researcher_reveals_five_buys_a_progress_card_and_discards_the_rest():
@@ -59,7 +73,7 @@ def test_research_exposing_a_red_card_runs_the_crisis_then_resumes_the_turn():
     st.resolved_red = set()
     st, ev = do(st, {"type": "use_card", "card": "C01"})
     st, ev = do(st, {"type": "research_pick", "card": None})
-    assert of(ev, "CrisisStarted")[0]["card"] == "C04" and st.crisis is not None
+    assert of(ev, "CrisisStarted")[0]["back"] == D.CARDS["C04"].back.id == "R1" and st.crisis["card"] == "C04"
     for _ in range(20):
         if st.crisis is None:
             break
@@ -240,6 +254,24 @@ def test_wonders_sacrifice_a_citizen_and_apply_their_effect(wonder, check):
     assert "c0-95" not in st.units and st.players[0]["wonders"] == [{"card": wonder, "citizen": "c0-95"}]
     assert wonder not in st.players[0]["track"] and check(st)
     assert RULES.result(st).scores is not None
+
+
+@pytest.mark.parametrize("wonder", ["W01", "W02", "W03", "W04"])
+def test_an_unbuilt_wonder_scores_nothing_and_a_built_one_scores_its_vp(wonder):
+    """§12.3 step 4 (v1.2): owned but unbuilt wonders score nothing; the seed scores a wonder once built."""
+    st = with_card(wonder)
+    give_card(st, 0, "P16")  # a progress card that is not a wonder: 2 VP while owned
+    assert D.CARDS[wonder].vp > 0
+    row = score_breakdown(st, pacifist=False)[0]
+    assert (row["cards"], row["wonders"]) == (D.CARDS["P16"].vp, 0)
+    cubes, money = D.CARDS[wonder].wonder_cost
+    stock(st, 0, **cubes)
+    st.players[0]["money"] = 10 + money
+    put_unit(st, 0, "C", "E03", "c0-95")
+    st, _ = do(st, {"type": "build_wonder", "card": wonder, "citizen": "c0-95", "tokens": {}})
+    row = score_breakdown(st, pacifist=False)[0]
+    assert (row["cards"], row["wonders"]) == (D.CARDS["P16"].vp, D.CARDS[wonder].vp)
+    assert row["total"] - sum(row["criteria"].values()) == D.CARDS["P16"].vp + D.CARDS[wonder].vp
 
 
 def test_wonder_needs_the_cost():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
@@ -261,6 +262,50 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
 
 
+def test_phase_four_is_over_before_phase_five_starts():
+    """§5 round order: Phase 4 (balance) ends, crisis included, before Phase 5 (actions) starts, in the events
+    and in the view."""
+    st, ev = balance_state("C01")  # a yellow crisis
+    assert "CrisisStarted" in types(ev) and "PhaseStarted" not in types(ev)
+    assert st.phase == "BALANCE" and RULES.view(st, 0)["phase"] == "BALANCE"
+    log = list(ev)
+    for s in st.order:
+        st, ev = do(st, {"type": "supply_done"}, s)
+        log += ev
+        assert st.crisis is None or RULES.view(st, None)["phase"] == "BALANCE"
+    while st.crisis is not None:
+        seat = sorted(RULES.to_act(st))[0]
+        st, ev = do(st, {"type": "export_done"} if {"type": "export_done"} in RULES.legal_commands(st, seat)
+                    else RULES.legal_commands(st, seat)[0], seat)
+        log += ev
+    kinds = types(log)
+    assert kinds.index("CrisisEnded") < kinds.index("PhaseStarted")
+    assert of(log, "PhaseStarted") == [{"type": "PhaseStarted", "phase": "ACTIONS"}]
+    assert RULES.view(st, 0)["phase"] == "ACTIONS" and st.turn is not None
+
+
+def test_a_phase_four_crisis_names_the_back_not_the_front():
+    """§3.10 (v1.2): events and views refer to the top card's back until its front is revealed."""
+    st, ev = balance_state("C01")
+    started = of(ev, "CrisisStarted")[0]
+    assert started == {"type": "CrisisStarted", "back": "Y1", "color": "YELLOW", "trigger": "PHASE4"}
+    for viewer in (None, 0, 1, 2):
+        view = RULES.view(st, viewer)
+        assert view["crisis"]["back"] == "Y1" and "card" not in view["crisis"]
+        assert view["deck_top_back"]["back"] == "Y1"
+        assert '"C01"' not in str(view["crisis"]).replace("'", '"')
+    assert RULES.reveal_all(st)["crisis"]["card"] == "C01"
+    log = []
+    while st.crisis is not None:
+        seat = sorted(RULES.to_act(st))[0]
+        st, events = do(st, {"type": "supply_done"}, seat)
+        log += events
+    assert of(log, "CrisisEnded") == [{"type": "CrisisEnded", "back": "Y1"}]
+    st, ev = balance_state("C11")  # beige
+    applied = of(ev, "BeigeEventApplied")[0]
+    assert applied["back"] == "B2" and "card" not in applied
+
+
 def test_beige_event_applies_at_once():
     st, ev = balance_state("C06")  # FAIR_WEATHER
     assert of(ev, "BeigeEventApplied")[0]["event"] == "FAIR_WEATHER" and st.crisis is None
@@ -310,7 +355,8 @@ def test_rotation_to_skull_discards_and_red_refill_triggers_crisis():
     st, ev = do(st, {"type": "evo_rotate", "slots": [2, 3]}, seat)
     assert of(ev, "CardSkulled")[0]["card"] == "C07" and "C07" in st.evo_discard
     assert of(ev, "SlotRefilled")[0]["card"] == refill
-    assert of(ev, "CrisisStarted")[0] == {"type": "CrisisStarted", "card": "C04", "color": "RED", "trigger": "RED"}
+    assert of(ev, "CrisisStarted")[0] == {"type": "CrisisStarted", "back": "R1", "color": "RED", "trigger": "RED"}
+    assert st.crisis["card"] == "C04" and "C04" not in str(RULES.view(st, seat)["crisis"])
     assert st.crisis is not None and RULES.to_act(st) == {st.order[0]}
 
 
@@ -342,7 +388,16 @@ def test_turn_of_helper_is_consistent():
     assert RULES.to_act(st) == {1}
 
 
-def test_other_beige_events():
+def _with_beige(monkeypatch, card, event):
+    """§6.4 events that no back of the current card set carries (v1.2 kept two beige backs): put one on ``card``."""
+    monkeypatch.setitem(D.CARDS, card, replace(D.CARDS[card], back=D.Back("BX", "BEIGE", event=event)))
+
+
+def test_other_beige_events(monkeypatch):
+    _with_beige(monkeypatch, "P03", "BUMPER_HARVEST")
+    _with_beige(monkeypatch, "P09", "IMMIGRANTS")
+    _with_beige(monkeypatch, "C19", "RELIGIOUS_HOLIDAY")
+    _with_beige(monkeypatch, "P14", "TRADE_WINDS")
     st, ev = balance_state("P03")  # BUMPER_HARVEST
     assert of(ev, "BeigeEventApplied")[0]["cubes"] == ["FRUIT", "CATTLE", "FISH"]
     st, ev = balance_state("P09")  # IMMIGRANTS

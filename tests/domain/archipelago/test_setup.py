@@ -94,6 +94,25 @@ def test_turn0_ocean_placement_puts_ship_two_citizens_token_and_huts():
     assert population(st2) == 2
 
 
+def test_turn0_hand_shows_both_faces_to_its_holder_only():
+    """§3.10 (v1.2): turn-0 hands show both faces of each tile to the holder; others see a count only."""
+    st, events = setup_state(3)
+    seat = st.order[0]
+    dealt = [e for e in events if e["type"] == "Turn0HandDealt" and e["seat"] == seat][0]
+    assert set(dealt["faces"]) == set(dealt["tiles"]) and dealt["tiles"]
+    for tid in dealt["tiles"]:
+        for face in ("A", "B"):
+            assert dealt["faces"][tid][face]["edges"] == D.EXPLORATION_TILES[tid][face].edges
+            assert dealt["faces"][tid][face]["icons"] == list(D.EXPLORATION_TILES[tid][face].icons)
+    assert RULES.redact(dealt, seat) == dealt
+    for other in [s for s in range(3) if s != seat] + [None]:
+        hidden = RULES.redact(dealt, other)
+        assert hidden["tiles"] is None and hidden["faces"] is None and hidden["count"] == len(dealt["tiles"])
+    hand = RULES.view(st, seat)["players"][seat]["hand"]
+    assert [h["tile"] for h in hand] == dealt["tiles"] and [h["faces"] for h in hand] == [
+        dealt["faces"][t] for t in dealt["tiles"]]
+
+
 def test_turn0_placement_must_touch_the_start_tile_and_match():
     st, _ = setup_state(3)
     seat = st.order[0]
@@ -156,3 +175,17 @@ def test_turn0_completes_with_a_reshuffle_and_round_one():
     st = first_legal_until(st, lambda s: s.phase != "TURN0")
     assert st.round == 1 and st.phase == "BID" and len(st.tiles) == 4
     assert all(h == [] for h in st.hands) and len(st.stack) == 21
+
+
+def test_more_fun_deal_is_public_after_the_end_only_as_a_count():
+    """§3.10 (v1.2): a MORE_FUN objective returned by its holder is never revealed, even after the end; without
+    MORE_FUN every dealt objective is in play and public at the end."""
+    events = RULES.setup(5, 3, {"more_fun": True, "length": "short"})
+    deals = [e for e in events if e["type"] == "ObjectivesDealt"]
+    assert len(deals) == 3 and all(e["keep"] == 1 and len(e["cards"]) == 2 for e in deals)
+    for e in deals:
+        public = RULES.public_event(e)
+        assert public["cards"] is None and public["count"] == 2 and public["seat"] == e["seat"]
+        assert RULES.redact(e, e["seat"])["cards"] == e["cards"]  # the holder sees both while choosing
+    plain = [e for e in RULES.setup(5, 3, {"length": "short"}) if e["type"] == "ObjectivesDealt"]
+    assert all(RULES.public_event(e) == e for e in plain)

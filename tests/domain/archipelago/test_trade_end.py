@@ -143,6 +143,34 @@ def test_declare_end_needs_a_true_own_condition():
     assert of(ev, "GameEnded")[0]["cause"] == "DECLARED" and RULES.result(st).details["declarer"] == 0
 
 
+def test_a_declared_end_names_the_winner():
+    """§12.3 step 6: the winner has most VP; the GameEnded event names it (not "winner": null)."""
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]
+    st.trends = []
+    st.rounds_completed = 8
+    give_card(st, 1, "P16")  # 2 VP for seat 1
+    st, ev = do(st, {"type": "declare_end", "objective": "M07"})
+    ended = of(ev, "GameEnded")[0]
+    assert RULES.result(st).ranks[1] == 1
+    assert ended["winner"] == 1 and ended["winners"] == [1]
+    assert RULES.result(st).details["winner"] == 1
+
+
+def test_a_declared_end_with_a_shared_victory_names_every_winner():
+    """§12.3 step 6: ties on VP, money and explorer tokens share the victory; the event lists them all."""
+    st = island()
+    st.objectives = [["L07"], ["M05"], ["S07"]]  # every criterion is MONEY
+    st.trends = []
+    st.rounds_completed = 12
+    for p in st.players:
+        p["money"], p["tokens"] = 10, 0
+    st, ev = do(st, {"type": "declare_end", "objective": "L07"})
+    ended = of(ev, "GameEnded")[0]
+    assert RULES.result(st).ranks == [1, 1, 1]
+    assert ended["winners"] == [0, 1, 2] and ended["winner"] is None
+
+
 def test_separatist_can_never_declare():
     st = island()
     st.objectives = [["S09"], ["M01"], ["M03"]]
@@ -282,3 +310,44 @@ def test_metrics_for_every_criterion():
     assert {k: metric(st, 0, k) for k in expected} == expected
     codes = {o.criterion for o in D.OBJECTIVES.values()} | {t[1] for t in D.TRENDS.values()}
     assert codes <= set(expected) | {f"RES:{r}" for r in D.RESOURCES}
+
+
+def _printed_faces(st):
+    from domain.archipelago.state import face_source
+
+    entries = list(st.stack) + [x for h in st.hands for x in h] + list(st.set_aside)
+    return sorted(face_source(t, f) for t, _ in entries for f in "AB")
+
+
+def test_determinize_resamples_the_hidden_face_of_the_top_exploration_tile():
+    """§3.10 (v1.2): the top tile's up face is public, its other face is not; determinize resamples it like any
+    other hidden face, keeps the up face, and keeps every printed face in play exactly once."""
+    import random
+
+    from domain.archipelago.state import face_of
+
+    st = island()
+    real, up = st.stack[0]
+    back = "B" if up == "A" else "A"
+    changed = 0
+    for i in range(40):
+        det = RULES.determinize(st, 0, random.Random(i))
+        tid, det_up = det.stack[0]
+        assert det_up == up and face_of(tid, up) == face_of(real, up)
+        assert RULES.view(det, 0)["exploration_top_face"] == RULES.view(st, 0)["exploration_top_face"]
+        assert _printed_faces(det) == _printed_faces(st)
+        changed += face_of(tid, back) != face_of(real, back)
+        turn_of(det, 0)
+    assert changed >= 30  # 1 chance in 47 to keep the real face in each sample
+
+
+def test_determinize_keeps_the_top_tiles_the_seat_saw_with_cartographer():
+    import random
+
+    st = island()
+    give_card(st, 0, "C12")
+    st, _ = do(st, {"type": "explore", "slot": "PERSONAL", "pick": "TOP", "with": ["C12"]})
+    seen = [list(x) for x in st.stack[:3]]
+    for i in range(10):
+        assert RULES.determinize(st, 0, random.Random(i)).stack[:3] == seen
+    assert any(RULES.determinize(st, 1, random.Random(i)).stack[:3] != seen for i in range(10))

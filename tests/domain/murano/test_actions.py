@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from domain.murano import data
 from tests.domain.murano.helpers import (
     beads,
@@ -243,6 +245,36 @@ def income_board():
         *tile(0, "SAN_DONATO:r2c3", "street", "ST_RB"),
         *tile(0, "SAN_DONATO:r3c3", "street", "ST_R"),
     ]
+
+
+def test_seed_income_example_red_shop_4_blue_shop_2_pays_6():
+    """§2.2a (v1.1) and §9: the seed's example 「他總共獲得 6 元:紅色商店獲得 4 元,藍色商店獲得 2 元」 can be built from
+    the 2-3 player supplies. SACCA_MATTIA r2c3 touches four paved spaces, r2c1 two."""
+    board = [
+        *tile(0, "SACCA_MATTIA:r2c3", "shop", "red"),
+        *tile(0, "SACCA_MATTIA:r2c1", "shop", "blue"),
+        *tile(0, "SACCA_MATTIA:r1c3", "street", "ST_R"),
+        *tile(0, "SACCA_MATTIA:r3c3", "street", "ST_R"),
+        *tile(0, "SACCA_MATTIA:r2c4", "street", "ST_RG"),
+        *tile(0, "SACCA_MATTIA:r2c2", "street", "ST_RB"),  # touches both shops
+        *tile(0, "SACCA_MATTIA:r1c1", "street", "ST_B"),
+    ]
+    used = Counter(e["face"] for e in board if e["type"] == "TilePlaced" and e["kind"] == "street")
+    small = {face: data.STREET_COUNTS[face] - data.SMALL_GAME_REMOVED_STREETS.get(face, 0) for face in used}
+    assert all(used[face] <= small[face] for face in used)
+    state = ready(3, *board, n=3)
+    state, _ = play(state, {"type": "act"})
+    both = {"type": "collect_income", "island": "SACCA_MATTIA",
+            "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"]}
+    assert both in legal(state)
+    events = decide(state, both)
+    assert events[0] == {"type": "IncomeCollected", "seat": 0, "island": "SACCA_MATTIA",
+                         "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"], "gold": 6}
+    red_only = decide(state, {**both, "shops": ["SACCA_MATTIA:r2c3"]})
+    blue_only = decide(state, {**both, "shops": ["SACCA_MATTIA:r2c1"]})
+    assert (red_only[0]["gold"], blue_only[0]["gold"]) == (4, 2)
+    after, _ = play(state, both)
+    assert after.gold[0] == state.gold[0] + 6
 
 
 def test_example_4_income_counts_only_streets_touching_the_shop():

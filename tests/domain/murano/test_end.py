@@ -149,8 +149,10 @@ def test_example_9_strict_final_scoring_by_decisions():
     # strict: C04 must still take the free SAN_DONATO gondolier; there is no stop
     assert legal(state) == [{"type": "assign_character", "card": "C04", "island": "SAN_DONATO"}]
     state, events = play(state, {"type": "assign_character", "card": "C04", "island": "SAN_DONATO"})
-    assert events[1] == {"type": "ScoringFinished", "seat": 0, "unassigned": [], "unused_gondoliers": 0, "vp": 0}
-    assert state.vp[0] == 5 + 14
+    # §15 step 3 (Q51 revised): A's 2 gondoliers left in the personal supply score 1 VP each
+    assert events[1] == {"type": "ScoringFinished", "seat": 0, "unassigned": [], "unused_gondoliers": 0,
+                         "personal_gondoliers": 2, "vp": 2}
+    assert state.vp[0] == 5 + 14 + 2
     assert [e["type"] for e in events[2:]] == ["ScoringStarted", "ScoringFinished"] * 3 + ["GameOver"]
     assert RULES.is_over(state)
 
@@ -161,8 +163,8 @@ def test_example_9_a_poor_order_leaves_a_card_unscored():
     assert legal(state) == [{"type": "assign_character", "card": "C01", "island": "SAN_DONATO"}]
     state, events = play(state, {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"})
     assert events[1] == {"type": "ScoringFinished", "seat": 0, "unassigned": ["C35"], "unused_gondoliers": 1,
-                         "vp": 1}
-    assert state.vp[0] == 5 + 9
+                         "personal_gondoliers": 2, "vp": 3}
+    assert state.vp[0] == 5 + 9 + 2
 
 
 def test_hidden_cards_are_revealed_one_by_one_during_scoring():
@@ -187,7 +189,8 @@ def test_leftover_cards_are_public_once_that_player_has_scored():
     assert other.chars[0] == ("C35",) and RULES.view(other, 2) == view
 
 
-def test_unused_seated_gondoliers_score_one_each_personal_ones_nothing():
+def test_unused_seated_and_personal_gondoliers_score_one_each():
+    """§15 step 3, §11, Q51 (revised): every gondolier without a card scores 1 VP, seated or personal."""
     state = given(*opening(start=3), seated(2, "NAVAGERO", "orange"), seated(2, "SAN_DONATO", "white"),
                   {"type": "EndTriggered", "seat": 3, "empty": ["shops", "palaces"]})
     assert state.final_queue == (0, 1, 2)
@@ -195,18 +198,44 @@ def test_unused_seated_gondoliers_score_one_each_personal_ones_nothing():
         state, _ = pass_turn(state)
     state, events = pass_turn(state)  # seat 2's final turn, then scoring
     finished = {e["seat"]: e for e in events if e["type"] == "ScoringFinished"}
-    assert finished[2]["unused_gondoliers"] == 2 and finished[2]["vp"] == 2
-    assert finished[0]["vp"] == 0 and [e["seat"] for e in events if e["type"] == "ScoringFinished"] == [3, 0, 1, 2]
+    assert finished[2]["unused_gondoliers"] == 2 and finished[2]["personal_gondoliers"] == 3
+    assert finished[2]["vp"] == 5
+    assert finished[0]["vp"] == 5 and [e["seat"] for e in events if e["type"] == "ScoringFinished"] == [3, 0, 1, 2]
+
+
+def test_a_table_without_cards_scores_every_owned_gondolier_but_not_the_general_supply():
+    """Issue example, §15 step 3 and Q51 (revised): no cards, 5 personal gondoliers each -> 5 VP each, so a
+    player's 5 start VP become 10. The 2 gondoliers of the general supply and the score marker score nothing."""
+    state = given(*opening(n=2, start=1), {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]})
+    state, _ = pass_turn(state)  # seat 1 ends its triggering turn
+    state, _ = pass_turn(state)  # seat 0's final turn, then scoring from seat 1
+    assert RULES.is_over(state)
+    assert state.general == [data.START_GENERAL_GONDOLIERS] * 2
+    assert RULES.result(state).scores == [data.START_VP + 5, data.START_VP + 5] == [10, 10]
+
+
+def test_a_fired_gondolier_scores_nothing_a_hired_one_scores():
+    """§11: firing moves a gondolier to the general supply (no VP at the end); hiring brings one back (1 VP)."""
+    state = given(*opening(n=2, start=1),
+                  *[{"type": "GondolierFired", "seat": 0, "gold": 3}] * 2,
+                  *[{"type": "GondolierHired", "seat": 1, "price": 3}] * 2,
+                  {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]})
+    assert state.personal == [3, 7] and state.general == [4, 0]
+    state, _ = pass_turn(state)
+    state, events = pass_turn(state)
+    finished = {e["seat"]: e for e in events if e["type"] == "ScoringFinished"}
+    assert finished[0]["personal_gondoliers"] == 3 and finished[0]["vp"] == 3
+    assert finished[1]["personal_gondoliers"] == 7 and finished[1]["vp"] == 7
 
 
 def test_tie_break_by_gold_and_shared_win():
-    # seat 2 triggered in its turn; seats 0 and 1 pass (+1 gold each); VP 5 / 9 / 9, gold 6 / 9 / 6
+    # seat 2 triggered in its turn; seats 0 and 1 pass (+1 gold each); VP 5 / 9 / 9 + 5 personal gondoliers each
     state = given(*opening(n=3, start=2), vp(1, 4), vp(2, 4), gold(1, 3), gold(2, 1),
                   {"type": "EndTriggered", "seat": 2, "empty": ["shops", "palaces"]})
     for _ in range(3):
         state, events = pass_turn(state)
     result = RULES.result(state)
-    assert RULES.is_over(state) and result.scores == [5, 9, 9]
+    assert RULES.is_over(state) and result.scores == [10, 14, 14]
     assert state.gold == [6, 9, 7]
     assert result.ranks == [3, 1, 2] and result.tiebreaks == [6, 9, 7]
     assert events[-1]["ranks"] == result.ranks
@@ -259,5 +288,5 @@ def test_lenient_variant_offers_stop(monkeypatch):
                     {"type": "assign_character", "card": "C35", "island": "NAVAGERO"})
     state, events = play(state, {"type": "stop_assigning"})
     assert events[0] == {"type": "ScoringFinished", "seat": 0, "unassigned": ["C04"], "unused_gondoliers": 1,
-                         "vp": 1}
-    assert state.vp[0] == 5 + 15
+                         "personal_gondoliers": 2, "vp": 3}
+    assert state.vp[0] == 5 + 15 + 2

@@ -80,7 +80,7 @@ def test_fresh_views_show_counts_not_orders():
 
 
 def test_grid_counts_and_adjacency_facts():
-    expected = {"SACCA_MATTIA": (9, 11), "SAN_DONATO": (8, 10), "SAN_PIETRO_MARTIRE": (7, 8), "NAVAGERO": (6, 7),
+    expected = {"SACCA_MATTIA": (10, 10), "SAN_DONATO": (8, 10), "SAN_PIETRO_MARTIRE": (6, 9), "NAVAGERO": (6, 7),
                 "SANTO_STEFANO": (6, 7), "SACCA_SERENELLA": (6, 7)}
     for n, paved, brown in ((3, 36, 43), (4, 42, 50)):
         g = geometry(n)
@@ -101,6 +101,56 @@ def test_grid_counts_and_adjacency_facts():
         for colour, k in data.STREET_FACES[face].items():
             customers[colour] += k * count
     assert customers == {"red": 14, "grey": 14, "blue": 14} and sum(data.STREET_COUNTS.values()) == 42
+
+
+def _connected(spaces: set[int], g) -> bool:
+    if not spaces:
+        return True
+    start = next(iter(spaces))
+    seen, todo = {start}, [start]
+    while todo:
+        for nb in g.neighbours[todo.pop()]:
+            if nb in spaces and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return seen == spaces
+
+
+@pytest.mark.parametrize("players,streets,buildings", [(3, 35, 40), (4, 42, 48)])
+def test_grid_properties_of_section_2_2_hold_after_the_income_redesign(players, streets, buildings):
+    """§2.2 checked properties, re-checked for the v1.1 grids (§2.2a): every brown space touches a paved space;
+    each island and its paved spaces are connected; every street finds a paved space and, whichever paved space
+    stays empty, enough brown spaces become buildable for every building tile."""
+    g = geometry(players)
+    assert len(g.paved_spaces) >= streets and len(g.brown_spaces) >= buildings
+    removed = sum(data.SMALL_GAME_REMOVED_STREETS.values()) if players < 4 else 0
+    assert sum(data.STREET_COUNTS.values()) - removed == streets
+    paved_nbs = {b: {nb for nb in g.neighbours[b] if g.paved[nb]} for b in g.brown_spaces}
+    assert all(paved_nbs.values())
+    for spaces in g.island_spaces:
+        assert _connected(set(spaces), g)
+        assert _connected({s for s in spaces if g.paved[s]}, g)
+    spare = len(g.paved_spaces) - streets  # paved spaces left empty once every street lies on the board
+    assert spare in (0, 1)
+    empties = [set()] if spare == 0 else [{p} for p in g.paved_spaces]
+    for empty in empties:
+        buildable = sum(1 for b, nbs in paved_nbs.items() if nbs - empty)
+        assert buildable >= buildings, (empty, buildable)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_shop_can_earn_four_from_its_colour_beside_another_shop(players):
+    """§2.2a (v1.1): some brown space touches 4 paved spaces (one customer of a colour on each earns 4), on an
+    island where another brown space touches at least 2 (the seed's red 4 + blue 2)."""
+    g = geometry(players)
+    found = []
+    for ii, spaces in enumerate(g.island_spaces):
+        counts = {s: sum(1 for nb in g.neighbours[s] if g.paved[nb]) for s in spaces if not g.paved[s]}
+        if any(k >= 4 for k in counts.values()) and sum(1 for k in counts.values() if k >= 2) >= 2:
+            found.append(g.islands[ii])
+    assert found
+    red_bearing = sum(n for face, n in data.STREET_COUNTS.items() if data.STREET_FACES[face].get("red"))
+    assert red_bearing - (1 if players < 4 else 0) >= 4
 
 
 def test_pickle_and_equality_of_states():
