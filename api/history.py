@@ -40,7 +40,7 @@ def require_seat(game_id: str) -> int:
 class Undo(MethodView):
     @blp.arguments(UndoBodySchema)
     @blp.response(200, UndoResultSchema)
-    @errors(blp, 400, 401, 403, 404, 409, 422)
+    @errors(blp, 400, 401, 403, 404, 409, 412, 422)
     @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
     def post(self, body, game_id):
         """Take moves back to `to_version`: at once when the policy allows, else as a request to the other seats
@@ -58,7 +58,7 @@ class Undo(MethodView):
 @blp.route("/games/<string:game_id>/undo/accept")
 class UndoAccept(MethodView):
     @blp.response(200, UndoResultSchema)
-    @errors(blp, 401, 403, 404, 409)
+    @errors(blp, 401, 403, 404, 409, 412)
     @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Agree to the open undo request; the last agreement performs it"""

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from eventstore.base import canonical_json
+from eventstore.base import StreamInfo, WrongExpectedVersion, canonical_json
 
 MAX_NAME_LENGTH = 200
 
@@ -83,6 +83,21 @@ def check_expected_version(expected_version: Any) -> int:
     if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0:
         raise ValueError("expected_version must be an integer >= 0")
     return expected_version
+
+
+def check_truncation_args(actor: Any, reason: Any, expected_version: Any) -> None:
+    check_name(actor, "actor")
+    if not isinstance(reason, str):
+        raise ValueError("reason must be a string")
+    check_expected_version(expected_version)
+
+
+def check_truncation_target(stream: str, info: StreamInfo, to_version: Any, expected_version: int) -> None:
+    """Under the stream's lock: the writer's expected version first, then the target."""
+    if info.version != expected_version:
+        raise WrongExpectedVersion(stream, expected_version, info.version)
+    if not isinstance(to_version, int) or isinstance(to_version, bool) or not 0 <= to_version < info.version:
+        raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
 
 
 def check_paging(limit: int, offset: int = 0) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -104,6 +105,9 @@ class Truncation:
     truncated_at: str
 
 
+TruncationCheck = Callable[[StreamInfo, list[StoredEvent]], None]
+
+
 @dataclass(frozen=True)
 class ArchivedEvent:
     event: StoredEvent
@@ -147,7 +151,11 @@ class EventStore(Protocol):
       ``limit`` events with ``position > after_position``. Positions are strictly increasing, not
       necessarily dense (PostgreSQL positions are sparse).
     - ``truncate`` moves versions above ``to_version`` to the archive, records a ``Truncation`` and
-      increments the generation; idempotency records are kept (they carry their generation).
+      increments the generation; idempotency records are kept (they carry their generation). Inside the
+      same locked transaction it raises ``WrongExpectedVersion`` when the stream is not at
+      ``expected_version`` and then calls ``check(info, events_after)`` with the events it is about to
+      archive, read under that lock: whatever ``check`` raises aborts the truncation (nothing archived),
+      so a policy evaluated there cannot be overtaken by a concurrent append.
     """
 
     def migrate(self) -> None: ...
@@ -176,7 +184,16 @@ class EventStore(Protocol):
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
     def get_idempotency(self, stream: str, key: str) -> IdempotencyRecord | None: ...
 
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation: ...
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation: ...
     def truncations(self, stream: str) -> list[Truncation]: ...
     def archived(self, stream: str) -> list[ArchivedEvent]: ...
     def verify(self, stream: str) -> AuditReport: ...

@@ -14,6 +14,8 @@ from eventstore._common import (
     check_expected_version,
     check_name,
     check_paging,
+    check_truncation_args,
+    check_truncation_target,
     event_payload,
     hash_payload,
     json_copy,
@@ -31,6 +33,7 @@ from eventstore.base import (
     StreamInfo,
     StreamNotFound,
     Truncation,
+    TruncationCheck,
     WrongExpectedVersion,
     canonical_json,
 )
@@ -205,17 +208,25 @@ class MemoryStore:
         )
 
     # -- truncation and audit ----------------------------------------------------------------------
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
-        check_name(actor, "actor")
-        if not isinstance(reason, str):
-            raise ValueError("reason must be a string")
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation:
+        check_truncation_args(actor, reason, expected_version)
         with self._lock:
             entry = self._get(stream)
             info = entry.info
-            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
-                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
-            generation = info.generation + 1
+            check_truncation_target(stream, info, to_version, expected_version)
             removed = entry.events[to_version:]
+            if check is not None:
+                check(_copy_info(info), [self._copy_event(e) for e in removed])
+            generation = info.generation + 1
             entry.events = entry.events[:to_version]
             entry.archived.extend(ArchivedEvent(e, generation) for e in removed)
             gone = {e.position for e in removed}

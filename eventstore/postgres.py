@@ -39,6 +39,8 @@ from eventstore._common import (
     check_expected_version,
     check_name,
     check_paging,
+    check_truncation_args,
+    check_truncation_target,
     iso_utc,
     wait_until,
 )
@@ -54,6 +56,7 @@ from eventstore.base import (
     StreamInfo,
     StreamNotFound,
     Truncation,
+    TruncationCheck,
     WrongExpectedVersion,
     canonical_json,
 )
@@ -371,14 +374,26 @@ class PostgresStore:
         )
 
     # -- truncation and audit ----------------------------------------------------------------------
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
-        check_name(actor, "actor")
-        if not isinstance(reason, str):
-            raise ValueError("reason must be a string")
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation:
+        check_truncation_args(actor, reason, expected_version)
         with self._connection() as conn, conn.transaction():
             info, _ = self._info(conn, stream, lock=True)
-            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
-                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
+            check_truncation_target(stream, info, to_version, expected_version)
+            if check is not None:
+                rows = conn.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s AND version > %s ORDER BY version",
+                    (stream, to_version),
+                ).fetchall()
+                check(info, [_row_event(row) for row in rows])
             generation = info.generation + 1
             conn.execute(
                 f"INSERT INTO archived_events ({_EVENT_COLUMNS}, truncation_generation)"

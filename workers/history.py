@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain import registry
-from eventstore.base import StoredEvent
+from eventstore.base import StoredEvent, StreamInfo, TruncationCheck, WrongExpectedVersion
 from eventstore.verify import verify_events
 from workers.clocks import forfeit_ranks
-from workers.games import GameError, GameService, LoadedGame, public_seats
+from workers.games import GameError, GameService, LoadedGame, make_etag, public_seats
 
 EXPORT_FORMAT = "tradewinds-game/1"
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited")
@@ -40,21 +40,28 @@ class History:
 
     # ------------------------------------------------------------------------------------ undo
     def undo(self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str) -> dict:
-        """Truncate now when the policy allows it, or open a request the other human seats must accept."""
+        """Truncate now when the policy allows it, or open a request the other human seats must accept.
+
+        The policy is decided on the game as loaded, then checked again inside the store's locked
+        truncation against the events it archives: a move stored in between fails the undo with
+        ``stale_version`` and archives nothing.
+        """
         game = self.service.load(game_id)
         self._check_target(game, to_version)
         if integrator is not None:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
-            return self._truncate(game, to_version, f"integrator:{integrator}", reason)
+            return self._truncate(game, to_version, f"integrator:{integrator}", reason, self._same_history(game))
         assert seat is not None
         self._check_seat_may_undo(game)
         later = self.store.read(game_id, to_version + 1, game.version)
         if self._own_private_moves(game, later, seat):
-            return self._truncate(game, to_version, f"seat:{seat}", reason)
+            return self._truncate(game, to_version, f"seat:{seat}", reason, self._still_own_private_moves(game, seat))
         others = [s["seat"] for s in game.seats if s["kind"] == "human" and s["seat"] != seat]
         if not others:
-            return self._truncate(game, to_version, f"seat:{seat}", reason or "no other human seat to ask")
+            return self._truncate(
+                game, to_version, f"seat:{seat}", reason or "no other human seat to ask", self._same_history(game)
+            )
         request = {
             "id": uuid.uuid4().hex,
             "by": seat,
@@ -88,9 +95,41 @@ class History:
         if request["pending"]:
             self.store.update_stream(game_id, metadata={"undo_request": request})
             return {"status": "requested", "request": request, "etag": game.etag}
-        self.store.update_stream(game_id, metadata={"undo_request": None, "last_undo_request": request})
         voters = ",".join(str(s) for s in [request["by"], *request["accepted"]])
-        return self._truncate(game, request["to_version"], f"seats:{voters}", request["reason"])
+        # the request was made at (at_generation, at_version); the truncation holds it to exactly that
+        done = self._truncate(
+            game, request["to_version"], f"seats:{voters}", request["reason"], self._same_history(game),
+            closed_request=request,
+        )
+        return done
+
+    def _same_history(self, game: LoadedGame) -> TruncationCheck:
+        """A truncation check: the stream is still the history the decision was made on."""
+
+        def check(info: StreamInfo, events: list[StoredEvent]) -> None:
+            if info.generation != game.generation:
+                raise GameError(
+                    "stale_version",
+                    f"the game was undone meanwhile (generation {info.generation}); reload it and decide again",
+                    etag=make_etag(info.generation, info.version),
+                )
+
+        return check
+
+    def _still_own_private_moves(self, game: LoadedGame, seat: int) -> TruncationCheck:
+        """The instant-undo policy, re-evaluated on the events the truncation is about to archive."""
+        same = self._same_history(game)
+
+        def check(info: StreamInfo, events: list[StoredEvent]) -> None:
+            same(info, events)
+            if not self._own_private_moves(game, events, seat):
+                raise GameError(
+                    "stale_version",
+                    "another move was stored meanwhile; this undo now needs the other seats' agreement",
+                    etag=make_etag(info.generation, info.version),
+                )
+
+        return check
 
     def _check_target(self, game: LoadedGame, to_version: int) -> None:
         floor = game.info.metadata.get("setup_version", 1)
@@ -115,10 +154,31 @@ class History:
             for e in later
         )
 
-    def _truncate(self, game: LoadedGame, to_version: int, actor: str, reason: str) -> dict:
+    def _truncate(
+        self,
+        game: LoadedGame,
+        to_version: int,
+        actor: str,
+        reason: str,
+        check: TruncationCheck,
+        closed_request: dict | None = None,
+    ) -> dict:
         game_id = game.info.stream
-        record = self.store.truncate(game_id, to_version, actor, reason or "undo")
+        try:
+            record = self.store.truncate(
+                game_id, to_version, actor, reason or "undo", expected_version=game.version, check=check
+            )
+        except WrongExpectedVersion as exc:
+            latest = self.service.load(game_id)
+            raise GameError(
+                "stale_version",
+                f"another move was stored first (the game is at version {exc.actual} now, not {exc.expected});"
+                " nothing was undone",
+                etag=latest.etag,
+            ) from None
         metadata: dict[str, Any] = {"undo_request": None}
+        if closed_request is not None:
+            metadata["last_undo_request"] = closed_request
         if game.info.status != "active":
             metadata["result"] = None
             self._retract_result(game)
