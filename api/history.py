@@ -6,7 +6,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.app import Blueprint
-from api.common import caller_for, errors, service
+from api.common import caller_for, errors, runtime, service
 from api.errors import ApiError
 from api.schemas import (
     AuditSchema,
@@ -92,7 +92,7 @@ class Audit(MethodView):
     @errors(blp, 404)
     @blp.doc(operationId="auditGame")
     def get(self, game_id):
-        """Re-verify the stored hash chain; names the first broken version, lists truncations"""
+        """Re-verify the stored hash chain and the server's signature of its head; names the first broken version"""
         return history().audit(game_id)
 
 
@@ -135,5 +135,9 @@ class Verify(MethodView):
     @errors(blp, 400, 413)
     @blp.doc(operationId="verifyExport")
     def post(self, body):
-        """Verify an export: hash chain, set-up from the seed, and the result re-folded with the current rules"""
-        return verify_export(body["export"].splitlines())
+        """Verify an export: hash chain, this server's signature of its head, set-up and result re-folded
+
+        The chain is recomputed from the stream as created (seats, options, seed); its head must carry a
+        valid signature by this server's key (GET /signing-key), so a log edited and re-hashed fails.
+        """
+        return verify_export(body["export"].splitlines(), [runtime().key.public_key])

@@ -23,7 +23,6 @@ from tests.api.conftest import auth
 from tests.eventstore.conftest import empty_postgres
 from workers import jobs
 from workers.dispatch import InlineDispatcher
-from workers.games import GameService
 from workers.runtime import Runtime, run_job
 
 TRIES = int(os.environ.get("TRADEWINDS_UNDO_RACE_TRIES", "25"))
@@ -32,13 +31,17 @@ TRIES = int(os.environ.get("TRADEWINDS_UNDO_RACE_TRIES", "25"))
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def race_app(request, tmp_path):
     if request.param == "sqlite":
-        store = SqliteStore(tmp_path / "race.db")
+        def open_store(signer):
+            return SqliteStore(tmp_path / "race.db", signer=signer)
     else:
         url = request.getfixturevalue("postgres_url")
         empty_postgres(url)
-        store = PostgresStore(url, max_size=8)
+
+        def open_store(signer):
+            return PostgresStore(url, max_size=8, signer=signer)
     dispatcher = InlineDispatcher(run_job)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "race://", None)
+    runtime = Runtime.signed(open_store, dispatcher, "race://")
+    store = runtime.store
     jobs.set_runtime(runtime)
     yield create_app(runtime), runtime
     jobs.set_runtime(None)

@@ -9,13 +9,14 @@ from datetime import datetime
 import pytest
 
 from eventstore.base import (
-    GENESIS_HASH,
     DuplicateIdempotencyKey,
     EventStore,
     StreamExists,
     StreamNotFound,
     WrongExpectedVersion,
     chain_hash,
+    genesis_hash,
+    head_message,
 )
 from eventstore.memory import MemoryStore
 from tests.eventstore.conftest import open_url
@@ -30,6 +31,11 @@ def new_stream(store: EventStore, name: str = "game-1", events: int = 0, game_ty
     if events:
         store.append(name, [ev(n=i) for i in range(1, events + 1)], 0, meta={"actor": "setup"})
     return name
+
+
+def genesis(store: EventStore, stream: str) -> str:
+    info = store.stream_info(stream)
+    return genesis_hash(stream, info.game_type, info.created_at, info.creation)
 
 
 def parse_utc(text: str) -> datetime:
@@ -118,8 +124,10 @@ def test_append_returns_stored_events_with_versions_positions_and_hashes(store: 
     assert [e.type for e in stored] == ["A", "B"]
     assert stored[0].position < stored[1].position
     assert all(e.generation == 0 and e.meta == {"actor": "seat:0"} and e.stream == "game-1" for e in stored)
-    assert stored[0].hash == chain_hash(GENESIS_HASH, 1, {"type": "A", "x": 1}, {"actor": "seat:0"})
-    assert stored[1].hash == chain_hash(stored[0].hash, 2, {"type": "B", "y": [1, "two"]}, {"actor": "seat:0"})
+    at = stored[0].recorded_at
+    assert stored[1].recorded_at == at  # one time for the batch
+    assert stored[0].hash == chain_hash(genesis(store, "game-1"), 1, 0, at, {"type": "A", "x": 1}, {"actor": "seat:0"})
+    assert stored[1].hash == chain_hash(stored[0].hash, 2, 0, at, {"type": "B", "y": [1, "two"]}, {"actor": "seat:0"})
     parse_utc(stored[0].recorded_at)
     assert store.read("game-1") == stored
     assert store.stream_info("game-1").version == 2
@@ -191,7 +199,7 @@ def test_awkward_json_round_trips_and_verifies(store: EventStore) -> None:
     meta = {"actor": "bot:π", "n": 1.0}
     stored = store.append("game-1", [data], 0, meta=meta)[0]
     assert stored.data == data and stored.meta == meta
-    assert stored.hash == chain_hash(GENESIS_HASH, 1, data, meta)
+    assert stored.hash == chain_hash(genesis(store, "game-1"), 1, 0, stored.recorded_at, data, meta)
     read = store.read("game-1")[0]
     assert read.data == data and read.meta == meta
     assert store.verify("game-1").ok
@@ -276,7 +284,7 @@ def test_truncate_archives_records_and_continues_the_chain(store: EventStore) ->
 
     again = store.append("game-1", [ev("Redo")], 3, meta={"actor": "seat:1"})[0]
     assert (again.version, again.generation) == (4, 1)
-    assert again.hash == chain_hash(kept[-1].hash, 4, {"type": "Redo"}, {"actor": "seat:1"})
+    assert again.hash == chain_hash(kept[-1].hash, 4, 1, again.recorded_at, {"type": "Redo"}, {"actor": "seat:1"})
     assert again.position > removed[-1].position
     assert store.verify("game-1").ok
 
@@ -285,7 +293,8 @@ def test_truncate_archives_records_and_continues_the_chain(store: EventStore) ->
     assert store.read("game-1") == []
     assert [a.truncation_generation for a in store.archived("game-1")] == [1, 1, 2, 2, 2, 2]
     first = store.append("game-1", [ev("Fresh")], 0)[0]
-    assert first.hash == chain_hash(GENESIS_HASH, 1, {"type": "Fresh"}, {}) and first.generation == 2
+    assert first.hash == chain_hash(genesis(store, "game-1"), 1, 2, first.recorded_at, {"type": "Fresh"}, {})
+    assert first.generation == 2
     assert store.verify("game-1").ok and store.verify("game-1").checked == 1
     assert [t.generation for t in store.truncations("game-1")] == [1, 2]
 
@@ -380,6 +389,37 @@ def test_concurrent_append_and_checked_truncate_never_lose_a_committed_append(st
         if store_url != "memory://":
             for w in writers:
                 w.close()
+
+
+def test_a_signing_store_signs_every_head_it_writes(store_url: str) -> None:
+    signed: list[bytes] = []
+
+    def signer(message: bytes) -> str:
+        signed.append(message)
+        return f"sig{len(signed)}"
+
+    store = open_url(store_url, signer=signer)
+    try:
+        store.create_stream("game-1", "murano", {"seats": [{"name": "Ann"}]})
+        genesis_report = store.verify("game-1")
+        assert genesis_report.ok and genesis_report.head_hash == genesis(store, "game-1")
+        assert genesis_report.head_signature == "sig1"
+        assert signed[-1] == head_message("game-1", 0, 0, genesis(store, "game-1"))
+        stored = store.append("game-1", [ev("A"), ev("B")], 0, meta={"actor": "seat:0"})
+        report = store.verify("game-1")
+        assert (report.version, report.generation, report.head_hash) == (2, 0, stored[-1].hash)
+        assert report.head_signature == "sig2" and signed[-1] == head_message("game-1", 0, 2, stored[-1].hash)
+        store.truncate("game-1", 1, "seat:0", "undo", expected_version=2)
+        report = store.verify("game-1")
+        assert report.ok and report.head_signature == "sig3"
+        assert signed[-1] == head_message("game-1", 1, 1, stored[0].hash)
+        # the stream as created never changes, whatever the metadata becomes
+        store.update_stream("game-1", metadata={"seats": [{"name": "Mallory"}]})
+        assert store.stream_info("game-1").creation == {"seats": [{"name": "Ann"}]}
+        assert store.verify("game-1").ok
+    finally:
+        if store_url != "memory://":
+            store.close()
 
 
 def test_verify_reports_an_intact_chain(store: EventStore) -> None:
