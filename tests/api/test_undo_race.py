@@ -100,6 +100,66 @@ def play_one_race(app, runtime) -> dict:
     return {"erased": erased, "move": move_status, "undo": undo_kind}
 
 
+def play_one_accept_race(app, runtime) -> dict:
+    """Seat 0 drew (random: the undo needs seat 1's agreement); seat 1 accepts and plays at the same time."""
+    client = app.test_client()
+    body = {
+        "game_type": "secret_numbers",
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+        "options": {"rounds": 5},
+    }
+    game = client.post("/games", json=body).get_json()
+    gid = game["id"]
+    token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    before = game["version"]
+    assert client.post(f"/games/{gid}/commands", json={"command": {"type": "draw"}},
+                       headers=auth(token[0])).status_code == 200
+    asked = client.post(f"/games/{gid}/undo", json={"to_version": before, "reason": "oops"}, headers=auth(token[0]))
+    assert asked.get_json()["status"] == "requested"
+    barrier = threading.Barrier(2)
+    out: dict = {}
+
+    def seat_1_moves():
+        c = app.test_client()
+        barrier.wait()
+        r = c.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(token[1]))
+        out["move"] = (r.status_code, r.get_json())
+
+    def seat_1_accepts():
+        c = app.test_client()
+        barrier.wait()
+        r = c.post(f"/games/{gid}/undo/accept", headers=auth(token[1]))
+        out["undo"] = (r.status_code, r.get_json())
+
+    threads = [threading.Thread(target=seat_1_moves), threading.Thread(target=seat_1_accepts)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    live = {e.version: e for e in runtime.store.read(gid)}
+    move_status, move_body = out["move"]
+    erased = 0
+    if move_status == 200:
+        for event in move_body["events"]:
+            kept = live.get(event["version"])
+            if kept is None or kept.generation != event["generation"] or kept.meta.get("seat") != 1:
+                erased += 1
+    undo_status, undo_body = out["undo"]
+    assert undo_status in (200, 409, 412), undo_body
+    assert move_status in (200, 409, 412), move_body
+    return {"erased": erased, "move": move_status, "undo": undo_body.get("status") if undo_status == 200 else undo_status}
+
+
+def test_a_concurrent_accept_never_erases_a_confirmed_move(race_app):
+    app, runtime = race_app
+    outcomes = [play_one_accept_race(app, runtime) for _ in range(TRIES)]
+    erased = sum(o["erased"] for o in outcomes)
+    print(f"accept race: {TRIES} tries, {erased} confirmed moves erased; undos done "
+          f"{sum(o['undo'] == 'done' for o in outcomes)}, refused {sum(o['undo'] in (409, 412) for o in outcomes)}; "
+          f"moves confirmed {sum(o['move'] == 200 for o in outcomes)}")
+    assert erased == 0
+
+
 def test_concurrent_instant_undo_never_erases_a_confirmed_move(race_app):
     app, runtime = race_app
     outcomes = [play_one_race(app, runtime) for _ in range(TRIES)]
