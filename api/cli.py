@@ -85,11 +85,9 @@ def openapi_document() -> dict:
     from api.app import create_app
     from eventstore.memory import MemoryStore
     from workers.dispatch import InlineDispatcher
-    from workers.games import GameService
 
-    store = MemoryStore()
     dispatcher = InlineDispatcher(lambda name, args: None)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
     app = create_app(runtime)
     return app.extensions["tradewinds_api"].spec.to_dict()
 
@@ -123,9 +121,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
-    report = verify_export(text.splitlines())
+    keys = list(args.public_key or [])
+    if not keys:  # this machine's own server key, when it has one (never created here)
+        from workers.signing import ServerKey, key_file_path
+
+        path = key_file_path(args.data_dir)
+        if path.exists():
+            keys.append(ServerKey.load_or_create(path).public_key)
+    report = verify_export(text.splitlines(), keys)
     print(json.dumps(report, indent=2, sort_keys=True))
     return 0 if report["ok"] else 1
+
+
+def cmd_public_key(args: argparse.Namespace) -> int:
+    from workers.signing import KeyFileError, ServerKey, key_file_path
+
+    path = key_file_path(args.data_dir)
+    try:
+        key = ServerKey.load_or_create(path)  # the same file `serve` uses (created now if it is the first start)
+    except (OSError, KeyFileError) as exc:
+        raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
+    print(key.public_pem.strip() if args.pem else key.public_key)
+    print(f"key id {key.key_id} ({path})", file=sys.stderr)
+    return 0
 
 
 def cmd_apikey(args: argparse.Namespace) -> int:
@@ -182,9 +200,22 @@ def build_parser() -> argparse.ArgumentParser:
     openapi.add_argument("--check", action="store_true", help="fail if the file differs from the code")
     openapi.set_defaults(func=cmd_openapi)
 
-    verify = sub.add_parser("verify", help="verify an exported game: hash chain, set-up, and result by re-folding")
+    verify = sub.add_parser(
+        "verify", help="verify an exported game: hash chain, the server's signature, set-up and result by re-folding"
+    )
     verify.add_argument("file")
+    verify.add_argument(
+        "--public-key", action="append",
+        help="a trusted server key (base64, from GET /signing-key or `tradewinds public-key`); repeatable;"
+        " default: this machine's key file, if any",
+    )
+    verify.add_argument("--data-dir", default=None)
     verify.set_defaults(func=cmd_verify)
+
+    public_key = sub.add_parser("public-key", help="print the public key this server signs game chains with")
+    public_key.add_argument("--data-dir", default=None)
+    public_key.add_argument("--pem", action="store_true", help="print it as PEM instead of base64")
+    public_key.set_defaults(func=cmd_public_key)
 
     apikey = sub.add_parser("apikey", help="create, list or revoke integrator API keys")
     apikey.add_argument("action", choices=["create", "list", "revoke"])

@@ -232,6 +232,7 @@ class Commands(MethodView):
                 "events": [event_body(game, e, seat, reveal) for e in outcome.events],
                 "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
                 "status": "finished" if game.over else "active",
+                "head_hash": outcome.events[-1].hash if outcome.events else "",
             },
             200,
             etag_header(game),

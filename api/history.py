@@ -6,7 +6,7 @@ from flask import Response
 from flask.views import MethodView
 
 from api.app import Blueprint
-from api.common import caller_for, errors, service
+from api.common import caller_for, errors, runtime, service
 from api.errors import ApiError
 from api.schemas import (
     AuditSchema,
@@ -40,7 +40,7 @@ def require_seat(game_id: str) -> int:
 class Undo(MethodView):
     @blp.arguments(UndoBodySchema)
     @blp.response(200, UndoResultSchema)
-    @errors(blp, 400, 401, 403, 404, 409, 422)
+    @errors(blp, 400, 401, 403, 404, 409, 412, 422)
     @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
     def post(self, body, game_id):
         """Take moves back to `to_version`: at once when the policy allows, else as a request to the other seats
@@ -58,7 +58,7 @@ class Undo(MethodView):
 @blp.route("/games/<string:game_id>/undo/accept")
 class UndoAccept(MethodView):
     @blp.response(200, UndoResultSchema)
-    @errors(blp, 401, 403, 404, 409)
+    @errors(blp, 401, 403, 404, 409, 412)
     @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Agree to the open undo request; the last agreement performs it"""
@@ -92,7 +92,7 @@ class Audit(MethodView):
     @errors(blp, 404)
     @blp.doc(operationId="auditGame")
     def get(self, game_id):
-        """Re-verify the stored hash chain; names the first broken version, lists truncations"""
+        """Re-verify the stored hash chain and the server's signature of its head; names the first broken version"""
         return history().audit(game_id)
 
 
@@ -135,5 +135,9 @@ class Verify(MethodView):
     @errors(blp, 400, 413)
     @blp.doc(operationId="verifyExport")
     def post(self, body):
-        """Verify an export: hash chain, set-up from the seed, and the result re-folded with the current rules"""
-        return verify_export(body["export"].splitlines())
+        """Verify an export: hash chain, this server's signature of its head, set-up and result re-folded
+
+        The chain is recomputed from the stream as created (seats, options, seed); its head must carry a
+        valid signature by this server's key (GET /signing-key), so a log edited and re-hashed fails.
+        """
+        return verify_export(body["export"].splitlines(), [runtime().key.public_key])

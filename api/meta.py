@@ -6,7 +6,7 @@ from flask.views import MethodView
 
 from api.app import Blueprint
 from api.common import errors, runtime
-from api.schemas import GameTypeSchema, HealthSchema
+from api.schemas import GameTypeSchema, HealthSchema, SigningKeySchema
 from domain import registry
 
 blp = Blueprint("meta", __name__, description="Service health and the games it hosts")
@@ -49,3 +49,17 @@ class GameTypes(MethodView):
         from domain.bots import LEVELS
 
         return [{**rules.describe(), "bot_levels": list(LEVELS)} for rules in registry.all_rules()]
+
+
+@blp.route("/signing-key")
+class SigningKey(MethodView):
+    @blp.response(200, SigningKeySchema)
+    @errors(blp)
+    def get(self):
+        """The public key this server signs game chains with (Ed25519): check exports against it
+
+        Every stored game's chain head is signed with the matching private key, which is kept outside
+        the database. An export carries the head's signature; `tradewinds verify --public-key KEY FILE`
+        or any Ed25519 implementation can check it offline.
+        """
+        return runtime().key.describe()

@@ -190,6 +190,13 @@ class MoveResultSchema(ma.Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True)
     status = fields.String(required=True)
+    head_hash = fields.String(
+        required=True,
+        metadata={
+            "description": "the chain hash after this move's last event (hex SHA-256): anchor it anywhere; the "
+            "signed export of the finished game proves the chain passes through it"
+        },
+    )
 
 
 class EventQuerySchema(ma.Schema):
@@ -262,12 +269,23 @@ class HistorySchema(ma.Schema):
     truncations = fields.List(fields.Nested(HistoryEntrySchema), required=True)
 
 
+class SigningKeySchema(ma.Schema):
+    algorithm = fields.String(required=True, metadata={"description": "Ed25519"})
+    key_id = fields.String(required=True, metadata={"description": "the first 16 hex digits of SHA-256(public key)"})
+    public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
+    public_key_pem = fields.String(required=True, metadata={"description": "the same key as PEM (SubjectPublicKeyInfo)"})
+
+
 class AuditSchema(ma.Schema):
     game_id = fields.String(required=True)
-    ok = fields.Boolean(required=True)
+    ok = fields.Boolean(required=True, metadata={"description": "chain intact and its head signed by this server"})
     checked = fields.Integer(required=True)
     broken_version = fields.Integer(allow_none=True, required=True)
     detail = fields.String(required=True)
+    chain_ok = fields.Boolean(required=True, metadata={"description": "every hash recomputes from the stream as created"})
+    signed = fields.Boolean(required=True, metadata={"description": "the head carries this server's signature"})
+    head_hash = fields.String(required=True)
+    key_id = fields.String(required=True, metadata={"description": "the key the head was checked against"})
     truncations = fields.List(fields.Nested(TruncationSchema), required=True)
 
 
@@ -307,6 +325,12 @@ class VerifyReportSchema(ma.Schema):
     events = fields.Integer(required=True)
     chain_ok = fields.Boolean(required=True)
     broken_version = fields.Integer(allow_none=True, required=True)
+    signature_ok = fields.Boolean(required=True, metadata={"description": "the head's signature is valid"})
+    key_trusted = fields.Boolean(
+        required=True, metadata={"description": "the signing key is this server's (GET /signing-key)"}
+    )
+    key_id = fields.String(allow_none=True, required=True)
+    head_hash = fields.String(allow_none=True, required=True)
     setup_reproduced = fields.Boolean(required=True)
     result_reproduced = fields.Boolean(required=True)
     recorded_result = fields.Dict(allow_none=True, required=True)

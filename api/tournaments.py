@@ -7,7 +7,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import errors, integrator_key, service
+from api.common import errors, service
 from api.errors import ApiError
 from api.schemas import BOT_LEVELS, ClockSchema
 from api.webhooks import key_required, require_key
@@ -56,8 +56,12 @@ class TableSchema(ma.Schema):
     game_id = fields.String(required=True)
     players = fields.List(fields.String(), required=True, metadata={"description": "player ids by seat"})
     result = fields.Dict(allow_none=True, required=True)
-    seat_tokens = fields.List(fields.Nested(TournamentSeatTokenSchema),
-                              metadata={"description": "only for the integrator that created the tournament"})
+    seat_tokens = fields.List(
+        fields.Nested(TournamentSeatTokenSchema),
+        metadata={"description": "only in the response that created the tournament (first round), once: the "
+                  "server keeps only their hashes; POST /tournaments/{id}/tables/{game_id}/seat-tokens issues "
+                  "new ones (later rounds, lost tokens)"},
+    )
 
 
 class RoundSchema(ma.Schema):
@@ -133,11 +137,22 @@ def tournaments() -> Tournaments:
     return Tournaments(service())
 
 
-def body_for(t: dict, with_tokens: bool) -> dict:
+class ReissuedTokensSchema(ma.Schema):
+    tournament_id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    seat_tokens = fields.List(fields.Nested(TournamentSeatTokenSchema), required=True)
+
+
+def body_for(t: dict, issued: dict | None = None) -> dict:
+    """A tournament as served; seat tokens only as just ``issued`` (never read back from storage)."""
     out = {**t, "standings": tournaments().standings(t)}
-    if not with_tokens:
-        out["rounds"] = [{**r, "tables": [{k: v for k, v in table.items() if k != "seat_tokens"}
-                                          for table in r["tables"]]} for r in t["rounds"]]
+    out["rounds"] = [
+        {**r, "tables": [{**{k: v for k, v in table.items() if k != "seat_tokens"},
+                          **({"seat_tokens": issued[table["game_id"]]} if issued and table["game_id"] in issued
+                             else {})}
+                         for table in r["tables"]]}
+        for r in t["rounds"]
+    ]
     return out
 
 
@@ -155,8 +170,8 @@ class TournamentList(MethodView):
             if ("bot_level" in p) == ("external_id" in p):
                 raise ApiError("invalid_seats", "each participant is either a player (external_id) or a bot "
                                                 "(bot_level)")
-        created = tournaments().create(key.key_id, body)
-        return body_for(tournaments().get(created["id"]), with_tokens=True), 201
+        created, issued = tournaments().create(key.key_id, body)
+        return body_for(tournaments().get(created["id"]), issued), 201
 
     @blp.response(200, TournamentListSchema)
     @errors(blp, 401)
@@ -164,7 +179,7 @@ class TournamentList(MethodView):
     def get(self):
         """The API key's tournaments"""
         key = require_key()
-        return {"tournaments": [body_for(t, True) for t in tournaments().list_for(key.key_id)]}
+        return {"tournaments": [body_for(t) for t in tournaments().list_for(key.key_id)]}
 
 
 @blp.route("/tournaments/<string:tournament_id>")
@@ -173,12 +188,33 @@ class Tournament(MethodView):
     @errors(blp, 401, 404)
     @blp.doc(operationId="getTournament", security=[{"apiKey": []}, {}])
     def get(self, tournament_id):
-        """A tournament with its rounds and standings (seat tokens only for its integrator)"""
+        """A tournament with its rounds and standings (never seat tokens: see .../seat-tokens)"""
         t = tournaments().get(tournament_id)
         if t is None:
             raise ApiError("not_found", f"no tournament {tournament_id!r}")
-        key = integrator_key()
-        return body_for(t, with_tokens=key is not None and key.key_id == t["key_id"])
+        return body_for(t)
+
+
+@blp.route("/tournaments/<string:tournament_id>/tables/<string:game_id>/seat-tokens")
+class TableSeatTokens(MethodView):
+    @key_required
+    @blp.response(200, ReissuedTokensSchema)
+    @errors(blp, 401, 403, 404)
+    @blp.doc(operationId="reissueSeatTokens", security=KEY_AUTH)
+    def post(self, tournament_id, game_id):
+        """Issue new seat tokens for the human seats of one table; the old tokens stop working
+
+        The server keeps only hashes of seat tokens, so this is how the creating integrator gets the
+        tokens of a later round's games (or replaces lost or leaked ones). Shown once.
+        """
+        key = require_key()
+        t = tournaments().get(tournament_id)
+        if t is None:
+            raise ApiError("not_found", f"no tournament {tournament_id!r}")
+        if t["key_id"] != key.key_id:
+            raise ApiError("forbidden", "only the integrator that created the tournament may issue its seat tokens")
+        tokens = tournaments().reissue_tokens(t, game_id)
+        return {"tournament_id": tournament_id, "game_id": game_id, "seat_tokens": tokens}
 
 
 @blp.route("/leaderboards/<string:game_type>")

@@ -14,6 +14,7 @@ from eventstore.base import (
     EventStore,
     EventStoreError,
     IdempotencyRecord,
+    Signer,
     StoredEvent,
     StoreUnavailable,
     StreamExists,
@@ -23,6 +24,8 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
     chain_hash,
+    genesis_hash,
+    head_message,
 )
 
 __all__ = [
@@ -41,7 +44,10 @@ __all__ = [
     "Truncation",
     "WrongExpectedVersion",
     "canonical_json",
+    "Signer",
     "chain_hash",
+    "genesis_hash",
+    "head_message",
     "open_store",
     "sqlite_path",
 ]
@@ -60,8 +66,8 @@ def sqlite_path(url: str) -> str:
     return rest
 
 
-def open_store(url: str) -> EventStore:
-    """Open (and migrate) the store a URL names.
+def open_store(url: str, signer: Signer | None = None) -> EventStore:
+    """Open (and migrate) the store a URL names; ``signer`` signs its stream heads (see ``eventstore.base``).
 
     Raises ``ValueError`` (one line) for a malformed URL and ``StoreUnavailable`` (one line) when the
     database cannot be reached or opened.
@@ -75,11 +81,11 @@ def open_store(url: str) -> EventStore:
             raise ValueError(f"invalid memory URL {url!r}: use memory://")
         from eventstore.memory import MemoryStore
 
-        return MemoryStore()
+        return MemoryStore(signer=signer)
     if scheme == "sqlite":
         from eventstore.sqlite import SqliteStore
 
-        return SqliteStore(sqlite_path(url))
+        return SqliteStore(sqlite_path(url), signer=signer)
     if scheme in ("postgresql", "postgres"):
         import psycopg
 
@@ -90,7 +96,7 @@ def open_store(url: str) -> EventStore:
             raise ValueError(f"invalid PostgreSQL URL: {first}") from None
         from eventstore.postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore(url, signer=signer)
     raise ValueError(
         f"unsupported event store URL scheme {scheme + ':' if scheme else url!r}: "
         "use memory://, sqlite:///path/to/file.db or postgresql://user@host/dbname"

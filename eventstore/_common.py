@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from eventstore.base import canonical_json
+from eventstore.base import StreamInfo, WrongExpectedVersion, canonical_json, head_message
 
 MAX_NAME_LENGTH = 200
 
@@ -68,10 +68,19 @@ def check_events(events: Any) -> list[tuple[dict[str, Any], str]]:
     return encoded
 
 
-def event_payload(version: int, data_text: str, meta_text: str) -> str:
-    """``canonical_json({"version": v, "data": d, "meta": m})`` built from the canonical JSON of d and m
-    (sorted keys: "data" < "meta" < "version")."""
-    return f'{{"data":{data_text},"meta":{meta_text},"version":{version}}}'
+def event_payload(version: int, generation: int, recorded_at: str, data_text: str, meta_text: str) -> str:
+    """``canonical_json({"version", "generation", "recorded_at", "data", "meta"})`` built from the canonical
+    JSON of data and meta (sorted keys: data < generation < meta < recorded_at < version; the ISO time
+    needs no escaping)."""
+    return (
+        f'{{"data":{data_text},"generation":{generation},"meta":{meta_text},'
+        f'"recorded_at":"{recorded_at}","version":{version}}}'
+    )
+
+
+def sign_head(signer: Any, stream: str, generation: int, version: int, head_hash: str) -> str:
+    """The signature a store keeps with its head ("" without a signer)."""
+    return signer(head_message(stream, generation, version, head_hash)) if signer is not None else ""
 
 
 def hash_payload(previous_hash: str, payload: str) -> str:
@@ -83,6 +92,21 @@ def check_expected_version(expected_version: Any) -> int:
     if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 0:
         raise ValueError("expected_version must be an integer >= 0")
     return expected_version
+
+
+def check_truncation_args(actor: Any, reason: Any, expected_version: Any) -> None:
+    check_name(actor, "actor")
+    if not isinstance(reason, str):
+        raise ValueError("reason must be a string")
+    check_expected_version(expected_version)
+
+
+def check_truncation_target(stream: str, info: StreamInfo, to_version: Any, expected_version: int) -> None:
+    """Under the stream's lock: the writer's expected version first, then the target."""
+    if info.version != expected_version:
+        raise WrongExpectedVersion(stream, expected_version, info.version)
+    if not isinstance(to_version, int) or isinstance(to_version, bool) or not 0 <= to_version < info.version:
+        raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
 
 
 def check_paging(limit: int, offset: int = 0) -> None:

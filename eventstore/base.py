@@ -8,9 +8,19 @@ an empty stream). Every stored event carries:
 - ``generation``: the stream's truncation generation when the event was appended (0 until the first
   truncation; every ``truncate`` increments it), so a version number reused after an undo is never
   confused with the one it replaced;
-- ``hash``: ``SHA-256(previous_hash_hex + canonical_json({"version", "data", "meta"}))`` as hex, where
-  the previous hash of version 1 is ``GENESIS_HASH`` and canonical JSON has sorted keys, no spaces and
-  UTF-8 text. ``verify`` recomputes the chain.
+- ``hash``: ``SHA-256(previous_hash_hex + canonical_json({"data", "generation", "meta", "recorded_at",
+  "version"}))`` as hex: every stored field of the event but its position. The previous hash of
+  version 1 is the stream's genesis hash, ``SHA-256(GENESIS_HASH + canonical_json({"created_at",
+  "game_type", "metadata", "stream"}))`` over the stream as created (``StreamInfo.creation``, the
+  metadata given to ``create_stream``, which never changes), so the chain also proves the seats and
+  options a game was created with. Canonical JSON has sorted keys, no spaces and UTF-8 text.
+  ``verify`` recomputes the chain.
+
+A store opened with a ``signer`` (a callable from message bytes to a signature string; the store
+never sees the key) signs its stream heads inside the writing transaction: every create, append and
+truncate stores ``signer(head_message(stream, generation, version, head_hash))`` with the stream, and
+``verify`` returns it so the caller can check it against the public key. A forger who edits events
+and recomputes the hashes cannot produce that signature.
 
 Truncated events are moved to an archive with who, when and why; nothing is deleted.
 """
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -61,9 +72,33 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def chain_hash(previous_hash: str, version: int, data: dict, meta: dict) -> str:
-    payload = canonical_json({"version": version, "data": data, "meta": meta})
+def chain_hash(
+    previous_hash: str, version: int, generation: int, recorded_at: str, data: dict, meta: dict
+) -> str:
+    payload = canonical_json(
+        {"version": version, "generation": generation, "recorded_at": recorded_at, "data": data, "meta": meta}
+    )
     return hashlib.sha256((previous_hash + payload).encode("utf-8")).hexdigest()
+
+
+def genesis_hash(stream: str, game_type: str, created_at: str, metadata: dict) -> str:
+    """Where a stream's chain starts: a hash of the stream as created (its metadata never changes)."""
+    payload = canonical_json({"stream": stream, "game_type": game_type, "created_at": created_at, "metadata": metadata})
+    return hashlib.sha256((GENESIS_HASH + payload).encode("utf-8")).hexdigest()
+
+
+HEAD_MESSAGE_FORMAT = "tradewinds-chain-head/1"
+
+
+def head_message(stream: str, generation: int, version: int, head_hash: str) -> bytes:
+    """The bytes a server signs for a stream head (also what an export's signature covers)."""
+    return canonical_json(
+        {"format": HEAD_MESSAGE_FORMAT, "stream": stream, "generation": generation, "version": version,
+         "head_hash": head_hash}
+    ).encode("utf-8")
+
+
+Signer = Callable[[bytes], str]
 
 
 @dataclass(frozen=True)
@@ -91,6 +126,7 @@ class StreamInfo:
     version: int
     generation: int
     metadata: dict[str, Any] = field(default_factory=dict)
+    creation: dict[str, Any] = field(default_factory=dict)  # the metadata as created: never changes
 
 
 @dataclass(frozen=True)
@@ -102,6 +138,9 @@ class Truncation:
     actor: str
     reason: str
     truncated_at: str
+
+
+TruncationCheck = Callable[[StreamInfo, list[StoredEvent]], None]
 
 
 @dataclass(frozen=True)
@@ -126,6 +165,11 @@ class AuditReport:
     checked: int
     broken_version: int | None
     detail: str
+    # the head the chain ends on, with the signature the store holds for it ("" when unsigned)
+    generation: int = 0
+    version: int = 0
+    head_hash: str = ""
+    head_signature: str = ""
 
 
 class EventStore(Protocol):
@@ -147,7 +191,11 @@ class EventStore(Protocol):
       ``limit`` events with ``position > after_position``. Positions are strictly increasing, not
       necessarily dense (PostgreSQL positions are sparse).
     - ``truncate`` moves versions above ``to_version`` to the archive, records a ``Truncation`` and
-      increments the generation; idempotency records are kept (they carry their generation).
+      increments the generation; idempotency records are kept (they carry their generation). Inside the
+      same locked transaction it raises ``WrongExpectedVersion`` when the stream is not at
+      ``expected_version`` and then calls ``check(info, events_after)`` with the events it is about to
+      archive, read under that lock: whatever ``check`` raises aborts the truncation (nothing archived),
+      so a policy evaluated there cannot be overtaken by a concurrent append.
     """
 
     def migrate(self) -> None: ...
@@ -176,7 +224,16 @@ class EventStore(Protocol):
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
     def get_idempotency(self, stream: str, key: str) -> IdempotencyRecord | None: ...
 
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation: ...
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation: ...
     def truncations(self, stream: str) -> list[Truncation]: ...
     def archived(self, stream: str) -> list[ArchivedEvent]: ...
     def verify(self, stream: str) -> AuditReport: ...

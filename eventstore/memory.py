@@ -14,9 +14,12 @@ from eventstore._common import (
     check_expected_version,
     check_name,
     check_paging,
+    check_truncation_args,
+    check_truncation_target,
     event_payload,
     hash_payload,
     json_copy,
+    sign_head,
     utc_now_iso,
     wait_until,
 )
@@ -26,13 +29,16 @@ from eventstore.base import (
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
+    Signer,
     StoredEvent,
     StreamExists,
     StreamInfo,
     StreamNotFound,
     Truncation,
+    TruncationCheck,
     WrongExpectedVersion,
     canonical_json,
+    genesis_hash,
 )
 from eventstore.verify import verify_events
 
@@ -41,6 +47,8 @@ from eventstore.verify import verify_events
 class _Stream:
     info: StreamInfo
     last_hash: str = GENESIS_HASH
+    genesis: str = GENESIS_HASH
+    head_signature: str = ""
     events: list[StoredEvent] = field(default_factory=list)
     idempotency: dict[str, IdempotencyRecord] = field(default_factory=dict)
     truncations: list[Truncation] = field(default_factory=list)
@@ -50,7 +58,8 @@ class _Stream:
 class MemoryStore:
     """Implements ``eventstore.base.EventStore`` in memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, signer: Signer | None = None) -> None:
+        self._signer = signer
         self._lock = threading.RLock()
         self._appended = threading.Condition(self._lock)
         self._append_count = 0
@@ -92,8 +101,9 @@ class MemoryStore:
         with self._lock:
             if stream in self._streams:
                 raise StreamExists(stream)
-            info = StreamInfo(stream, game_type, utc_now_iso(), "active", 0, 0, metadata)
-            self._streams[stream] = _Stream(info)
+            info = StreamInfo(stream, game_type, utc_now_iso(), "active", 0, 0, metadata, json_copy(metadata, "metadata"))
+            genesis = genesis_hash(stream, game_type, info.created_at, metadata)
+            self._streams[stream] = _Stream(info, genesis, genesis, sign_head(self._signer, stream, 0, 0, genesis))
             return _copy_info(info)
 
     def stream_info(self, stream: str) -> StreamInfo:
@@ -152,7 +162,9 @@ class MemoryStore:
             stored = []
             for offset, (data, data_text) in enumerate(encoded):
                 version = expected_version + offset + 1
-                previous = hash_payload(previous, event_payload(version, data_text, meta_text))
+                previous = hash_payload(
+                    previous, event_payload(version, info.generation, recorded_at, data_text, meta_text)
+                )
                 position = self._next_position + offset
                 stored.append(
                     StoredEvent(stream, version, position, info.generation, data, meta, previous, recorded_at)
@@ -163,7 +175,9 @@ class MemoryStore:
             entry.events.extend(stored)
             self._log.extend(stored)
             self._positions.extend(e.position for e in stored)
+            head_signature = sign_head(self._signer, stream, info.generation, stored[-1].version, previous)
             entry.last_hash = previous
+            entry.head_signature = head_signature
             entry.info = replace(info, version=stored[-1].version)
             if idempotency_key is not None:
                 entry.idempotency[idempotency_key] = IdempotencyRecord(
@@ -205,23 +219,32 @@ class MemoryStore:
         )
 
     # -- truncation and audit ----------------------------------------------------------------------
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
-        check_name(actor, "actor")
-        if not isinstance(reason, str):
-            raise ValueError("reason must be a string")
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation:
+        check_truncation_args(actor, reason, expected_version)
         with self._lock:
             entry = self._get(stream)
             info = entry.info
-            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
-                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
-            generation = info.generation + 1
+            check_truncation_target(stream, info, to_version, expected_version)
             removed = entry.events[to_version:]
+            if check is not None:
+                check(_copy_info(info), [self._copy_event(e) for e in removed])
+            generation = info.generation + 1
             entry.events = entry.events[:to_version]
             entry.archived.extend(ArchivedEvent(e, generation) for e in removed)
             gone = {e.position for e in removed}
             self._log = [e for e in self._log if e.position not in gone]
             self._positions = [e.position for e in self._log]
-            entry.last_hash = entry.events[-1].hash if entry.events else GENESIS_HASH
+            entry.last_hash = entry.events[-1].hash if entry.events else entry.genesis
+            entry.head_signature = sign_head(self._signer, stream, generation, to_version, entry.last_hash)
             entry.info = replace(info, version=to_version, generation=generation)
             record = Truncation(stream, info.version, to_version, generation, actor, reason, utc_now_iso())
             entry.truncations.append(record)
@@ -240,7 +263,12 @@ class MemoryStore:
     def verify(self, stream: str) -> AuditReport:
         with self._lock:
             entry = self._get(stream)
-            return verify_events(stream, list(entry.events), entry.info.version, entry.last_hash)
+            info = entry.info
+            genesis = genesis_hash(stream, info.game_type, info.created_at, info.creation)
+            return verify_events(
+                stream, list(entry.events), info.version, entry.last_hash, genesis, info.generation,
+                entry.head_signature,
+            )
 
     # -- snapshots ---------------------------------------------------------------------------------
     def save_snapshot(self, stream: str, generation: int, version: int, key: str, blob: bytes) -> None:
@@ -291,4 +319,4 @@ class MemoryStore:
 
 
 def _copy_info(info: StreamInfo) -> StreamInfo:
-    return replace(info, metadata=json_copy(info.metadata, "metadata"))
+    return replace(info, metadata=json_copy(info.metadata, "metadata"), creation=json_copy(info.creation, "metadata"))

@@ -39,23 +39,31 @@ from eventstore._common import (
     check_expected_version,
     check_name,
     check_paging,
+    check_truncation_args,
+    check_truncation_target,
+    event_payload,
+    hash_payload,
     iso_utc,
+    sign_head,
+    utc_now_iso,
     wait_until,
 )
 from eventstore.base import (
-    GENESIS_HASH,
     ArchivedEvent,
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
+    Signer,
     StoredEvent,
     StoreUnavailable,
     StreamExists,
     StreamInfo,
     StreamNotFound,
     Truncation,
+    TruncationCheck,
     WrongExpectedVersion,
     canonical_json,
+    genesis_hash,
 )
 from eventstore.postgres_schema import (
     FUNCTIONS,
@@ -68,7 +76,7 @@ from eventstore.postgres_schema import (
 from eventstore.verify import verify_events
 
 _EVENT_COLUMNS = "stream, version, position, generation, data, meta, hash, recorded_at"
-_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata"
+_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata, creation"
 
 
 def one_line(exc: BaseException) -> str:
@@ -97,8 +105,10 @@ class PostgresStore:
         connect_timeout: float = 5.0,
         poll_interval: float = 1.0,
         serialize_appends: bool = False,
+        signer: Signer | None = None,
     ) -> None:
         self._url = url
+        self._signer = signer
         self._timeout = 30.0
         self._poll_interval = poll_interval
         # serialize_appends=True takes a global lock held until commit in every append: the other
@@ -157,7 +167,10 @@ class PostgresStore:
                 if number <= current:
                     continue
                 for statement in statements:
-                    conn.execute(statement)
+                    if statement == "rehash":
+                        self._rehash_streams(conn)
+                    else:
+                        conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
             # functions hold no data: (re)install them whenever their definitions change
             digest = hashlib.sha256("\n".join(FUNCTIONS).encode()).hexdigest()
@@ -167,6 +180,28 @@ class PostgresStore:
                     conn.execute(function)
                 conn.execute("DELETE FROM schema_functions")
                 conn.execute("INSERT INTO schema_functions (digest) VALUES (%s)", (digest,))
+
+    def _rehash_streams(self, conn: psycopg.Connection) -> None:
+        """Re-hash stored events in the current chain format (their creation metadata: the metadata now)."""
+        streams = conn.execute(
+            "SELECT stream, game_type, created_at, metadata::text, generation FROM event_streams"
+        ).fetchall()
+        for stream, game_type, created_at, metadata, stream_generation in streams:
+            previous = genesis_hash(stream, game_type, iso_utc(created_at), json.loads(metadata))
+            rows = conn.execute(
+                "SELECT version, generation, data::text, meta::text, recorded_at FROM events WHERE stream = %s"
+                " ORDER BY version",
+                (stream,),
+            ).fetchall()
+            for version, generation, data, meta, recorded_at in rows:
+                payload = event_payload(version, generation, iso_utc(recorded_at), data, meta)
+                previous = hash_payload(previous, payload)
+                conn.execute("UPDATE events SET hash = %s WHERE stream = %s AND version = %s", (previous, stream, version))
+            conn.execute(
+                "UPDATE event_streams SET creation = metadata::text::json, last_hash = %s, head_signature = %s"
+                " WHERE stream = %s",
+                (previous, sign_head(self._signer, stream, stream_generation, len(rows), previous), stream),
+            )
 
     def ping(self) -> None:
         with self._connection() as conn:
@@ -193,12 +228,15 @@ class PostgresStore:
         check_name(stream, "stream")
         check_name(game_type, "game_type")
         metadata = check_dict(metadata if metadata is not None else {}, "metadata")
+        created_at = utc_now_iso()
+        genesis = genesis_hash(stream, game_type, created_at, metadata)
         with self._connection() as conn:
             try:
                 row = conn.execute(
-                    "INSERT INTO event_streams (stream, game_type, created_at, status, last_hash, metadata)"
-                    f" VALUES (%s, %s, clock_timestamp(), 'active', %s, %s) RETURNING {_STREAM_COLUMNS}",
-                    (stream, game_type, GENESIS_HASH, Jsonb(metadata)),
+                    "INSERT INTO event_streams (stream, game_type, created_at, status, last_hash, metadata, creation,"
+                    f" head_signature) VALUES (%s, %s, %s, 'active', %s, %s, %s, %s) RETURNING {_STREAM_COLUMNS}",
+                    (stream, game_type, created_at, genesis, Jsonb(metadata), canonical_json(metadata),
+                     sign_head(self._signer, stream, 0, 0, genesis)),
                 ).fetchone()
             except psycopg.errors.UniqueViolation:
                 raise StreamExists(stream) from None
@@ -212,7 +250,7 @@ class PostgresStore:
         ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row[:7]), row[7]
+        return _row_info(row[:8]), row[8]
 
     def stream_info(self, stream: str) -> StreamInfo:
         with self._connection() as conn:
@@ -266,18 +304,22 @@ class PostgresStore:
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
             try:
-                rows = conn.execute(
-                    "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
-                    (
-                        stream,
-                        expected_version,
-                        [data_text for _, data_text in encoded],
-                        meta_text,
-                        idempotency_key,
-                        request_hash or "",
-                        self._serialize,
-                    ),
-                ).fetchall()
+                with conn.transaction():
+                    rows = conn.execute(
+                        "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
+                        (
+                            stream,
+                            expected_version,
+                            [data_text for _, data_text in encoded],
+                            meta_text,
+                            idempotency_key,
+                            request_hash or "",
+                            self._serialize,
+                        ),
+                    ).fetchall()
+                    if self._signer is not None:  # the stream row is locked by tw_append until commit
+                        head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
+                        conn.execute("UPDATE event_streams SET head_signature = %s WHERE stream = %s", (head, stream))
             except psycopg.Error as exc:
                 raise _append_error(exc, stream, expected_version, idempotency_key) from None
             try:
@@ -371,14 +413,26 @@ class PostgresStore:
         )
 
     # -- truncation and audit ----------------------------------------------------------------------
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
-        check_name(actor, "actor")
-        if not isinstance(reason, str):
-            raise ValueError("reason must be a string")
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation:
+        check_truncation_args(actor, reason, expected_version)
         with self._connection() as conn, conn.transaction():
             info, _ = self._info(conn, stream, lock=True)
-            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
-                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
+            check_truncation_target(stream, info, to_version, expected_version)
+            if check is not None:
+                rows = conn.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s AND version > %s ORDER BY version",
+                    (stream, to_version),
+                ).fetchall()
+                check(info, [_row_event(row) for row in rows])
             generation = info.generation + 1
             conn.execute(
                 f"INSERT INTO archived_events ({_EVENT_COLUMNS}, truncation_generation)"
@@ -389,9 +443,11 @@ class PostgresStore:
             row = conn.execute(
                 "SELECT hash FROM events WHERE stream = %s AND version = %s", (stream, to_version)
             ).fetchone()
+            head = row[0] if row else _genesis(info)
             conn.execute(
-                "UPDATE event_streams SET version = %s, generation = %s, last_hash = %s WHERE stream = %s",
-                (to_version, generation, row[0] if row else GENESIS_HASH, stream),
+                "UPDATE event_streams SET version = %s, generation = %s, last_hash = %s, head_signature = %s"
+                " WHERE stream = %s",
+                (to_version, generation, head, sign_head(self._signer, stream, generation, to_version, head), stream),
             )
             at = conn.execute(
                 "INSERT INTO stream_truncations (stream, from_version, to_version, generation, actor, reason, truncated_at)"
@@ -424,10 +480,16 @@ class PostgresStore:
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             info, head_hash = self._info(conn, stream)
+            signature = conn.execute(
+                "SELECT head_signature FROM event_streams WHERE stream = %s", (stream,)
+            ).fetchone()[0]
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s ORDER BY version", (stream,)
             ).fetchall()
-        return verify_events(stream, (_row_event(row) for row in rows), info.version, head_hash)
+        return verify_events(
+            stream, (_row_event(row) for row in rows), info.version, head_hash, _genesis(info), info.generation,
+            signature,
+        )
 
     # -- snapshots ---------------------------------------------------------------------------------
     def save_snapshot(self, stream: str, generation: int, version: int, key: str, blob: bytes) -> None:
@@ -508,8 +570,12 @@ def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | Non
 
 
 def _row_info(row: tuple) -> StreamInfo:
-    stream, game_type, created_at, status, version, generation, metadata = row
-    return StreamInfo(stream, game_type, iso_utc(created_at), status, version, generation, metadata)
+    stream, game_type, created_at, status, version, generation, metadata, creation = row
+    return StreamInfo(stream, game_type, iso_utc(created_at), status, version, generation, metadata, creation)
+
+
+def _genesis(info: StreamInfo) -> str:
+    return genesis_hash(info.stream, info.game_type, info.created_at, info.creation)
 
 
 def _row_event(row: tuple) -> StoredEvent:

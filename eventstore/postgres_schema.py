@@ -31,6 +31,7 @@ DECLARE
     v_hash text;
     v_count integer := coalesce(array_length(p_datas, 1), 0);
     v_now timestamptz := clock_timestamp();
+    v_recorded text;
     v_data text;
     v_version_n integer := p_expected;
     v_hashes text[] := '{{}}';
@@ -61,12 +62,15 @@ BEGIN
         RAISE EXCEPTION 'at most {MAX_BATCH} events per append' USING ERRCODE = '22023';
     END IF;
     v_base := pg_current_xact_id()::text::bigint * {POSITION_SHIFT};
-    -- the chain: hash_n = sha256(hash_n-1 || canonical_json({{"data", "meta", "version"}})), where the data
-    -- and meta texts arrive as canonical JSON (see eventstore._common.event_payload)
+    -- the chain: hash_n = sha256(hash_n-1 || canonical_json({{"data", "generation", "meta", "recorded_at",
+    -- "version"}})), where the data and meta texts arrive as canonical JSON and recorded_at is the ISO text
+    -- eventstore._common.iso_utc writes (see eventstore._common.event_payload)
+    v_recorded := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
     FOREACH v_data IN ARRAY p_datas LOOP
         v_version_n := v_version_n + 1;
         v_hash := encode(sha256(convert_to(
-            v_hash || '{{"data":' || v_data || ',"meta":' || p_meta || ',"version":' || v_version_n::text || '}}',
+            v_hash || '{{"data":' || v_data || ',"generation":' || v_generation::text || ',"meta":' || p_meta
+            || ',"recorded_at":"' || v_recorded || '","version":' || v_version_n::text || '}}',
             'UTF8')), 'hex');
         v_hashes := array_append(v_hashes, v_hash);
     END LOOP;
@@ -139,6 +143,14 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE documents (
             collection text NOT NULL, key text NOT NULL, doc jsonb NOT NULL, updated_at timestamptz NOT NULL,
             PRIMARY KEY (collection, key))""",
+    ],
+    # "signed chain": the hash covers every stored field and starts from the stream as created (json, not
+    # jsonb: the creation text is hashed); heads are signed; snapshots are JSON (pickled ones dropped)
+    [
+        "ALTER TABLE event_streams ADD COLUMN creation json",
+        "ALTER TABLE event_streams ADD COLUMN head_signature text NOT NULL DEFAULT ''",
+        "DELETE FROM snapshots",
+        "rehash",  # PostgresStore._rehash_streams, with the store's signer
     ],
 ]
 

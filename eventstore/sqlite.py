@@ -22,25 +22,30 @@ from eventstore._common import (
     check_expected_version,
     check_name,
     check_paging,
+    check_truncation_args,
+    check_truncation_target,
     event_payload,
     hash_payload,
+    sign_head,
     utc_now_iso,
     wait_until,
 )
 from eventstore.base import (
-    GENESIS_HASH,
     ArchivedEvent,
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
+    Signer,
     StoredEvent,
     StoreUnavailable,
     StreamExists,
     StreamInfo,
     StreamNotFound,
     Truncation,
+    TruncationCheck,
     WrongExpectedVersion,
     canonical_json,
+    genesis_hash,
 )
 from eventstore.verify import verify_events
 
@@ -77,14 +82,27 @@ MIGRATIONS: list[list[str]] = [
             collection TEXT NOT NULL, key TEXT NOT NULL, doc TEXT NOT NULL, updated_at TEXT NOT NULL,
             PRIMARY KEY (collection, key))""",
     ],
+    # "signed chain": the hash covers every stored field and starts from the stream as created; heads
+    # are signed; snapshots are JSON (the pickled ones are dropped, never read again)
+    [
+        "ALTER TABLE streams ADD COLUMN creation TEXT",
+        "ALTER TABLE streams ADD COLUMN head_signature TEXT NOT NULL DEFAULT ''",
+        "DELETE FROM snapshots",
+        "rehash",  # rehash_streams() below, with the store's signer
+    ],
 ]
+
+_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata, creation"
 
 
 class SqliteStore:
     """Implements ``eventstore.base.EventStore`` on one SQLite file."""
 
-    def __init__(self, path: str | Path, busy_timeout: float = 30.0, poll_interval: float = 0.2) -> None:
+    def __init__(
+        self, path: str | Path, busy_timeout: float = 30.0, poll_interval: float = 0.2, signer: Signer | None = None
+    ) -> None:
         self.path = str(path)
+        self._signer = signer
         if self.path in ("", ":memory:") or self.path.startswith("file:"):
             raise ValueError("SqliteStore needs a file path (use memory:// for an in-memory store)")
         self._busy_timeout = busy_timeout
@@ -153,8 +171,31 @@ class SqliteStore:
                 if number <= current:
                     continue
                 for statement in statements:
-                    conn.execute(statement)
+                    if statement == "rehash":
+                        self._rehash_streams(conn)
+                    else:
+                        conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (number, utc_now_iso()))
+
+    def _rehash_streams(self, conn: sqlite3.Connection) -> None:
+        """Re-hash stored events in the current chain format (their creation metadata: the metadata now)."""
+        for stream, game_type, created_at, metadata in conn.execute(
+            "SELECT stream, game_type, created_at, metadata FROM streams"
+        ).fetchall():
+            previous = genesis_hash(stream, game_type, created_at, json.loads(metadata))
+            generation = 0
+            rows = conn.execute(
+                "SELECT version, generation, data, meta, recorded_at FROM events WHERE stream = ? ORDER BY version",
+                (stream,),
+            ).fetchall()
+            for version, generation, data, meta, recorded_at in rows:
+                previous = hash_payload(previous, event_payload(version, generation, recorded_at, data, meta))
+                conn.execute("UPDATE events SET hash = ? WHERE stream = ? AND version = ?", (previous, stream, version))
+            info_generation = conn.execute("SELECT generation FROM streams WHERE stream = ?", (stream,)).fetchone()[0]
+            conn.execute(
+                "UPDATE streams SET creation = metadata, last_hash = ?, head_signature = ? WHERE stream = ?",
+                (previous, sign_head(self._signer, stream, info_generation, len(rows), previous), stream),
+            )
 
     def ping(self) -> None:
         try:
@@ -181,22 +222,28 @@ class SqliteStore:
         check_name(stream, "stream")
         check_name(game_type, "game_type")
         metadata = check_dict(metadata if metadata is not None else {}, "metadata")
-        info = StreamInfo(stream, game_type, utc_now_iso(), "active", 0, 0, metadata)
+        info = StreamInfo(stream, game_type, utc_now_iso(), "active", 0, 0, metadata, metadata)
+        genesis = genesis_hash(stream, game_type, info.created_at, metadata)
+        text = canonical_json(metadata)
         with self._transaction() as conn:
             try:
                 conn.execute(
-                    "INSERT INTO streams VALUES (?, ?, ?, ?, 0, 0, ?, ?)",
-                    (stream, game_type, info.created_at, info.status, GENESIS_HASH, canonical_json(metadata)),
+                    "INSERT INTO streams (stream, game_type, created_at, status, version, generation, last_hash,"
+                    " metadata, creation, head_signature) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
+                    (stream, game_type, info.created_at, info.status, genesis, text, text,
+                     sign_head(self._signer, stream, 0, 0, genesis)),
                 )
             except sqlite3.IntegrityError:
                 raise StreamExists(stream) from None
         return info
 
     def _info(self, conn: sqlite3.Connection, stream: str) -> tuple[StreamInfo, str]:
-        row = conn.execute("SELECT * FROM streams WHERE stream = ?", (stream,)).fetchone()
+        row = conn.execute(
+            f"SELECT {_STREAM_COLUMNS}, last_hash, head_signature FROM streams WHERE stream = ?", (stream,)
+        ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row), row[6]
+        return _row_info(row[:8]), row[8]
 
     def stream_info(self, stream: str) -> StreamInfo:
         return self._info(self._conn(), stream)[0]
@@ -206,7 +253,7 @@ class SqliteStore:
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         rows = self._conn().execute(
-            "SELECT * FROM streams WHERE (?1 IS NULL OR game_type = ?1) AND (?2 IS NULL OR status = ?2)"
+            f"SELECT {_STREAM_COLUMNS} FROM streams WHERE (?1 IS NULL OR game_type = ?1) AND (?2 IS NULL OR status = ?2)"
             " ORDER BY rowid LIMIT ?3 OFFSET ?4",
             (game_type, status, limit, offset),
         )
@@ -272,7 +319,9 @@ class SqliteStore:
             stored = []
             for offset, (data, data_text) in enumerate(encoded):
                 version = expected_version + offset + 1
-                previous = hash_payload(previous, event_payload(version, data_text, meta_text))
+                previous = hash_payload(
+                    previous, event_payload(version, info.generation, recorded_at, data_text, meta_text)
+                )
                 cursor = conn.execute(
                     "INSERT INTO events (stream, version, generation, data, meta, hash, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (stream, version, info.generation, data_text, meta_text, previous, recorded_at),
@@ -290,7 +339,9 @@ class SqliteStore:
                     )
                 )
             conn.execute(
-                "UPDATE streams SET version = ?, last_hash = ? WHERE stream = ?", (last_version, previous, stream)
+                "UPDATE streams SET version = ?, last_hash = ?, head_signature = ? WHERE stream = ?",
+                (last_version, previous, sign_head(self._signer, stream, info.generation, last_version, previous),
+                 stream),
             )
         with self._appended:
             self._append_count += 1
@@ -339,14 +390,26 @@ class SqliteStore:
         )
 
     # -- truncation and audit ----------------------------------------------------------------------
-    def truncate(self, stream: str, to_version: int, actor: str, reason: str) -> Truncation:
-        check_name(actor, "actor")
-        if not isinstance(reason, str):
-            raise ValueError("reason must be a string")
+    def truncate(
+        self,
+        stream: str,
+        to_version: int,
+        actor: str,
+        reason: str,
+        *,
+        expected_version: int,
+        check: TruncationCheck | None = None,
+    ) -> Truncation:
+        check_truncation_args(actor, reason, expected_version)
         with self._transaction() as conn:
             info, _ = self._info(conn, stream)
-            if not isinstance(to_version, int) or to_version < 0 or to_version >= info.version:
-                raise ValueError(f"cannot truncate stream {stream!r} at version {info.version} back to {to_version}")
+            check_truncation_target(stream, info, to_version, expected_version)
+            if check is not None:
+                rows = conn.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? AND version > ? ORDER BY version",
+                    (stream, to_version),
+                ).fetchall()
+                check(info, [_row_event(row) for row in rows])
             generation = info.generation + 1
             conn.execute(
                 f"INSERT INTO archived_events ({_EVENT_COLUMNS}, truncation_generation)"
@@ -357,10 +420,10 @@ class SqliteStore:
             row = conn.execute(
                 "SELECT hash FROM events WHERE stream = ? AND version = ?", (stream, to_version)
             ).fetchone()
-            head = row[0] if row else GENESIS_HASH
+            head = row[0] if row else _genesis(info)
             conn.execute(
-                "UPDATE streams SET version = ?, generation = ?, last_hash = ? WHERE stream = ?",
-                (to_version, generation, head, stream),
+                "UPDATE streams SET version = ?, generation = ?, last_hash = ?, head_signature = ? WHERE stream = ?",
+                (to_version, generation, head, sign_head(self._signer, stream, generation, to_version, head), stream),
             )
             record = Truncation(stream, info.version, to_version, generation, actor, reason, utc_now_iso())
             conn.execute(
@@ -393,10 +456,14 @@ class SqliteStore:
     def verify(self, stream: str) -> AuditReport:
         with self._transaction("DEFERRED") as conn:
             info, head_hash = self._info(conn, stream)
+            signature = conn.execute("SELECT head_signature FROM streams WHERE stream = ?", (stream,)).fetchone()[0]
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", (stream,)
             ).fetchall()
-        return verify_events(stream, (_row_event(row) for row in rows), info.version, head_hash)
+        return verify_events(
+            stream, (_row_event(row) for row in rows), info.version, head_hash, _genesis(info), info.generation,
+            signature,
+        )
 
     # -- snapshots ---------------------------------------------------------------------------------
     def save_snapshot(self, stream: str, generation: int, version: int, key: str, blob: bytes) -> None:
@@ -456,8 +523,14 @@ class SqliteStore:
 
 
 def _row_info(row: tuple) -> StreamInfo:
-    stream, game_type, created_at, status, version, generation, _last_hash, metadata = row
-    return StreamInfo(stream, game_type, created_at, status, version, generation, json.loads(metadata))
+    stream, game_type, created_at, status, version, generation, metadata, creation = row
+    return StreamInfo(
+        stream, game_type, created_at, status, version, generation, json.loads(metadata), json.loads(creation)
+    )
+
+
+def _genesis(info: StreamInfo) -> str:
+    return genesis_hash(info.stream, info.game_type, info.created_at, info.creation)
 
 
 def _row_event(row: tuple) -> StoredEvent:

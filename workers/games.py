@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import pickle
 import secrets
 import threading
 import time
@@ -29,7 +28,8 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
-from workers import clocks
+from workers import clocks, snapshots
+from workers.signing import ServerKey
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,7 @@ APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the
 TOKEN_PREFIX = "tws_"
 DEFAULT_BOT_LEVEL = "medium"
 WAIT_SLICE = 1.0
+SEAT_TOKENS = "seat_tokens"  # document collection: per game, the hashes of its seat tokens
 
 
 class GameError(Exception):
@@ -124,8 +125,13 @@ def new_token() -> str:
 
 
 class GameService:
-    def __init__(self, store: EventStore, dispatcher: Any = None, cache_size: int = 256) -> None:
+    def __init__(
+        self, store: EventStore, dispatcher: Any = None, cache_size: int = 256, key: ServerKey | None = None
+    ) -> None:
+        """``key`` signs the store's heads (the store must be opened with ``signer=key.sign``) and
+        authenticates snapshots; without one a key of this process only is made."""
         self.store = store
+        self.key = key or ServerKey.generate()
         self.dispatcher = dispatcher
         self._cache: OrderedDict[str, tuple[int, int, Any]] = OrderedDict()
         self._cache_size = cache_size
@@ -162,6 +168,7 @@ class GameService:
             raise GameError("invalid_options", f"invalid options for {game_type}: {exc}") from None
         seed = new_seed() if seed is None else seed
         tokens: list[dict[str, Any]] = []
+        token_hashes: dict[str, str] = {}  # kept apart: the stream's metadata is public and in the signed chain
         seat_records: list[dict[str, Any]] = []
         for index, seat in enumerate(seats):
             record: dict[str, Any] = {"seat": index, "kind": seat["kind"], "name": seat.get("name")}
@@ -170,7 +177,7 @@ class GameService:
             if seat["kind"] == "human":
                 record["name"] = seat.get("name") or f"Seat {index}"
                 token = new_token()
-                record["token_hash"] = hash_token(token)
+                token_hashes[str(index)] = hash_token(token)
                 tokens.append({"seat": index, "token": token})
             else:
                 record["level"] = seat.get("level") or DEFAULT_BOT_LEVEL
@@ -194,6 +201,7 @@ class GameService:
         meta: dict[str, Any] = {"actor": "setup", "seat": None, "move": "setup"}
         if clock:
             meta["clock"] = clocks.initial(clock, seat_records, rules.to_act(rules.fold(events)), time.time())
+        self.store.put_document(SEAT_TOKENS, game_id, {"seats": token_hashes})
         self.store.create_stream(game_id, game_type, metadata)
         self.store.append(game_id, events, 0, meta=meta)
         game = self.load(game_id)
@@ -223,7 +231,7 @@ class GameService:
         target = info.version if at_version is None else at_version
         if not 0 <= target <= info.version:
             raise GameError("unknown_version", f"version must be between 0 and {info.version}, not {target}")
-        state, base = None, 0
+        state, base, snap_base = None, 0, None
         if use_snapshots:
             with self._cache_lock:
                 cached = self._cache.get(game_id)
@@ -233,19 +241,36 @@ class GameService:
             if target - base >= SNAPSHOT_EVERY:
                 snap = self.store.load_snapshot(game_id, info.generation, target, key)
                 if snap and snap[0] > base:
-                    base, state = snap[0], pickle.loads(snap[1])
+                    snap_base = snap
+        if snap_base is not None:
+            # read from the snapshot's own version: its event's hash must be the one the snapshot names
+            events = self.store.read(game_id, snap_base[0], target)
+            if len(events) != target - snap_base[0] + 1:
+                return self.load(game_id, at_version, use_snapshots)  # raced with a truncation
+            try:
+                state = snapshots.load(
+                    self.key, rules, snap_base[1], game_id, info.generation, snap_base[0], events[0].hash
+                )
+                base, events = snap_base[0], events[1:]
+            except Exception as exc:  # a snapshot is a cache: one that is not ours for this chain is ignored
+                log.warning("ignored the snapshot of %s at version %s: %s", game_id, snap_base[0], exc)
+                events = None
+        else:
+            events = None
         if state is None:
             state = rules.initial_state()
         if target > base:
-            events = self.store.read(game_id, base + 1, target)
+            if events is None:
+                events = self.store.read(game_id, base + 1, target)
             if len(events) != target - base:
                 return self.load(game_id, at_version, use_snapshots)  # raced with a truncation
             state = rules.fold([e.data for e in events], state)
             if use_snapshots and target - base >= SNAPSHOT_EVERY:
                 try:
-                    self.store.save_snapshot(
-                        game_id, info.generation, target, self._snapshot_key(info, rules), pickle.dumps(state)
+                    blob = snapshots.dump(
+                        self.key, rules, game_id, info.generation, target, events[-1].hash, state
                     )
+                    self.store.save_snapshot(game_id, info.generation, target, self._snapshot_key(info, rules), blob)
                 except Exception:  # a snapshot is a cache: failing to write one changes no answer
                     log.warning("could not save snapshot of %s at %s", game_id, target, exc_info=True)
         if use_snapshots and at_version is None:
@@ -276,11 +301,24 @@ class GameService:
         if token is None:
             return None
         digest = hash_token(token)
-        for seat in info.metadata["seats"]:
-            stored = seat.get("token_hash")
-            if stored and hmac.compare_digest(stored, digest):
-                return seat["seat"]
+        doc = self.store.get_document(SEAT_TOKENS, info.stream)
+        if doc is not None:
+            for seat, stored in doc["seats"].items():
+                if hmac.compare_digest(stored, digest):
+                    return int(seat)
+        else:  # a game created before the hashes moved out of the (public, signed) metadata
+            for seat in info.metadata["seats"]:
+                stored = seat.get("token_hash")
+                if stored and hmac.compare_digest(stored, digest):
+                    return seat["seat"]
         raise GameError("unauthorized", "the bearer token is not a seat token of this game")
+
+    def reissue_tokens(self, game_id: str) -> list[dict[str, Any]]:
+        """New tokens for every human seat (shown once); the old ones stop working at once."""
+        info = self.info(game_id)
+        tokens = [{"seat": s["seat"], "token": new_token()} for s in info.metadata["seats"] if s["kind"] == "human"]
+        self.store.put_document(SEAT_TOKENS, game_id, {"seats": {str(t["seat"]): hash_token(t["token"]) for t in tokens}})
+        return tokens
 
     # -------------------------------------------------------------------- moves
     def submit(

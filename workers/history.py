@@ -18,12 +18,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain import registry
-from eventstore.base import StoredEvent
+from eventstore.base import (
+    StoredEvent,
+    StreamInfo,
+    TruncationCheck,
+    WrongExpectedVersion,
+    genesis_hash,
+    head_message,
+)
 from eventstore.verify import verify_events
 from workers.clocks import forfeit_ranks
-from workers.games import GameError, GameService, LoadedGame, public_seats
+from workers.games import GameError, GameService, LoadedGame, make_etag, public_seats
+from workers.signing import ALGORITHM, signature_valid
 
-EXPORT_FORMAT = "tradewinds-game/1"
+EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited")
 
 
@@ -40,21 +48,28 @@ class History:
 
     # ------------------------------------------------------------------------------------ undo
     def undo(self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str) -> dict:
-        """Truncate now when the policy allows it, or open a request the other human seats must accept."""
+        """Truncate now when the policy allows it, or open a request the other human seats must accept.
+
+        The policy is decided on the game as loaded, then checked again inside the store's locked
+        truncation against the events it archives: a move stored in between fails the undo with
+        ``stale_version`` and archives nothing.
+        """
         game = self.service.load(game_id)
         self._check_target(game, to_version)
         if integrator is not None:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
-            return self._truncate(game, to_version, f"integrator:{integrator}", reason)
+            return self._truncate(game, to_version, f"integrator:{integrator}", reason, self._same_history(game))
         assert seat is not None
         self._check_seat_may_undo(game)
         later = self.store.read(game_id, to_version + 1, game.version)
         if self._own_private_moves(game, later, seat):
-            return self._truncate(game, to_version, f"seat:{seat}", reason)
+            return self._truncate(game, to_version, f"seat:{seat}", reason, self._still_own_private_moves(game, seat))
         others = [s["seat"] for s in game.seats if s["kind"] == "human" and s["seat"] != seat]
         if not others:
-            return self._truncate(game, to_version, f"seat:{seat}", reason or "no other human seat to ask")
+            return self._truncate(
+                game, to_version, f"seat:{seat}", reason or "no other human seat to ask", self._same_history(game)
+            )
         request = {
             "id": uuid.uuid4().hex,
             "by": seat,
@@ -88,9 +103,41 @@ class History:
         if request["pending"]:
             self.store.update_stream(game_id, metadata={"undo_request": request})
             return {"status": "requested", "request": request, "etag": game.etag}
-        self.store.update_stream(game_id, metadata={"undo_request": None, "last_undo_request": request})
         voters = ",".join(str(s) for s in [request["by"], *request["accepted"]])
-        return self._truncate(game, request["to_version"], f"seats:{voters}", request["reason"])
+        # the request was made at (at_generation, at_version); the truncation holds it to exactly that
+        done = self._truncate(
+            game, request["to_version"], f"seats:{voters}", request["reason"], self._same_history(game),
+            closed_request=request,
+        )
+        return done
+
+    def _same_history(self, game: LoadedGame) -> TruncationCheck:
+        """A truncation check: the stream is still the history the decision was made on."""
+
+        def check(info: StreamInfo, events: list[StoredEvent]) -> None:
+            if info.generation != game.generation:
+                raise GameError(
+                    "stale_version",
+                    f"the game was undone meanwhile (generation {info.generation}); reload it and decide again",
+                    etag=make_etag(info.generation, info.version),
+                )
+
+        return check
+
+    def _still_own_private_moves(self, game: LoadedGame, seat: int) -> TruncationCheck:
+        """The instant-undo policy, re-evaluated on the events the truncation is about to archive."""
+        same = self._same_history(game)
+
+        def check(info: StreamInfo, events: list[StoredEvent]) -> None:
+            same(info, events)
+            if not self._own_private_moves(game, events, seat):
+                raise GameError(
+                    "stale_version",
+                    "another move was stored meanwhile; this undo now needs the other seats' agreement",
+                    etag=make_etag(info.generation, info.version),
+                )
+
+        return check
 
     def _check_target(self, game: LoadedGame, to_version: int) -> None:
         floor = game.info.metadata.get("setup_version", 1)
@@ -115,10 +162,31 @@ class History:
             for e in later
         )
 
-    def _truncate(self, game: LoadedGame, to_version: int, actor: str, reason: str) -> dict:
+    def _truncate(
+        self,
+        game: LoadedGame,
+        to_version: int,
+        actor: str,
+        reason: str,
+        check: TruncationCheck,
+        closed_request: dict | None = None,
+    ) -> dict:
         game_id = game.info.stream
-        record = self.store.truncate(game_id, to_version, actor, reason or "undo")
+        try:
+            record = self.store.truncate(
+                game_id, to_version, actor, reason or "undo", expected_version=game.version, check=check
+            )
+        except WrongExpectedVersion as exc:
+            latest = self.service.load(game_id)
+            raise GameError(
+                "stale_version",
+                f"another move was stored first (the game is at version {exc.actual} now, not {exc.expected});"
+                " nothing was undone",
+                etag=latest.etag,
+            ) from None
         metadata: dict[str, Any] = {"undo_request": None}
+        if closed_request is not None:
+            metadata["last_undo_request"] = closed_request
         if game.info.status != "active":
             metadata["result"] = None
             self._retract_result(game)
@@ -198,14 +266,30 @@ class History:
         return out
 
     def audit(self, game_id: str) -> dict:
+        """Re-verify the stored chain from the stream as created, and the server's signature of its head."""
         self.service.info(game_id)
         report = self.store.verify(game_id)
+        key = self.service.key
+        signed = bool(report.head_signature) and signature_valid(
+            key.public_key, head_message(game_id, report.generation, report.version, report.head_hash),
+            report.head_signature,
+        )
+        detail = report.detail
+        if report.ok:
+            detail += "; the head carries this server's signature" if signed else (
+                "; but the head does not carry this server's signature (the stored chain was rewritten, or"
+                " signed with another key)"
+            )
         return {
             "game_id": game_id,
-            "ok": report.ok,
+            "ok": report.ok and signed,
             "checked": report.checked,
             "broken_version": report.broken_version,
-            "detail": report.detail,
+            "detail": detail,
+            "chain_ok": report.ok,
+            "signed": signed,
+            "head_hash": report.head_hash,
+            "key_id": key.key_id,
             "truncations": [truncation_body(t) for t in self.store.truncations(game_id)],
         }
 
@@ -214,7 +298,12 @@ class History:
         game = self.service.load(game_id)
         if not game.over:
             raise GameError("game_not_over", "only a finished game can be exported (its hidden information is public then)")
+        report = self.store.verify(game_id)
+        events = self.store.read(game_id)
+        if report.version != game.version or report.generation != game.generation:
+            raise GameError("stale_version", "the game changed while it was exported; try again")
         meta = game.info.metadata
+        key = self.service.key
         header = {
             "format": EXPORT_FORMAT,
             "game_id": game_id,
@@ -228,9 +317,26 @@ class History:
             "version": game.version,
             "generation": game.generation,
             "result": game.result_dict(),
+            # what the chain starts from: the stream as created (eventstore.base.genesis_hash)
+            "creation": {
+                "stream": game_id,
+                "game_type": game.info.game_type,
+                "created_at": game.info.created_at,
+                "metadata": game.info.creation,
+            },
+            # the server's signature of the chain head (eventstore.base.head_message), as stored with it
+            "signature": {
+                "algorithm": ALGORITHM,
+                "key_id": key.key_id,
+                "public_key": key.public_key,
+                "generation": report.generation,
+                "version": report.version,
+                "head_hash": report.head_hash,
+                "signature": report.head_signature,
+            },
         }
         lines = [canonical(header)]
-        for event in self.store.read(game_id):
+        for event in events:
             lines.append(canonical({
                 "version": event.version,
                 "generation": event.generation,
@@ -267,14 +373,21 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def verify_export(lines: Iterable[str]) -> dict:
-    """Re-check an export: the hash chain, the set-up from the seed, and the result by re-folding."""
+def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dict:
+    """Re-check an export: the hash chain from the stream as created, the server's signature of its head
+    (by one of ``trusted_keys``, base64 Ed25519 public keys), the set-up from the seed, and the result by
+    re-folding. A forger who edits anything and recomputes the hashes cannot sign the new head."""
+    trusted = set(trusted_keys)
     report: dict[str, Any] = {
         "ok": False,
         "game_type": None,
         "events": 0,
         "chain_ok": False,
         "broken_version": None,
+        "signature_ok": False,
+        "key_trusted": False,
+        "key_id": None,
+        "head_hash": None,
         "setup_reproduced": False,
         "result_reproduced": False,
         "recorded_result": None,
@@ -287,7 +400,10 @@ def verify_export(lines: Iterable[str]) -> dict:
         report["detail"] = f"line is not JSON: {exc}"
         return report
     if not rows or not isinstance(rows[0], dict) or rows[0].get("format") != EXPORT_FORMAT:
-        report["detail"] = f"the first line must be the header with format {EXPORT_FORMAT!r}"
+        found = rows[0].get("format") if rows and isinstance(rows[0], dict) else None
+        report["detail"] = f"the first line must be the header with format {EXPORT_FORMAT!r}" + (
+            f", not {found!r} (exports of an earlier format carry no signature: export the game again)" if found else ""
+        )
         return report
     header, rows = rows[0], rows[1:]
     report["game_type"] = header.get("game_type")
@@ -295,24 +411,39 @@ def verify_export(lines: Iterable[str]) -> dict:
     report["events"] = len(rows)
     try:
         rules = registry.get(header["game_type"])
+        creation, signature = header["creation"], header["signature"]
+        stream = creation["stream"]
         events = [
-            StoredEvent(header.get("game_id", "import"), r["version"], 0, r["generation"], r["data"], r["meta"],
-                        r["hash"], r["recorded_at"])
+            StoredEvent(stream, r["version"], 0, r["generation"], r["data"], r["meta"], r["hash"], r["recorded_at"])
             for r in rows
         ]
-    except (KeyError, TypeError, registry.UnknownGameType) as exc:
+        genesis = genesis_hash(stream, creation["game_type"], creation["created_at"], creation["metadata"])
+        metadata = creation["metadata"]
+        head = (int(signature["generation"]), int(signature["version"]), str(signature["head_hash"]))
+        public_key, signed = str(signature["public_key"]), str(signature["signature"])
+    except (KeyError, TypeError, ValueError, AttributeError, registry.UnknownGameType) as exc:
         report["detail"] = f"malformed export: {exc!r}"
         return report
-    head_hash = events[-1].hash if events else ""
-    chain = verify_events(report.get("game_type") or "import", events, len(events), head_hash)
-    report["chain_ok"] = chain.ok
+    report["key_id"], report["head_hash"] = signature.get("key_id"), head[2]
+    chain = verify_events(stream, events, head[1], head[2], genesis, head[0])
+    report["chain_ok"] = chain.ok and creation["game_type"] == header["game_type"]
     report["broken_version"] = chain.broken_version
-    if not chain.ok:
-        report["detail"] = chain.detail
+    report["signature_ok"] = signature_valid(public_key, head_message(stream, *head), signed)
+    report["key_trusted"] = public_key in trusted
+    names = [(s.get("seat"), s.get("name")) for s in header.get("seats", [])]
+    if not chain.ok or not report["signature_ok"] or not report["key_trusted"]:
+        report["detail"] = (
+            chain.detail if not chain.ok
+            else "the chain head's signature is not valid" if not report["signature_ok"]
+            else "the chain is signed by a key this verifier does not trust"
+        )
+        return report
+    if names != [(s.get("seat"), s.get("name")) for s in metadata.get("seats", [])]:
+        report["detail"] = "the header's seats differ from the seats the signed chain was created with"
         return report
     data = [e.data for e in events]
     try:
-        setup = rules.setup(header["seed"], len(header["seats"]), header["options"])
+        setup = rules.setup(metadata["seed"], len(metadata["seats"]), metadata["options"])
         report["setup_reproduced"] = data[: len(setup)] == setup
         state = rules.fold(data)
         over = rules.is_over(state)
@@ -325,11 +456,11 @@ def verify_export(lines: Iterable[str]) -> dict:
         report["detail"] = f"the current rules cannot replay this log: {exc!r}"
         return report
     report["result_reproduced"] = report["replayed_result"] == header.get("result")
-    report["ok"] = report["chain_ok"] and report["setup_reproduced"] and report["result_reproduced"]
+    report["ok"] = report["setup_reproduced"] and report["result_reproduced"]
     report["detail"] = (
-        f"{len(events)} events verified; result reproduced"
+        f"{len(events)} events verified; head signed by key {report['key_id']}; result reproduced"
         if report["ok"]
-        else "hash chain intact, but "
+        else "hash chain and signature intact, but "
         + ("the set-up does not follow from the seed" if not report["setup_reproduced"] else "the result differs")
     )
     return report

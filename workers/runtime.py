@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from eventstore.base import EventStore
+from eventstore.base import EventStore, Signer
 from workers import dispatch, jobs
 from workers.games import GameService
+from workers.signing import KeyFileError, ServerKey, key_file_path
 
 DEFAULT_DATA_DIR = "tradewinds-data"
 
@@ -17,10 +19,26 @@ class ConfigError(Exception):
     """Bad configuration: reported as one line at start-up."""
 
 
-def default_database_url(data_dir: str | None = None) -> str:
+def data_folder(data_dir: str | os.PathLike | None = None) -> Path:
     folder = Path(data_dir or os.environ.get("TRADEWINDS_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'tradewinds.db'}"
+    return folder
+
+
+def default_database_url(data_dir: str | None = None) -> str:
+    return f"sqlite:///{data_folder(data_dir) / 'tradewinds.db'}"
+
+
+def server_key(database_url: str, data_dir: str | None = None) -> ServerKey:
+    """The signing key: the configured key file, or ``signing-key.pem`` in the data directory (created on
+    first start); a throw-away ``memory://`` store without a configured file gets a key of its own."""
+    if database_url.strip().lower().startswith("memory:") and not os.environ.get("TRADEWINDS_SIGNING_KEY_FILE"):
+        return ServerKey.generate()
+    path = key_file_path(data_dir)
+    try:
+        return ServerKey.load_or_create(path)
+    except (OSError, KeyFileError) as exc:
+        raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
 
 
 def run_job(name: str, args: tuple) -> None:
@@ -35,6 +53,10 @@ class Runtime:
     database_url: str
     redis_url: str | None
 
+    @property
+    def key(self) -> ServerKey:
+        return self.service.key
+
     @classmethod
     def build(
         cls,
@@ -47,8 +69,9 @@ class Runtime:
         from eventstore import open_store
 
         database_url = database_url or default_database_url(data_dir)
+        key = server_key(database_url, data_dir)
         try:
-            store = open_store(database_url)
+            store = open_store(database_url, signer=key.sign)
         except ValueError as exc:
             raise ConfigError(f"bad TRADEWINDS_DATABASE_URL: {exc}") from None
         except Exception as exc:
@@ -68,10 +91,24 @@ class Runtime:
             disp = dispatch.InlineDispatcher(run_job)
         else:
             raise ConfigError(f"unknown dispatcher {kind!r}")
-        runtime = cls(store, disp, GameService(store, disp), database_url, redis_url)
+        runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
         if kind != "rq":
             jobs.set_runtime(runtime)
         return runtime
+
+    @classmethod
+    def signed(
+        cls,
+        open_store: Callable[[Signer], EventStore],
+        dispatcher: object,
+        database_url: str = "memory://",
+        redis_url: str | None = None,
+        key: ServerKey | None = None,
+    ) -> Runtime:
+        """A runtime around a store opened with ``open_store(signer)``, signing with ``key`` (or a new one)."""
+        key = key or ServerKey.generate()
+        store = open_store(key.sign)
+        return cls(store, dispatcher, GameService(store, dispatcher, key=key), database_url, redis_url)
 
     @classmethod
     def from_environment(cls, dispatcher: str | None = None) -> Runtime:

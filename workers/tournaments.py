@@ -29,7 +29,9 @@ class Tournaments:
         self.store = service.store
 
     # ------------------------------------------------------------------------------- create
-    def create(self, key_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    def create(self, key_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+        """The new tournament, and its first round's seat tokens by game id (shown once: only their
+        hashes are kept; ``reissue_tokens`` replaces them)."""
         try:
             rules = registry.get(body["game_type"])
         except registry.UnknownGameType:
@@ -76,8 +78,8 @@ class Tournaments:
             "created_at": utc_now_iso(),
             "finished_at": None,
         }
-        self._start_round(tournament)
-        return tournament
+        issued = self._start_round(tournament)
+        return tournament, issued
 
     def _participants(self, raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out, seen, bots = [], set(), 0
@@ -99,7 +101,7 @@ class Tournaments:
         return out
 
     # ------------------------------------------------------------------------------- rounds
-    def _start_round(self, t: dict[str, Any]) -> None:
+    def _start_round(self, t: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         number = len(t["rounds"]) + 1
         ids = [p["id"] for p in t["participants"]]
         if t["format"] == "round_robin":
@@ -124,6 +126,7 @@ class Tournaments:
                                      "started_at": utc_now_iso()}
         t["rounds"].append(round_doc)
         self.save(t)
+        issued: dict[str, list[dict[str, Any]]] = {}
         for index, table in enumerate(tables):
             seated = logic.assign_seats(table, seat_history)
             seats = [
@@ -142,9 +145,9 @@ class Tournaments:
                 "table": index + 1,
                 "game_id": game.info.stream,
                 "players": seated,
-                "seat_tokens": [{**tok, "player": seated[tok["seat"]]} for tok in tokens],
                 "result": None,
             })
+            issued[game.info.stream] = [{**tok, "player": seated[tok["seat"]]} for tok in tokens]
             self.save(t)
         webhooks.emit(self.store, t["key_id"], "tournament.round_started", {
             "tournament_id": t["id"], "round": number,
@@ -155,6 +158,14 @@ class Tournaments:
         self._kick(t)
         for table in round_doc["tables"]:
             self.service.after_change(self.service.load(table["game_id"]))
+        return issued
+
+    def reissue_tokens(self, t: dict[str, Any], game_id: str) -> list[dict[str, Any]]:
+        """New seat tokens for the human seats of one of the tournament's games; the old ones stop working."""
+        table = next((x for r in t["rounds"] for x in r["tables"] if x["game_id"] == game_id), None)
+        if table is None:
+            raise GameError("unknown_game", f"game {game_id!r} is not a table of tournament {t['id']!r}")
+        return [{**tok, "player": table["players"][tok["seat"]]} for tok in self.service.reissue_tokens(game_id)]
 
     def _kick(self, t: dict[str, Any]) -> None:
         subs = [s["id"] for s in webhooks.subscriptions_for(self.store, t["key_id"])]
@@ -207,6 +218,9 @@ class Tournaments:
         return self.store.get_document(COLLECTION, tournament_id)
 
     def save(self, t: dict[str, Any]) -> None:
+        for round_doc in t["rounds"]:  # documents written before tokens were kept hashed lose them
+            for table in round_doc["tables"]:
+                table.pop("seat_tokens", None)
         self.store.put_document(COLLECTION, t["id"], t)
 
     def list_for(self, key_id: str) -> list[dict[str, Any]]:

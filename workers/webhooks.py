@@ -150,7 +150,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
         if not last_of_move:
             continue
         base = {"game_id": game_id, "game_type": info.game_type, "version": event.version,
-                "etag": f"{info.generation}.{event.version}"}
+                "etag": f"{info.generation}.{event.version}", "head_hash": event.hash}
         if event.version == setup_version:
             touched.update(emit(store, key_id, "game.started", {**base, "seats": seats,
                                                                  "tournament_id": info.metadata.get("tournament_id")},

@@ -53,7 +53,7 @@ def _player_view(state: State, seat: int) -> dict[str, Any]:
 
 
 def public_view(state: State) -> dict[str, Any]:
-    if not state.started:
+    if not state.started or state.board is None:  # a past version inside the set-up: no board yet
         return {"started": False}
     board = state.board
     revealed = state.pirates[: state.pirates_revealed]
@@ -133,7 +133,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 def reveal_all(state: State) -> dict[str, Any]:
     out = public_view(state)
-    if state.started:
+    if "pirates" in out:  # the board and markers exist (not a version inside the set-up)
         out["pirates"]["slots"] = list(state.pirates)
         out["pirates"]["out"] = state.pirate_out
         out["progress_pile"]["order"] = list(state.progress_pile)

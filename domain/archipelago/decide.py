@@ -71,11 +71,15 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     if ph == "OBJECTIVES":
         return "objectives", [s for s in range(st.n) if not st.kept[s]]
     if ph == "TURN0":
+        if st.t0["idx"] >= len(st.order):  # between the events of the last placement: nobody is prompted
+            return None, []
         seat = st.order[st.t0["idx"]]
         return ("turn0_place" if st.t0["sub"] == "place" else "turn0_icon"), [seat]
     if st.discard_pending is not None:
         return "discard", [st.discard_pending]
     if st.crisis is not None:
+        if st.crisis["idx"] >= len(st.order):  # between the events that close a demand: nobody is prompted
+            return None, []
         kind = "dom_supply" if st.crisis["part"] == "DOM" else "exp_supply"
         return kind, [st.order[st.crisis["idx"]]]
     if ph == "BID":

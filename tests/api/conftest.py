@@ -11,9 +11,11 @@ from workers.runtime import Runtime, run_job
 
 
 def make_runtime(store=None) -> Runtime:
-    store = store or MemoryStore()
     dispatcher = InlineDispatcher(run_job)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    if store is None:
+        runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
+    else:
+        runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
     jobs.set_runtime(runtime)
     return runtime
 

@@ -201,12 +201,13 @@ def test_export_verifies_and_tampering_is_named(client):
     header, rows = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     rows[4]["data"]["number"] = 1  # change one event (version 5)
     tampered = "\n".join([lines[0]] + [json.dumps(r) for r in rows])
-    broken = verify_export(tampered.splitlines())
+    server_key = client.get("/signing-key").get_json()["public_key"]
+    broken = verify_export(tampered.splitlines(), [server_key])
     assert not broken["ok"] and broken["broken_version"] == rows[4]["version"]
     header["result"]["scores"][0] += 1
     forged = "\n".join([json.dumps(header)] + lines[1:])
-    report = verify_export(forged.splitlines())
-    assert report["chain_ok"] and not report["result_reproduced"] and not report["ok"]
+    report = verify_export(forged.splitlines(), [server_key])
+    assert report["chain_ok"] and report["signature_ok"] and not report["result_reproduced"] and not report["ok"]
 
 
 def test_export_needs_a_finished_game(client):
@@ -226,9 +227,15 @@ def test_cli_verify(client, tmp_path, capsys):
     _, text = finished_export(client)
     good = tmp_path / "game.jsonl"
     good.write_text(text)
-    assert main(["verify", str(good)]) == 0
+    server_key = client.get("/signing-key").get_json()["public_key"]
+    assert main(["verify", "--public-key", server_key, str(good)]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
     bad = tmp_path / "bad.jsonl"
     bad.write_text(text.replace('"TurnEnded"', '"TurnEnd"', 1))
-    assert main(["verify", str(bad)]) == 1
+    assert main(["verify", "--public-key", server_key, str(bad)]) == 1
+    capsys.readouterr()
+    # the signature is valid, but by a key this verifier was not told to trust
+    assert main(["verify", "--data-dir", str(tmp_path), str(good)]) == 1
+    untrusted = json.loads(capsys.readouterr().out)
+    assert untrusted["chain_ok"] and untrusted["signature_ok"] and not untrusted["key_trusted"]
     assert main(["verify", str(tmp_path / "missing.jsonl")]) == 2

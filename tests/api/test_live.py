@@ -12,7 +12,6 @@ from api.app import create_app
 from tests.api.conftest import auth, create_secret_game
 from workers import jobs
 from workers.dispatch import InProcessDispatcher
-from workers.games import GameService
 from workers.runtime import Runtime, run_job
 
 
@@ -44,9 +43,8 @@ def threaded():
     """An app whose bot turns run on a background thread, as under `tradewinds serve`."""
     from eventstore.memory import MemoryStore
 
-    store = MemoryStore()
     dispatcher = InProcessDispatcher(run_job)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
     jobs.set_runtime(runtime)
     yield runtime, create_app(runtime).test_client()
     dispatcher.wait_idle()

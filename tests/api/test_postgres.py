@@ -11,7 +11,6 @@ from tests.api.conftest import auth, create_secret_game
 from tests.eventstore.conftest import empty_postgres
 from workers import jobs
 from workers.dispatch import InlineDispatcher
-from workers.games import GameService
 from workers.runtime import Runtime, run_job
 
 pytestmark = pytest.mark.postgres
@@ -20,9 +19,9 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def pg_client(postgres_url):
     empty_postgres(postgres_url)
-    store = PostgresStore(postgres_url)
     dispatcher = InlineDispatcher(run_job)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), postgres_url, None)
+    runtime = Runtime.signed(lambda signer: PostgresStore(postgres_url, signer=signer), dispatcher, postgres_url)
+    store = runtime.store
     jobs.set_runtime(runtime)
     yield create_app(runtime).test_client()
     jobs.set_runtime(None)

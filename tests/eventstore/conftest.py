@@ -44,12 +44,12 @@ def store_url(request: pytest.FixtureRequest, tmp_path) -> str:
     return url
 
 
-def open_url(url: str) -> EventStore:
+def open_url(url: str, signer=None) -> EventStore:
     if url == "memory://":
-        return MemoryStore()
+        return MemoryStore(signer=signer)
     if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite://") :])
-    return PostgresStore(url, max_size=12)
+        return SqliteStore(url[len("sqlite://") :], signer=signer)
+    return PostgresStore(url, max_size=12, signer=signer)
 
 
 @pytest.fixture

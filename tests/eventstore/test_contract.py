@@ -9,14 +9,16 @@ from datetime import datetime
 import pytest
 
 from eventstore.base import (
-    GENESIS_HASH,
     DuplicateIdempotencyKey,
     EventStore,
     StreamExists,
     StreamNotFound,
     WrongExpectedVersion,
     chain_hash,
+    genesis_hash,
+    head_message,
 )
+from eventstore.memory import MemoryStore
 from tests.eventstore.conftest import open_url
 
 
@@ -29,6 +31,11 @@ def new_stream(store: EventStore, name: str = "game-1", events: int = 0, game_ty
     if events:
         store.append(name, [ev(n=i) for i in range(1, events + 1)], 0, meta={"actor": "setup"})
     return name
+
+
+def genesis(store: EventStore, stream: str) -> str:
+    info = store.stream_info(stream)
+    return genesis_hash(stream, info.game_type, info.created_at, info.creation)
 
 
 def parse_utc(text: str) -> datetime:
@@ -74,7 +81,7 @@ def test_unknown_stream_raises_everywhere(store: EventStore) -> None:
         lambda: store.update_stream("nope", status="finished"),
         lambda: store.append("nope", [ev()], 0),
         lambda: store.read("nope"),
-        lambda: store.truncate("nope", 0, "alice", "undo"),
+        lambda: store.truncate("nope", 0, "alice", "undo", expected_version=0),
         lambda: store.truncations("nope"),
         lambda: store.archived("nope"),
         lambda: store.verify("nope"),
@@ -117,8 +124,10 @@ def test_append_returns_stored_events_with_versions_positions_and_hashes(store: 
     assert [e.type for e in stored] == ["A", "B"]
     assert stored[0].position < stored[1].position
     assert all(e.generation == 0 and e.meta == {"actor": "seat:0"} and e.stream == "game-1" for e in stored)
-    assert stored[0].hash == chain_hash(GENESIS_HASH, 1, {"type": "A", "x": 1}, {"actor": "seat:0"})
-    assert stored[1].hash == chain_hash(stored[0].hash, 2, {"type": "B", "y": [1, "two"]}, {"actor": "seat:0"})
+    at = stored[0].recorded_at
+    assert stored[1].recorded_at == at  # one time for the batch
+    assert stored[0].hash == chain_hash(genesis(store, "game-1"), 1, 0, at, {"type": "A", "x": 1}, {"actor": "seat:0"})
+    assert stored[1].hash == chain_hash(stored[0].hash, 2, 0, at, {"type": "B", "y": [1, "two"]}, {"actor": "seat:0"})
     parse_utc(stored[0].recorded_at)
     assert store.read("game-1") == stored
     assert store.stream_info("game-1").version == 2
@@ -190,7 +199,7 @@ def test_awkward_json_round_trips_and_verifies(store: EventStore) -> None:
     meta = {"actor": "bot:π", "n": 1.0}
     stored = store.append("game-1", [data], 0, meta=meta)[0]
     assert stored.data == data and stored.meta == meta
-    assert stored.hash == chain_hash(GENESIS_HASH, 1, data, meta)
+    assert stored.hash == chain_hash(genesis(store, "game-1"), 1, 0, stored.recorded_at, data, meta)
     read = store.read("game-1")[0]
     assert read.data == data and read.meta == meta
     assert store.verify("game-1").ok
@@ -261,7 +270,7 @@ def test_truncate_archives_records_and_continues_the_chain(store: EventStore) ->
     new_stream(store, events=5)
     kept = store.read("game-1", 1, 3)
     removed = store.read("game-1", 4)
-    truncation = store.truncate("game-1", 3, "seat:1", "undo the last two moves")
+    truncation = store.truncate("game-1", 3, "seat:1", "undo the last two moves", expected_version=5)
     assert (truncation.from_version, truncation.to_version, truncation.generation) == (5, 3, 1)
     assert (truncation.actor, truncation.reason, truncation.stream) == ("seat:1", "undo the last two moves", "game-1")
     parse_utc(truncation.truncated_at)
@@ -275,16 +284,17 @@ def test_truncate_archives_records_and_continues_the_chain(store: EventStore) ->
 
     again = store.append("game-1", [ev("Redo")], 3, meta={"actor": "seat:1"})[0]
     assert (again.version, again.generation) == (4, 1)
-    assert again.hash == chain_hash(kept[-1].hash, 4, {"type": "Redo"}, {"actor": "seat:1"})
+    assert again.hash == chain_hash(kept[-1].hash, 4, 1, again.recorded_at, {"type": "Redo"}, {"actor": "seat:1"})
     assert again.position > removed[-1].position
     assert store.verify("game-1").ok
 
-    second = store.truncate("game-1", 0, "admin", "restart")
+    second = store.truncate("game-1", 0, "admin", "restart", expected_version=4)
     assert (second.from_version, second.generation) == (4, 2)
     assert store.read("game-1") == []
     assert [a.truncation_generation for a in store.archived("game-1")] == [1, 1, 2, 2, 2, 2]
     first = store.append("game-1", [ev("Fresh")], 0)[0]
-    assert first.hash == chain_hash(GENESIS_HASH, 1, {"type": "Fresh"}, {}) and first.generation == 2
+    assert first.hash == chain_hash(genesis(store, "game-1"), 1, 2, first.recorded_at, {"type": "Fresh"}, {})
+    assert first.generation == 2
     assert store.verify("game-1").ok and store.verify("game-1").checked == 1
     assert [t.generation for t in store.truncations("game-1")] == [1, 2]
 
@@ -293,16 +303,123 @@ def test_truncate_archives_records_and_continues_the_chain(store: EventStore) ->
 def test_truncate_rejects_impossible_versions(store: EventStore, to_version: int) -> None:
     new_stream(store, events=3)
     with pytest.raises(ValueError):
-        store.truncate("game-1", to_version, "alice", "oops")
+        store.truncate("game-1", to_version, "alice", "oops", expected_version=3)
     assert store.stream_info("game-1").generation == 0 and store.truncations("game-1") == []
 
 
 def test_truncate_makes_stale_writers_fail(store: EventStore) -> None:
     new_stream(store, events=3)
-    store.truncate("game-1", 1, "alice", "undo")
+    store.truncate("game-1", 1, "alice", "undo", expected_version=3)
     with pytest.raises(WrongExpectedVersion) as caught:
         store.append("game-1", [ev()], 3)
     assert caught.value.actual == 1
+
+
+def test_truncate_checks_the_expected_version_under_the_lock(store: EventStore) -> None:
+    new_stream(store, events=3)
+    store.append("game-1", [ev("MoveAfterTheUndoWasDecided")], 3, meta={"actor": "seat:2"})
+    with pytest.raises(WrongExpectedVersion) as caught:
+        store.truncate("game-1", 2, "seat:1", "undo", expected_version=3)
+    assert (caught.value.expected, caught.value.actual) == (3, 4)
+    assert store.stream_info("game-1").version == 4 and store.archived("game-1") == []
+    assert store.truncations("game-1") == [] and store.stream_info("game-1").generation == 0
+
+
+class PolicyRefused(Exception):
+    pass
+
+
+def test_truncate_runs_the_check_on_the_events_it_would_archive_and_aborts_when_it_raises(store: EventStore) -> None:
+    new_stream(store, events=2)
+    store.append("game-1", [ev("Mine")], 2, meta={"actor": "seat:1"})
+    store.append("game-1", [ev("Theirs")], 3, meta={"actor": "seat:2"})
+    seen = []
+
+    def only_my_moves(info, events):
+        seen.append((info.version, info.generation, [(e.version, e.type, e.meta["actor"]) for e in events]))
+        if any(e.meta["actor"] != "seat:1" for e in events):
+            raise PolicyRefused("another seat moved since")
+
+    with pytest.raises(PolicyRefused):
+        store.truncate("game-1", 2, "seat:1", "undo", expected_version=4, check=only_my_moves)
+    assert seen == [(4, 0, [(3, "Mine", "seat:1"), (4, "Theirs", "seat:2")])]
+    assert store.stream_info("game-1").version == 4 and store.archived("game-1") == []
+    assert store.truncations("game-1") == [] and store.verify("game-1").ok
+    # the same check lets a truncation of only the caller's own move through
+    done = store.truncate("game-1", 3, "seat:2", "undo", expected_version=4, check=lambda info, events: None)
+    assert done.to_version == 3 and [a.event.type for a in store.archived("game-1")] == ["Theirs"]
+
+
+def test_concurrent_append_and_checked_truncate_never_lose_a_committed_append(store_url: str) -> None:
+    """A truncation checked against 'no foreign events' races appends: a committed append is never archived."""
+    writers = [open_url(store_url) for _ in range(2)] if store_url != "memory://" else [MemoryStore()] * 2
+    store, other = writers
+    try:
+        lost = 0
+        for attempt in range(15):
+            name = f"race-{attempt}"
+            new_stream(store, name, events=1)
+            store.append(name, [ev("Mine")], 1, meta={"actor": "seat:1"})
+            barrier = threading.Barrier(2)
+            committed = []
+
+            def append_theirs(name=name, barrier=barrier, committed=committed):
+                barrier.wait()
+                try:
+                    committed.extend(other.append(name, [ev("Theirs")], 2, meta={"actor": "seat:2"}))
+                except WrongExpectedVersion:
+                    pass
+
+            def refuse_foreign(info, events):
+                if any(e.meta.get("actor") != "seat:1" for e in events):
+                    raise PolicyRefused("another seat moved")
+
+            thread = threading.Thread(target=append_theirs)
+            thread.start()
+            barrier.wait()
+            try:
+                store.truncate(name, 1, "seat:1", "undo", expected_version=2, check=refuse_foreign)
+            except (WrongExpectedVersion, PolicyRefused):
+                pass
+            thread.join()
+            live = {e.position for e in store.read(name)}
+            lost += sum(1 for e in committed if e.position not in live)
+        assert lost == 0
+    finally:
+        if store_url != "memory://":
+            for w in writers:
+                w.close()
+
+
+def test_a_signing_store_signs_every_head_it_writes(store_url: str) -> None:
+    signed: list[bytes] = []
+
+    def signer(message: bytes) -> str:
+        signed.append(message)
+        return f"sig{len(signed)}"
+
+    store = open_url(store_url, signer=signer)
+    try:
+        store.create_stream("game-1", "murano", {"seats": [{"name": "Ann"}]})
+        genesis_report = store.verify("game-1")
+        assert genesis_report.ok and genesis_report.head_hash == genesis(store, "game-1")
+        assert genesis_report.head_signature == "sig1"
+        assert signed[-1] == head_message("game-1", 0, 0, genesis(store, "game-1"))
+        stored = store.append("game-1", [ev("A"), ev("B")], 0, meta={"actor": "seat:0"})
+        report = store.verify("game-1")
+        assert (report.version, report.generation, report.head_hash) == (2, 0, stored[-1].hash)
+        assert report.head_signature == "sig2" and signed[-1] == head_message("game-1", 0, 2, stored[-1].hash)
+        store.truncate("game-1", 1, "seat:0", "undo", expected_version=2)
+        report = store.verify("game-1")
+        assert report.ok and report.head_signature == "sig3"
+        assert signed[-1] == head_message("game-1", 1, 1, stored[0].hash)
+        # the stream as created never changes, whatever the metadata becomes
+        store.update_stream("game-1", metadata={"seats": [{"name": "Mallory"}]})
+        assert store.stream_info("game-1").creation == {"seats": [{"name": "Ann"}]}
+        assert store.verify("game-1").ok
+    finally:
+        if store_url != "memory://":
+            store.close()
 
 
 def test_verify_reports_an_intact_chain(store: EventStore) -> None:
@@ -370,7 +487,7 @@ def test_head_position(store: EventStore) -> None:
     new_stream(store, events=2)
     new_stream(store, "game-2", events=1)
     assert store.head_position() == store.read_all()[-1].position
-    store.truncate("game-2", 0, "alice", "undo")
+    store.truncate("game-2", 0, "alice", "undo", expected_version=1)
     assert store.head_position() == store.read_all()[-1].position == store.read("game-1")[-1].position
 
 

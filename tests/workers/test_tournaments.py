@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from api.app import create_app
@@ -121,6 +123,38 @@ def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 0
     after = client.get(f"/tournaments/{t['id']}").get_json()
     assert after["status"] == "running" and after["rounds"][0]["tables"][0]["result"] is None
+
+
+def test_seat_tokens_are_shown_once_stored_hashed_and_reissued_on_demand(site):
+    runtime, client, key = site
+    t = create(client, key, format="round_robin", table_size={"min": 3, "max": 3},
+               participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)]).get_json()
+    table = t["rounds"][0]["tables"][0]
+    first = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
+    game_id = table["game_id"]
+    # never served again, not even to the creating key, and nowhere in the store in plain text
+    listed = client.get("/tournaments", headers=auth(key)).get_json()["tournaments"][0]
+    assert "seat_tokens" not in listed["rounds"][0]["tables"][0]
+    assert "seat_tokens" not in client.get(f"/tournaments/{t['id']}", headers=auth(key)).get_json()["rounds"][0][
+        "tables"][0]
+    stored = json.dumps([doc for collection in ("tournaments", "seat_tokens")
+                         for _, doc in runtime.store.list_documents(collection)])
+    stored += json.dumps(runtime.store.stream_info(game_id).metadata)
+    assert not any(token in stored for token in first.values())
+    assert client.get(f"/games/{game_id}", headers=auth(first[0])).get_json()["your_seat"] == 0
+    # a reissue by the creating key replaces them; the old ones stop working
+    path = f"/tournaments/{t['id']}/tables/{game_id}/seat-tokens"
+    assert client.post(path).status_code == 401
+    _, other_key = apikeys.create_key(runtime.store, "another site")
+    assert client.post(path, headers=auth(other_key)).status_code == 403
+    assert client.post(f"/tournaments/{t['id']}/tables/nope/seat-tokens", headers=auth(key)).status_code == 404
+    reissued = client.post(path, headers=auth(key))
+    assert reissued.status_code == 200, reissued.get_json()
+    second = {tok["seat"]: tok["token"] for tok in reissued.get_json()["seat_tokens"]}
+    assert {tok["player"] for tok in reissued.get_json()["seat_tokens"]} == {"u0", "u1", "u2"}
+    assert set(second) == set(first) and not set(second.values()) & set(first.values())
+    assert client.get(f"/games/{game_id}", headers=auth(first[0])).status_code == 401
+    assert client.get(f"/games/{game_id}", headers=auth(second[0])).get_json()["your_seat"] == 0
 
 
 def test_tournaments_need_a_key_and_valid_participants(site):

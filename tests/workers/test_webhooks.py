@@ -116,6 +116,9 @@ def test_signed_deliveries_in_order(site, receiver):
     versions = [d["data"]["version"] for d in receiver.accepted]
     assert versions == sorted(versions)
     assert receiver.accepted[-1]["data"]["result"]["ranks"] == final["result"]["ranks"]
+    # the finished game's head hash, as its signed export and audit name it: a third party can anchor it
+    assert receiver.accepted[-1]["data"]["head_hash"] == client.get(f"/games/{game['id']}/audit").get_json()[
+        "head_hash"]
     assert [d["data"]["to_act"][0]["external_id"] for d in receiver.accepted[1:3]] == ["p-1", "p-2"]
     assert receiver.bad_signatures == 0
     assert len({d["id"] for d in receiver.accepted}) == len(receiver.accepted)
@@ -185,13 +188,12 @@ def test_real_background_retries(receiver, monkeypatch):
     """With the in-process runner, a retry fires by itself after the back-off."""
     from eventstore.memory import MemoryStore
     from workers.dispatch import InProcessDispatcher
-    from workers.games import GameService
     from workers.runtime import Runtime, run_job
 
     monkeypatch.setattr(webhooks, "BACKOFF_BASE", 0.05)
-    store = MemoryStore()
     dispatcher = InProcessDispatcher(run_job)
-    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
+    store = runtime.store
     jobs.set_runtime(runtime)
     try:
         client = create_app(runtime).test_client()
