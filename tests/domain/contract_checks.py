@@ -72,7 +72,7 @@ def check_catalogue(rules: Rules) -> dict[str, Any]:
     return cat
 
 
-def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = None, max_steps: int = 3000,
+def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = None, max_steps: int = 20_000,
                    view_every: int = 7) -> int:
     """Play one random game checking the contract at each decision; return the number of decisions."""
     schemas = {t: validator(s) for t, s in rules.command_schemas().items()}
@@ -108,11 +108,11 @@ def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = N
             state = rules.evolve(state, event)
             events.append(event)
         steps += 1
-    if rules.is_over(state):
-        final = json.loads(json.dumps(rules.reveal_all(state)))
-        assert not errors_of(view_v, final), errors_of(view_v, final)[:5]
-        result = json.loads(json.dumps(rules.result(state).as_dict()))
-        assert not errors_of(result_v, result), errors_of(result_v, result)
+    assert rules.is_over(state), f"the game did not finish in {max_steps} decisions"
+    final = json.loads(json.dumps(rules.reveal_all(state)))
+    assert not errors_of(view_v, final), errors_of(view_v, final)[:5]
+    result = json.loads(json.dumps(rules.result(state).as_dict()))
+    assert not errors_of(result_v, result), errors_of(result_v, result)
     return steps
 
 

@@ -1,0 +1,31 @@
+"""Archipelago's contract: catalogue, command schemas, labels and views (see tests/domain/contract_checks.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.archipelago import RULES
+from domain.archipelago import data as D
+from domain.archipelago.decide import HANDLERS
+from tests.domain.contract_checks import check_catalogue, check_unknown_fields_refused, play_and_check
+
+
+def test_catalogue_lists_every_card_tile_objective_and_trend():
+    cat = check_catalogue(RULES)
+    ids = {c["id"] for c in cat["components"]}
+    assert set(D.CARD_IDS) | set(D.TILE_IDS) | set(D.OBJECTIVES) | set(D.TRENDS) <= ids
+    for tid in D.TILE_IDS:
+        for face in D.EXPLORATION_TILES[tid].values():
+            assert set(face.edges) <= set(cat["codes"]["edge"])
+            assert set(face.icons) <= set(cat["codes"]["resource"])
+
+
+def test_command_schemas_cover_exactly_what_decide_dispatches_on():
+    assert set(RULES.command_schemas()) == set(HANDLERS) | {"stand"}
+    check_unknown_fields_refused(RULES, {"type": "bid", "amount": 2})
+
+
+@pytest.mark.parametrize("seats,seed,options", [(2, 1, {}), (3, 2, {"length": "short"}), (4, 3, {"more_fun": True}),
+                                                (5, 4, {"no_secrets": True, "length": "short"})])
+def test_random_games_keep_the_contract(seats, seed, options):
+    assert play_and_check(RULES, seats, seed, options, view_every=11) > 0
