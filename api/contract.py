@@ -56,9 +56,9 @@ def _validators(game: str) -> dict[str, Any]:
 
 def check_commands(rules: Rules, commands: list[Any]) -> None:
     """Refuse (400 ``invalid_request``) a command that does not match the game's command schema."""
-    if not rules.command_schemas():
-        return
     validators = _validators(rules.name)
+    if not validators:  # the game publishes no command schemas (test games): the rules check everything
+        return
     for index, command in enumerate(commands):
         where = f"command {index}" if len(commands) > 1 else "command"
         ctype = command.get("type") if isinstance(command, dict) else None

@@ -113,7 +113,9 @@ class GameSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
-    state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
+    state = fields.Dict(required=True, metadata={"description": (
+        "the game state as the caller may see it; its schema is the game type's view component (PuertoRicoView, "
+        "MuranoView, AmerigoView, ArchipelagoView; see `view_schema` in GET /game-types/{name})")})
     result = fields.Nested("GameResultSchema", allow_none=True, required=True, metadata={"description": (
         "once over: scores, ranks (1 is best, ties share a rank), no_winner (true when nobody won, e.g. a "
         "collective loss; every rank is then 1), tiebreaks and game-specific details")})
@@ -178,7 +180,11 @@ class LegalCommandsSchema(ma.Schema):
 
 
 class CommandSchema(ma.Schema):
-    """A game command: its ``type`` and the named fields that command takes (see legal-commands)."""
+    """A game command: its ``type`` and the named fields that command takes (see legal-commands).
+
+    Each game type's commands are the ``<Game>Command`` component (e.g. ``PuertoRicoCommand``), a union
+    discriminated by ``type``; a command that does not match it (unknown type or field, wrong field type) is
+    refused with 400 ``invalid_request`` before the rules see it."""
 
     class Meta:
         unknown = ma.INCLUDE

@@ -77,7 +77,7 @@ COMMANDS: CommandTable = {
         "slot": _f(string("PERSONAL", "SHARED"), False), "with": _f(WITH, False)}),
     "build_wonder": ("build a wonder", {"card": _f(CARD), "citizen": _f(CITIZEN), "tokens": _f(TOKENS, False)}),
     "use_building": ("use a market's or port's ability", {"building": _f(BUILDING)}),
-    "offer_open": ("open a trade offer to a seat", {"to": _f(integer(0)), "item": _f(ITEM, False)}),
+    "offer_open": ("open a trade offer to a seat", {"to": _f(integer(0))}),
     "end_turn": ("end your turn", {}),
     "pass": ("pass for the rest of the round", {}),
     "offer_add": ("add an item to the offer", {"side": _f(string("GIVE", "GET")), "item": _f(ITEM)}),

@@ -91,3 +91,18 @@ def test_a_finished_game_has_a_result_of_the_shared_shape(client):
         client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[seat]))
     result = client.get(f"/games/{game['id']}").get_json()["result"]
     assert set(result) >= {"scores", "ranks", "no_winner", "tiebreaks", "details"}
+
+
+@pytest.mark.parametrize("name", TYPED)
+def test_game_reads_match_the_published_view_schema(client, name):
+    import jsonschema_rs
+
+    from domain.contract import as_json_schema
+
+    game, tokens = create(client, name, seats=2)
+    view_name = client.get(f"/game-types/{name}").get_json()["view_schema"]
+    view = client.get("/openapi.json").get_json()["components"]["schemas"][view_name]
+    validator = jsonschema_rs.validator_for(as_json_schema(view))
+    for headers in ({}, auth(tokens[0]), auth(tokens[1])):
+        state = client.get(f"/games/{game['id']}", headers=headers).get_json()["state"]
+        assert validator.is_valid(state), [e.message for e in validator.iter_errors(state)][:3]

@@ -73,8 +73,10 @@ def check_catalogue(rules: Rules) -> dict[str, Any]:
 
 
 def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = None, max_steps: int = 20_000,
-                   view_every: int = 7) -> int:
-    """Play one random game checking the contract at each decision; return the number of decisions."""
+                   view_every: int = 7, view_ids=None) -> int:
+    """Play one random game checking the contract at each decision; return the number of decisions.
+
+    ``view_ids(view)`` lists the ids a view shows (cards, tiles, buildings ...): each must be in the catalogue."""
     schemas = {t: validator(s) for t, s in rules.command_schemas().items()}
     view_v = validator(rules.view_schema())
     result_v = validator(RESULT_SCHEMA)
@@ -88,6 +90,9 @@ def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = N
             for viewer in [None, *range(seats)]:
                 view = json.loads(json.dumps(rules.view(state, viewer)))
                 assert not errors_of(view_v, view), (viewer, errors_of(view_v, view)[:5])
+                for text in (view_ids(view) if view_ids and view.get("started", True) else ()):
+                    assert text in ids or any(p.fullmatch(text) for p in patterns), \
+                        f"{text!r} in the view is not explained by the catalogue"
         seat = chooser.choice(sorted(rules.to_act(state)))
         legal = rules.legal_commands(state, seat)
         twin = rules.determinize(state, seat, random.Random(seed * 7919 + steps))
