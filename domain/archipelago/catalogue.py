@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.archipelago import data as D
+from domain.archipelago.decide import PROMPT_COMMANDS
 from domain.archipelago.texts import ACTIONS, BEIGE_EVENTS, BUILDING_ABILITIES, CARD_EFFECTS, METRICS, PREDICATES
 
 _USE = {"AD": "costs an action disc", "FREE": "free, once per round", "PASSIVE": "always in effect",
@@ -117,6 +118,14 @@ def catalogue() -> dict[str, Any]:
             "metric": METRICS,
             "end_condition": PREDICATES,
             "length": {n: f"{n} game (round cap {D.ROUND_CAP[n]})" for n in D.LENGTHS},
+            "phase": {
+                "SETUP": "being set up", "OBJECTIVES": "keeping objectives (more_fun)", "TURN0": "turn 0: start tiles",
+                "RESET": "phase 1: reset", "BID": "phase 2: sealed bids for turn order", "ORDER": "phase 2: picking "
+                "the turn order", "INFLUENCE": "phase 3: population influence", "BALANCE": "phase 4: balance and "
+                "crises", "ACTIONS": "phase 5: player turns", "EVOLUTION": "phase 6: evolution market",
+                "OVER": "the game is over",
+            },
+            "prompt": {kind: "accepts " + ", ".join(cmds) for kind, cmds in PROMPT_COMMANDS.items()},
             "id_patterns": {
                 r"c\d+-\d+": "a citizen: c<seat>-<n>", r"s\d+-\d+": "a ship: s<seat>-<n>",
                 r"(E\d\d|OCEAN|DESERT|VOLCANO):(TOWN|TEMPLE|MARKET|PORT)": "a building: <tile>:<type>",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import BUILDINGS, FACTORY_PAY, GOODS, PRICES, SETUP, TILE_NAMES, role_cards, role_kind
+from .state import AUTO_STEPS
 
 BUILDING_TITLES = {
     "small_indigo_plant": "Small indigo plant", "small_sugar_mill": "Small sugar mill",
@@ -121,7 +122,11 @@ def catalogue() -> dict[str, Any]:
                 "university": "builder: university colonist", "sell": "trader: sell a good",
                 "load": "captain: load goods", "warehouse": "captain: choose a kind to keep whole",
                 "windrose": "captain: choose the one barrel to keep",
+                **{step: "automatic: the engine carries it out" for step in sorted(AUTO_STEPS)},
             },
+            "phase": {"setup": "being set up", "pick": "a seat picks a role", **{r: f"the {r} role is carried out"
+                      for r in ("settler", "mayor", "builder", "craftsman", "trader", "captain")},
+                      "round_end": "the round ends", "over": "the game is over"},
             "command_field": {
                 "ship": "cargo ship index, from 0 for the smallest",
                 "target": "a plantation kind or quarry (the island) or a building id (the city)",

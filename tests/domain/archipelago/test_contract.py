@@ -32,6 +32,9 @@ def test_random_games_keep_the_contract(seats, seed, options):
 
 
 def view_ids(view):
+    yield view["phase"]
+    if view["prompt"]:
+        yield view["prompt"]
     yield from view["bank"]
     yield from (m["card"] for m in view["market"] if m)
     yield from view["evolution_discard"]

@@ -52,6 +52,9 @@ def test_build_label_shows_the_price_after_discounts():
 
 
 def view_ids(view):
+    yield view["phase"]
+    if view["step"]:
+        yield view["step"]
     yield from view["building_supply"]
     yield from (r["role"] for r in view["roles"])
     yield from view["goods_supply"]
