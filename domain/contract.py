@@ -116,6 +116,24 @@ def command_schemas(table: CommandTable) -> dict[str, Schema]:
     return out
 
 
+def variants(ctype: str, summary: str, key: str,
+             cases: list[tuple[list[Any], dict[str, tuple[Schema, bool]], str]]) -> Schema:
+    """A command whose fields depend on one field's value (``key``): one closed object per case.
+
+    ``cases`` is ``[(values of key, {field: (schema, required)}, summary of the case)]``."""
+    alternatives = []
+    for values, fields, note in cases:
+        properties: dict[str, Schema] = {"type": string(ctype), key: {"type": "string", "enum": list(values)}}
+        required = ["type", key]
+        for name, (schema, needed) in fields.items():
+            properties[name] = schema
+            if needed:
+                required.append(name)
+        alternatives.append({"type": "object", "description": note, "properties": properties,
+                             "required": required, "additionalProperties": False})
+    return {"description": summary, "oneOf": alternatives}
+
+
 def as_json_schema(schema: Any) -> Any:
     """An OpenAPI 3.0 schema as standard JSON Schema: ``nullable: true`` becomes a null alternative."""
     if isinstance(schema, list):

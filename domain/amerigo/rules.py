@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.contract import command_schemas
 from domain.game import Command, Event, GameResult, InvalidOptions, Rules
 from domain.rng import rng_for
 
@@ -86,7 +85,7 @@ class AmerigoRules(Rules):
         return catalogue.catalogue()
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
-        return command_schemas(schema.COMMANDS)
+        return schema.command_schemas()
 
     def view_schema(self) -> dict[str, Any]:
         return schema.VIEW

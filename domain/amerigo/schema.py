@@ -12,7 +12,9 @@ from domain.contract import (
     obj,
     one_of,
     string,
+    variants,
 )
+from domain.contract import command_schemas as build_command_schemas
 
 from . import data as D
 
@@ -47,6 +49,18 @@ COMMANDS: CommandTable = {
     "use_fast_passage": ("SPECIAL: flip P16 to jump to the top of the first player's stack", {}),
     "take_progress_token": ("take a progress token from the display", {"token": (TOKEN, True)}),
 }
+
+
+
+def command_schemas() -> dict[str, dict]:
+    """The per-type schemas; ``choose_action`` takes ``mode`` for white only."""
+    out = build_command_schemas(COMMANDS)
+    out["choose_action"] = variants("choose_action", COMMANDS["choose_action"][0], "colour", [
+        (list(D.COLOURS[:-1]), {}, "a coloured cube: that colour's action"),
+        (["white"], {"mode": (string("advance", "convert"), True)}, "white: advance, or convert to your space's colour"),
+    ])
+    return out
+
 
 _colours = mapping(integer(0), "by colour")
 

@@ -81,7 +81,7 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
         return {"label": f"Build a {c['building'].lower()} on {c['tile']} with {c['builder']}{_with(c)}",
                 "cost": money}
     if kind == "use_card":
-        return {"label": f"Use {_card(c['card'])}"}
+        return {"label": f"Use {_card(c['card'])}{_card_detail(c)}"}
     if kind == "build_wonder":
         card = D.CARDS[c["card"]]
         money = card.wonder_cost[1] if card.wonder_cost else 0
@@ -129,3 +129,23 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "declare_end":
         return {"label": f"Declare the end with objective {c['objective']}"}
     return {"label": default_label(c)}
+
+
+def _card_detail(c: dict[str, Any]) -> str:
+    card = c["card"]
+    if card in ("C03", "C04"):
+        market = "domestic" if card == "C03" else "export"
+        return f": {c['op'].lower()} {_res(c['resource'])} on the {market} market"
+    if card == "C16":
+        return f": sell {_res(c['resource'])} on the export market"
+    if card == "C08":
+        return f": sail {c['ship']} to {c['to']}"
+    if card == "C13":
+        return f": explore ({c['pick'].lower()} tile){_with(c)}"
+    if card == "C18":
+        return f": loot seat {c['victim']} with {c['ship']}"
+    if card == "P13" and c.get("tokens"):
+        return f", paying {', '.join(f'{n} {_res(r)}' for r, n in c['tokens'].items())} with explorer tokens"
+    if card == "P14":
+        return f": give {', '.join(_res(r) for r in c['cubes'])} to the domestic market"
+    return ""

@@ -14,7 +14,6 @@ from domain.archipelago.evolve import apply
 from domain.archipelago.legal import legal_commands as _legal
 from domain.archipelago.state import ArchState, clone
 from domain.archipelago.view import reveal_all, view
-from domain.contract import command_schemas
 from domain.game import GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
 
@@ -159,7 +158,7 @@ class Archipelago(Rules):
         return catalogue.catalogue()
 
     def command_schemas(self) -> dict[str, dict[str, Any]]:
-        return command_schemas(schema.COMMANDS)
+        return schema.command_schemas()
 
     def view_schema(self) -> dict[str, Any]:
         return schema.VIEW

@@ -16,7 +16,9 @@ from domain.contract import (
     nullable,
     obj,
     string,
+    variants,
 )
+from domain.contract import command_schemas as build_command_schemas
 
 RESOURCE = string(*D.RESOURCES)
 CARD = string(*D.CARD_IDS, description="evolution card id")
@@ -70,11 +72,10 @@ COMMANDS: CommandTable = {
     "build": ("action: build", {
         "building": _f(string("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT")), "tile": _f(TILE), "builder": _f(UNIT),
         "tokens": _f(TOKENS, False), "with": _f(WITH, False), "waive": _f(nullable(RESOURCE), False)}),
-    "use_card": ("use an evolution card (fields as the card needs)", {
+    "use_card": ("use an evolution card (the fields depend on the card: see USE_CARD_FIELDS)", {
         "card": _f(CARD), "op": _f(OP, False), "resource": _f(RESOURCE, False), "ship": _f(SHIP, False),
         "to": _f(TILE, False), "victim": _f(integer(0), False), "tokens": _f(TOKENS, False),
-        "cubes": _f(array(RESOURCE), False), "pick": _f(string("TOP", "SECOND"), False),
-        "slot": _f(string("PERSONAL", "SHARED"), False), "with": _f(WITH, False)}),
+        "cubes": _f(array(RESOURCE), False), "pick": _f(string("TOP", "SECOND"), False), "with": _f(WITH, False)}),
     "build_wonder": ("build a wonder", {"card": _f(CARD), "citizen": _f(CITIZEN), "tokens": _f(TOKENS, False)}),
     "use_building": ("use a market's or port's ability", {"building": _f(BUILDING)}),
     "offer_open": ("open a trade offer to a seat", {"to": _f(integer(0))}),
@@ -111,6 +112,28 @@ COMMANDS: CommandTable = {
     "card_done": ("finish the card's steps", {}),
     "declare_end": ("declare the end of the game with a fulfilled objective", {"objective": _f(string())}),
 }
+
+# use_card: the fields each card reads (actions.cmd_use_card); every other card takes none.
+USE_CARD_FIELDS: list[tuple[tuple[str, ...], dict, str]] = [
+    (("C03", "C04"), {"op": _f(OP), "resource": _f(RESOURCE)}, "merchant / shipowner: one market transaction"),
+    (("C16",), {"resource": _f(RESOURCE)}, "smuggler: sell one cube on the export market"),
+    (("C08",), {"ship": _f(SHIP), "to": _f(TILE)}, "navigator: sail a ship across a sea link"),
+    (("C13",), {"pick": _f(string("TOP", "SECOND")), "with": _f(WITH, False)}, "conquistador: explore"),
+    (("C18",), {"ship": _f(SHIP), "victim": _f(integer(0))}, "pirate: loot a seat's ship on your ship's tile"),
+    (("P13",), {"tokens": _f(TOKENS, False)}, "festival: pay fruit, cattle and fish (tokens may stand in)"),
+    (("P14",), {"cubes": _f(array(RESOURCE, max_items=2))}, "charity: give 1 or 2 cubes to the market"),
+]
+
+
+def command_schemas() -> dict[str, dict]:
+    """The per-type schemas; ``use_card`` is one closed variant per group of cards."""
+    out = build_command_schemas(COMMANDS)
+    special = {c for cards, _, _ in USE_CARD_FIELDS for c in cards}
+    cases = [(list(cards), fields, note) for cards, fields, note in USE_CARD_FIELDS]
+    cases.append(([c for c in D.CARD_IDS if c not in special], {}, "every other card: no further field"))
+    out["use_card"] = variants("use_card", COMMANDS["use_card"][0], "card", cases)
+    return out
+
 
 _counts = mapping(integer(0), "by resource")
 FACE_VIEW = obj({"edges": string(), "icons": array(RESOURCE), "huts": integer(0)})

@@ -34,6 +34,11 @@ def test_command_schemas_cover_exactly_what_decide_accepts():
     v = validator(RULES.command_schemas()["move_ship"])
     assert not errors_of(v, {"type": "move_ship", "ship": 1, "to": {"frame": 3}})
     assert errors_of(v, {"type": "move_ship", "ship": 1, "to": {"frame": 3, "r": 1}})
+    choose = validator(RULES.command_schemas()["choose_action"])
+    assert not errors_of(choose, {"type": "choose_action", "colour": "white", "mode": "convert"})
+    assert not errors_of(choose, {"type": "choose_action", "colour": "red"})
+    assert errors_of(choose, {"type": "choose_action", "colour": "red", "mode": "advance"})
+    assert errors_of(choose, {"type": "choose_action", "colour": "white"})
 
 
 def view_ids(view):

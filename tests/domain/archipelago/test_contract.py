@@ -7,7 +7,13 @@ import pytest
 from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.decide import HANDLERS
-from tests.domain.contract_checks import check_catalogue, check_unknown_fields_refused, play_and_check
+from tests.domain.contract_checks import (
+    check_catalogue,
+    check_unknown_fields_refused,
+    errors_of,
+    play_and_check,
+    validator,
+)
 
 
 def test_catalogue_lists_every_card_tile_objective_and_trend():
@@ -23,6 +29,15 @@ def test_catalogue_lists_every_card_tile_objective_and_trend():
 def test_command_schemas_cover_exactly_what_decide_dispatches_on():
     assert set(RULES.command_schemas()) == set(HANDLERS) | {"stand"}
     check_unknown_fields_refused(RULES, {"type": "bid", "amount": 2})
+
+
+def test_use_card_takes_only_the_fields_its_card_reads():
+    v = validator(RULES.command_schemas()["use_card"])
+    assert not errors_of(v, {"type": "use_card", "card": "C18", "ship": "s0-1", "victim": 1})
+    assert not errors_of(v, {"type": "use_card", "card": "C06"})
+    assert errors_of(v, {"type": "use_card", "card": "C06", "victim": 1})  # the missionary takes no victim
+    assert errors_of(v, {"type": "use_card", "card": "C18", "ship": "s0-1"})  # the pirate needs one
+    assert errors_of(v, {"type": "use_card", "card": "Z99"})
 
 
 @pytest.mark.parametrize("seats,seed,options", [(2, 1, {}), (3, 2, {"length": "short"}), (4, 3, {"more_fun": True}),
