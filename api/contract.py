@@ -35,6 +35,12 @@ def register_components(spec) -> None:
             refs = {}
             for ctype, schema in schemas.items():
                 name = f"{camel(rules.name)}{camel(ctype)}Command"
+                if "oneOf" in schema:  # fields depend on a value: each case is a component of its own
+                    cases = []
+                    for i, case in enumerate(schema["oneOf"], start=1):
+                        spec.components.schema(f"{name}{i}", component=case)
+                        cases.append({"$ref": f"#/components/schemas/{name}{i}"})
+                    schema = {**schema, "oneOf": cases}
                 spec.components.schema(name, component=schema)
                 refs[ctype] = f"#/components/schemas/{name}"
             spec.components.schema(command_component(rules.name), component={
