@@ -111,6 +111,10 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(tournaments.blp)
     app.extensions["tradewinds_api"] = api
 
+    from api import contract
+
+    contract.register_components(api.spec)
+
     from api import ratelimit
 
     ratelimit.install(app, int(os.environ.get("TRADEWINDS_RATE_LIMIT", "600")))

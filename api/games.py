@@ -8,6 +8,7 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from api import contract
 from api.app import Blueprint
 from api.common import caller_for, errors, integrator_key, service
 from api.errors import ApiError
@@ -24,6 +25,7 @@ from api.schemas import (
     PastStateSchema,
     SubmitSchema,
 )
+from domain import registry
 from eventstore.base import StoredEvent
 from workers import clocks
 from workers.games import LoadedGame, public_seats
@@ -195,7 +197,13 @@ class LegalCommands(MethodView):
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
         commands = [] if game.over else game.rules.legal_commands(game.state, seat)
-        return {"seat": seat, "version": game.version, "etag": game.etag, "commands": commands}, 200, etag_header(game)
+        return {
+            "seat": seat,
+            "version": game.version,
+            "etag": game.etag,
+            "commands": commands,
+            "choices": contract.choices(game.rules, game.state, seat, commands),
+        }, 200, etag_header(game)
 
 
 @blp.route("/<string:game_id>/commands")
@@ -215,6 +223,7 @@ class Commands(MethodView):
         if ("command" in body) == ("commands" in body):
             raise ApiError("invalid_command", 'send exactly one of "command" (an object) or "commands" (a list)')
         commands = body["commands"] if "commands" in body else [body["command"]]
+        contract.check_commands(registry.get(info.game_type), commands)
         outcome = svc.submit(
             game_id,
             seat,

@@ -6,6 +6,9 @@ from flask.views import MethodView
 
 from api.app import Blueprint
 from api.common import errors, runtime
+from api.contract import camel, command_component
+from api.contract_schemas import GameTypeDetailSchema
+from api.errors import ApiError
 from api.schemas import GameTypeSchema, HealthSchema, SigningKeySchema
 from domain import registry
 
@@ -63,3 +66,26 @@ class SigningKey(MethodView):
         or any Ed25519 implementation can check it offline.
         """
         return runtime().key.describe()
+
+
+@blp.route("/game-types/<string:name>")
+class GameTypeDetail(MethodView):
+    @blp.response(200, GameTypeDetailSchema)
+    @errors(blp, 404)
+    @blp.doc(operationId="getGameType")
+    def get(self, name):
+        """Everything static a client needs to draw and explain a game: components, board, codes, commands"""
+        from domain.bots import LEVELS
+
+        if name not in registry.names():
+            raise ApiError("unknown_game_type", f"no game type {name!r}; see GET /game-types")
+        rules = registry.get(name)
+        commands = rules.command_schemas()
+        return {
+            **rules.describe(),
+            "bot_levels": list(LEVELS),
+            "catalogue": rules.catalogue(),
+            "commands": commands,
+            "command_schema": command_component(name) if commands else None,
+            "view_schema": f"{camel(name)}View" if rules.view_schema() else None,
+        }

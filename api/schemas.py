@@ -113,8 +113,10 @@ class GameSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
-    state = fields.Dict(required=True, metadata={"description": "the game state as the caller may see it"})
-    result = fields.Dict(allow_none=True, required=True, metadata={"description": (
+    state = fields.Dict(required=True, metadata={"description": (
+        "the game state as the caller may see it; its schema is the game type's view component (PuertoRicoView, "
+        "MuranoView, AmerigoView, ArchipelagoView; see `view_schema` in GET /game-types/{name})")})
+    result = fields.Nested("GameResultSchema", allow_none=True, required=True, metadata={"description": (
         "once over: scores, ranks (1 is best, ties share a rank), no_winner (true when nobody won, e.g. a "
         "collective loss; every rank is then 1), tiebreaks and game-specific details")})
     undo_allowed = fields.Boolean(required=True)
@@ -122,6 +124,17 @@ class GameSchema(ma.Schema):
     undo_request = fields.Nested(
         "UndoRequestSchema", allow_none=True, required=True, metadata={"description": "open request (seats only)"}
     )
+
+
+class GameResultSchema(ma.Schema):
+    """The final result; one shape for every game type (the ``GameResult`` component)."""
+
+    scores = fields.List(fields.Float(), required=True, metadata={"description": "final score per seat"})
+    ranks = fields.List(fields.Integer(), required=True, metadata={"description": "1 is best; ties share a rank"})
+    no_winner = fields.Boolean(required=True, metadata={"description": "nobody won (every rank is then 1)"})
+    tiebreaks = fields.List(fields.Raw(), required=True, metadata={"description": "per seat, game-specific"})
+    details = fields.Dict(required=True, metadata={"description": "game-specific details of the final scoring"})
+    forfeited = fields.List(fields.Integer(), metadata={"description": "seats ranked last after running out"})
 
 
 class CreatedGameSchema(GameSchema):
@@ -148,15 +161,30 @@ class GameListSchema(ma.Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
 
 
+class LegalChoiceSchema(ma.Schema):
+    command = fields.Dict(required=True, metadata={"description": "the command, to send as is"})
+    label = fields.String(required=True, metadata={"description": "short English label for a button or menu"})
+    cost = fields.Integer(metadata={"description": "what it costs, in the game's currency"})
+    gain = fields.Integer(metadata={"description": "what it brings in, in the game's currency"})
+    points = fields.Integer(metadata={"description": "victory points it scores, or the printed VP of what it buys"})
+
+
 class LegalCommandsSchema(ma.Schema):
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
     etag = fields.String(required=True)
-    commands = fields.List(fields.Dict(), required=True)
+    commands = fields.List(fields.Dict(), required=True, metadata={"description": "the legal commands, to send as is"})
+    choices = fields.List(fields.Nested(LegalChoiceSchema), required=True, metadata={
+        "description": "the same commands in the same order, each with an English label and, where it helps, "
+                       "cost/gain/points previews"})
 
 
 class CommandSchema(ma.Schema):
-    """A game command: its ``type`` and the named fields that command takes (see legal-commands)."""
+    """A game command: its ``type`` and the named fields that command takes (see legal-commands).
+
+    Each game type's commands are the ``<Game>Command`` component (e.g. ``PuertoRicoCommand``), a union
+    discriminated by ``type``; a command that does not match it (unknown type or field, wrong field type) is
+    refused with 400 ``invalid_request`` before the rules see it."""
 
     class Meta:
         unknown = ma.INCLUDE

@@ -21,7 +21,11 @@ A game is one object (usually a module-level instance of a ``Rules`` subclass) w
   hidden parts sampled (what search bots plan on);
 - ``evaluate(state, seat) -> float``: a heuristic value of the state for ``seat`` (greedy bots);
 - ``reveals(event) -> bool``: whether the event records a random outcome or reveals information that
-  was hidden (undo must not let a seat peek and take back).
+  was hidden (undo must not let a seat peek and take back);
+- what clients are told (``domain/contract.py``): ``catalogue()`` (every component, the board geometry, what
+  each code means), ``command_schemas()`` (the command vocabulary, one schema per ``type``),
+  ``view_schema()`` and ``label(state, seat, command)`` (a short English label for a legal command, built
+  only from what ``seat`` may see, with an optional ``cost``/``points`` preview).
 
 Commands and events are plain JSON-serialisable dicts with a ``type`` (commands imperative, events
 past tense) and named fields. Seats are integers ``0 .. seats-1``.
@@ -32,6 +36,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import Any
+
+from domain.contract import default_label
 
 Command = dict[str, Any]
 Event = dict[str, Any]
@@ -224,3 +230,20 @@ class Rules:
 
     def reveals(self, event: Event) -> bool:
         return False
+
+    # ---- what clients are told (see domain/contract.py); defaults for games that publish nothing more
+    def catalogue(self) -> dict[str, Any]:
+        """Everything static a client needs to draw and explain the game: components, board, codes."""
+        return {"components": [], "board": {}, "codes": {}}
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        """Command type -> the schema of that command; empty when commands are not typed (then not checked)."""
+        return {}
+
+    def view_schema(self) -> dict[str, Any] | None:
+        """The schema of ``view``/``reveal_all`` output, or None when the game publishes none."""
+        return None
+
+    def label(self, state: State, seat: int, command: Command) -> dict[str, Any]:
+        """``{"label": str}`` plus optional ``cost``/``points`` previews, for one of ``seat``'s legal commands."""
+        return {"label": default_label(command)}

@@ -8,6 +8,7 @@ from typing import Any
 from domain.game import Command, Event, GameResult, InvalidOptions, Rules
 from domain.rng import rng_for
 
+from . import catalogue, labels, schema
 from . import view as _view
 from .decide import decide as _decide
 from .engine import setup_events
@@ -78,3 +79,16 @@ class AmerigoRules(Rules):
 
     def reveals(self, event: Event) -> bool:
         return _view.reveals(event)
+
+    # ---- what clients are told
+    def catalogue(self) -> dict[str, Any]:
+        return catalogue.catalogue()
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return schema.command_schemas()
+
+    def view_schema(self) -> dict[str, Any]:
+        return schema.VIEW
+
+    def label(self, state: State, seat: int, command: Command) -> dict[str, Any]:
+        return labels.label(state, seat, command)

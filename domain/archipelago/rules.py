@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.archipelago import catalogue, labels, schema, scoring
 from domain.archipelago import data as D
-from domain.archipelago import scoring
 from domain.archipelago.decide import decide as _decide
 from domain.archipelago.decide import decide_and_apply, prompt
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
@@ -166,6 +166,19 @@ class Archipelago(Rules):
 
     def reveals(self, event: dict) -> bool:
         return event["type"] in REVEALING
+
+    # ---- what clients are told
+    def catalogue(self) -> dict[str, Any]:
+        return catalogue.catalogue()
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return schema.command_schemas()
+
+    def view_schema(self) -> dict[str, Any]:
+        return schema.VIEW
+
+    def label(self, state: ArchState, seat: int, command: dict) -> dict[str, Any]:
+        return labels.label(state, seat, command)
 
     def is_over(self, state: ArchState) -> bool:
         return state.phase == "OVER"

@@ -91,7 +91,7 @@ def _set_up(s: MuranoState, e: dict) -> None:
     s.special_known = [0] * len(s.special_deck)
     s.removed_palace = e["removed_palace"]
     s.removed_chars = tuple(e["removed_characters"])
-    s.removed_public = tuple(sorted((k, str(v)) for k, v in e["removed"].items()))
+    s.removed_public = tuple(sorted(e["removed"].items()))  # (what, JSON data) pairs, shown as data by view
 
 
 def _clear_pending(s: MuranoState) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.contract import command_schemas
 from domain.game import GameResult, InvalidOptions, Option, Rules
-from domain.murano import data
+from domain.murano import catalogue, data, labels, schema
 from domain.murano.decide import decide
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
@@ -114,7 +115,7 @@ class MuranoRules(Rules):
             "player colours in seat order, comma-separated (e.g. 'grey,white'); empty: white, brown, orange, grey",
         ),
     )
-    state_version = "1"
+    state_version = "2"  # 2: removed_public holds data, not repr strings
 
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         options = self.validate_options(options, seats)
@@ -170,6 +171,19 @@ class MuranoRules(Rules):
 
     def reveals(self, event: dict[str, Any]) -> bool:
         return reveals(event)
+
+    # ---- what clients are told
+    def catalogue(self) -> dict[str, Any]:
+        return catalogue.catalogue()
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return command_schemas(schema.COMMANDS)
+
+    def view_schema(self) -> dict[str, Any]:
+        return schema.VIEW
+
+    def label(self, state: MuranoState, seat: int, command: dict[str, Any]) -> dict[str, Any]:
+        return labels.label(state, seat, command)
 
 
 RULES = MuranoRules()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -116,7 +117,7 @@ def view(state: MuranoState, seat: int | None) -> dict[str, Any]:
             "special_deck": len(state.special_deck),
         },
         "bag": dict(zip(data.BEAD_COLOURS, state.bag)),
-        "removed": dict(state.removed_public),
+        "removed": copy.deepcopy(dict(state.removed_public)),
         "end_triggered": state.end_triggered,
         "trigger_seat": state.trigger_seat if state.end_triggered else None,
         "empty_supplies": list(state.empty_supplies),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.contract import command_schemas
 from domain.game import GameResult, IllegalCommand, InvalidOptions, NotYourTurn, Option, Rules, validate_options
 from domain.rng import rng_for
 
-from . import commands, scoring, view
+from . import catalogue, commands, labels, schema, scoring, view
 from .data import TILE_NAMES
 from .evolve import NO_PLAYER, SINGLE_SEAT, apply
 from .state import OVER, PRState
@@ -176,6 +177,20 @@ class PuertoRicoRules(Rules):
 
     def evaluate(self, state: PRState, seat: int) -> float:
         return scoring.evaluate(state, seat)
+
+    # ------------------------------------------------------------ what clients are told
+
+    def catalogue(self) -> dict[str, Any]:
+        return catalogue.catalogue()
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        return command_schemas(schema.COMMANDS)
+
+    def view_schema(self) -> dict[str, Any]:
+        return schema.VIEW
+
+    def label(self, state: PRState, seat: int, command: Command) -> dict[str, Any]:
+        return labels.label(state, seat, command)
 
 
 def _own_players(work: PRState, event: Event, copied: set[int]) -> None:

@@ -49,6 +49,17 @@ def test_a_seat_sees_its_own_secret(client, runtime):
     assert str(secrets[1]) in client.get(f"/games/{game['id']}", headers=auth(token)).get_data(as_text=True)
 
 
+def test_legal_command_labels_reach_only_their_seat(client, runtime):
+    game = create_secret_game(client, seats=3)
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    secrets = secrets_of(runtime, game["id"])
+    own = client.get(f"/games/{game['id']}/legal-commands", headers=auth(tokens[0])).get_json()
+    assert own["choices"][0]["label"] == f"Replace your number {secrets[0]} by a new one"
+    for seat in (1, 2):  # not their turn: no commands, and nothing of seat 0's
+        text = client.get(f"/games/{game['id']}/legal-commands", headers=auth(tokens[seat])).get_data(as_text=True)
+        assert str(secrets[0]) not in text
+
+
 def test_everything_is_public_once_the_game_is_over(client, runtime):
     game = create_secret_game(client, seats=2, rounds=1)
     tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}

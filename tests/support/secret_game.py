@@ -80,6 +80,12 @@ class SecretGame(Rules):
             return []
         return [{"type": "draw"}, {"type": "pass"}] + [{"type": "bank", "amount": a} for a in (1, 2, 3)]
 
+    def label(self, state, seat, command):
+        # names the seat's own secret, so the hidden-information tests see labels reach only that seat
+        if command.get("type") == "draw":
+            return {"label": f"Replace your number {state.secrets[seat]} by a new one"}
+        return super().label(state, seat, command)
+
     def decide(self, state, command, seat, rng: random.Random):
         if state.over:
             raise IllegalCommand("game_over", "the game is over")
