@@ -44,6 +44,23 @@ def test_random_games_finish_conserve_and_replay(seats):
                                          on_step=_on_step_factory())
         assert RULES.is_over(state)
         assert state.end["cause"] in ("INDEPENDENCE", "DECLARED", "ROUND_CAP")
+        check_end_and_phase_order(state, events)
+
+
+def check_end_and_phase_order(state, events):
+    """§12.3: a scored end names its winners; §5: a Phase-4 crisis ends before Phase 5 starts."""
+    ended = [e for e in events if e["type"] == "GameEnded"][-1]
+    ranks = RULES.result(state).ranks
+    if ended["cause"] != "INDEPENDENCE":
+        assert ended["winners"] == [s for s in range(state.n) if ranks[s] == 1]
+    in_phase4_crisis = False
+    for e in events:
+        if e["type"] == "CrisisStarted":
+            in_phase4_crisis = e["trigger"] == "PHASE4"
+        elif e["type"] == "CrisisEnded":
+            in_phase4_crisis = False
+        elif e["type"] == "PhaseStarted":
+            assert not in_phase4_crisis, "Phase 5 started inside a Phase-4 crisis"
 
 
 VARIANTS = [
