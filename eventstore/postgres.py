@@ -25,7 +25,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import psycopg
@@ -303,8 +303,8 @@ class PostgresStore:
         if len(encoded) > MAX_BATCH:
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
-            try:
-                with conn.transaction():
+            try:  # one statement in autocommit; with a signer, the signature joins its transaction
+                with conn.transaction() if self._signer is not None else nullcontext():
                     rows = conn.execute(
                         "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
                         (

@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import os
+import tempfile
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -57,13 +58,18 @@ class ServerKey:
             pem = key.private_bytes(
                 serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
             )
-            try:  # O_EXCL: two processes starting at once keep whichever key was written first
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                pass
-            else:
+            # written whole to a private file, then linked into place: two processes starting at once
+            # keep whichever key was linked first, and no reader ever sees a half-written file
+            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".signing-key-")
+            try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(pem)
+                try:
+                    os.link(temporary, path)
+                except FileExistsError:
+                    pass
+            finally:
+                os.unlink(temporary)
         try:
             loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
         except (ValueError, TypeError) as exc:

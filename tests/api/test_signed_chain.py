@@ -225,3 +225,46 @@ def test_an_untouched_game_is_signed_by_the_key_the_api_serves(signed):
     header = json.loads(text.splitlines()[0])
     assert header["signature"]["public_key"] == served["public_key"]
     assert header["signature"]["head_hash"] == audit["head_hash"]
+
+
+def test_the_key_file_is_created_once_private_and_reused(tmp_path):
+    import os
+    import threading
+
+    from workers.signing import KeyFileError, ServerKey
+
+    path = tmp_path / "keys" / "signing-key.pem"
+    keys, barrier = [], threading.Barrier(8)
+
+    def start():
+        barrier.wait()
+        keys.append(ServerKey.load_or_create(path).public_key)
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(keys) == 8 and len(set(keys)) == 1  # every process of a deployment signs with the same key
+    assert os.stat(path).st_mode & 0o777 == 0o600 and os.listdir(path.parent) == ["signing-key.pem"]
+    assert ServerKey.load_or_create(path).public_key == keys[0]
+    path.write_text("not a key")
+    with pytest.raises(KeyFileError):
+        ServerKey.load_or_create(path)
+
+
+def test_the_cli_prints_the_public_key_serve_signs_with(tmp_path, capsys, monkeypatch):
+    from api.cli import main
+    from workers.runtime import Runtime
+    from workers.signing import ServerKey
+
+    monkeypatch.delenv("TRADEWINDS_SIGNING_KEY_FILE", raising=False)
+    assert main(["public-key", "--data-dir", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed == ServerKey.load_or_create(tmp_path / "signing-key.pem").public_key
+    runtime = Runtime.build(None, None, "inline", str(tmp_path))  # the embedded default: same folder, same key
+    try:
+        assert runtime.key.public_key == printed
+    finally:
+        runtime.store.close()
+        jobs.set_runtime(None)
