@@ -63,3 +63,13 @@ def view_ids(view):
 @pytest.mark.parametrize("seats,seed", [(2, 1), (3, 2), (4, 3)])
 def test_random_games_keep_the_contract(seats, seed):
     assert play_and_check(RULES, seats, seed, view_ids=view_ids) > 0
+
+
+def test_take_gold_label_previews_the_gold():
+    from domain.amerigo.queries import gold_for_taking
+
+    state = RULES.fold(RULES.setup(2, 3, {}))
+    seat = next(iter(RULES.to_act(state)))
+    label = RULES.label(state, seat, {"type": "take_gold"})
+    assert label == {"label": f"Take {gold_for_taking(state, seat)} gold instead of an action",
+                     "gain": gold_for_taking(state, seat)}

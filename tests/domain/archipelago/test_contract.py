@@ -65,3 +65,11 @@ def view_ids(view):
     for p in view["players"]:
         yield from p.get("objectives", ())
         yield from (h["tile"] for h in p.get("hand", ()))
+
+
+def test_offer_and_card_labels_say_what_changes_hands():
+    state = RULES.fold(RULES.setup(1, 3, {}))
+    label = RULES.label(state, 0, {"type": "offer_add", "side": "GET", "item": {"kind": "CUBE", "resource": "FISH"}})
+    assert label == {"label": "Ask for a fish cube"}
+    pirate = {"type": "use_card", "card": "C18", "ship": "s0-1", "victim": 2}
+    assert RULES.label(state, 0, pirate) == {"label": "Use Pirate: loot seat 2 with s0-1"}
