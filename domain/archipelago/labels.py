@@ -93,9 +93,7 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "offer_open":
         return {"label": f"Open a trade offer to seat {c['to']}"}
     if kind == "offer_add":
-        item = c["item"]
-        what = item.get("card") or item.get("resource") or item.get("grant") or item["kind"]
-        return {"label": f"{'Give' if c['side'] == 'GIVE' else 'Ask for'} {item['kind'].lower()} {_res(what)}"}
+        return {"label": f"{'Give' if c['side'] == 'GIVE' else 'Ask for'} {_item(c['item'])}"}
     if kind == "evo_buy":
         slot = st.market[c["slot"]] if 0 <= c["slot"] < len(st.market) else None
         if slot is not None and slot[1] < 3:
@@ -149,3 +147,23 @@ def _card_detail(c: dict[str, Any]) -> str:
     if card == "P14":
         return f": give {', '.join(_res(r) for r in c['cubes'])} to the domestic market"
     return ""
+
+
+_GRANTS = {"HARVEST_ON": "the right to harvest on", "BUILD_ON": "the right to build on", "ENTER": "the right to enter"}
+
+
+def _item(item: dict[str, Any]) -> str:
+    kind = item.get("kind")
+    if kind == "MONEY_1":
+        return "1 coin"
+    if kind == "MONEY_5":
+        return "5 coins"
+    if kind == "CUBE":
+        return f"a {_res(item.get('resource'))} cube"
+    if kind == "TOKEN":
+        return "an explorer token"
+    if kind == "CARD":
+        return f"the card {_card(item.get('card'))}"
+    if kind == "GRANT":
+        return f"{_GRANTS.get(item.get('grant'), 'a right on')} {item.get('tile') or item.get('building')}"
+    return str(kind).lower()

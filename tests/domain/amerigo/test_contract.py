@@ -63,3 +63,31 @@ def view_ids(view):
 @pytest.mark.parametrize("seats,seed", [(2, 1), (3, 2), (4, 3)])
 def test_random_games_keep_the_contract(seats, seed):
     assert play_and_check(RULES, seats, seed, view_ids=view_ids) > 0
+
+
+def test_take_gold_label_previews_the_gold():
+    from domain.amerigo.queries import gold_for_taking
+
+    state = RULES.fold(RULES.setup(2, 3, {}))
+    seat = next(iter(RULES.to_act(state)))
+    label = RULES.label(state, seat, {"type": "take_gold"})
+    assert label == {"label": f"Take {gold_for_taking(state, seat)} gold instead of an action",
+                     "gain": gold_for_taking(state, seat)}
+
+
+def test_every_anchor_in_the_catalogued_tiles_has_one_trading_post_and_back():
+    for comp in RULES.catalogue()["components"]:
+        if comp["kind"] != "island_tile":
+            continue
+        rows = comp["data"]["rows"]
+
+        def around(r, c, rows=rows):
+            return [rows[r + dr][c + dc] for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if 0 <= r + dr < len(rows) and 0 <= c + dc < len(rows[0])]
+
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                if cell == "A":
+                    assert around(r, c).count("T") == 1, (comp["id"], r, c)
+                if cell == "T":
+                    assert around(r, c).count("A") == 1, (comp["id"], r, c)

@@ -65,3 +65,22 @@ def view_ids(view):
     for p in view["players"]:
         yield from p.get("objectives", ())
         yield from (h["tile"] for h in p.get("hand", ()))
+
+
+def test_offer_and_card_labels_say_what_changes_hands():
+    state = RULES.fold(RULES.setup(1, 3, {}))
+    label = RULES.label(state, 0, {"type": "offer_add", "side": "GET", "item": {"kind": "CUBE", "resource": "FISH"}})
+    assert label == {"label": "Ask for a fish cube"}
+    pirate = {"type": "use_card", "card": "C18", "ship": "s0-1", "victim": 2}
+    assert RULES.label(state, 0, pirate) == {"label": "Use Pirate: loot seat 2 with s0-1"}
+
+
+def test_hex_directions_are_symmetric_and_edges_match_them():
+    board = RULES.catalogue()["board"]
+    directions = [tuple(d) for d in board["hex_directions"]]
+    assert len(set(directions)) == 6
+    for q, r in directions:
+        assert (-q, -r) in directions  # a neighbour's neighbour in the opposite direction is the tile itself
+    for comp in RULES.catalogue()["components"]:
+        for face in comp["data"].get("faces", {}).values():
+            assert len(face["edges"]) == len(directions)

@@ -64,3 +64,19 @@ def view_ids(view):
 @pytest.mark.parametrize("seats,seed", [(2, 1), (3, 2), (4, 3)])
 def test_random_games_keep_the_contract(seats, seed):
     assert play_and_check(RULES, seats, seed, view_ids=view_ids) > 0
+
+
+def test_move_and_seat_labels_preview_the_gold():
+    from domain.murano import queries as q
+
+    state = RULES.fold(RULES.setup(5, 3, {}))
+    seat = state.active
+    move = next(c for c in RULES.legal_commands(state, seat) if c["type"] == "move_ship")
+    label = RULES.label(state, seat, move)
+    assert label["cost"] == 0 and label["label"].startswith(f"Move ship {move['ship']} to space {move['to']}")
+    passing = next(c for c in RULES.legal_commands(state, seat) if c["type"] == "pass")
+    assert RULES.label(state, seat, passing)["gain"] == data.PASS_GOLD
+    own = data.PLAYER_COLOURS.index(state.colours[seat])
+    assert q.seat_price(state, seat, own) == data.SEAT_OWN_PRICE
+    seat_cmd = {"type": "seat_gondolier", "island": "NAVAGERO", "colour": state.colours[seat]}
+    assert RULES.label(state, seat, seat_cmd)["cost"] == data.SEAT_OWN_PRICE
