@@ -13,7 +13,8 @@ iteration:
    the mean reward *of the seat that moves*;
 3. **expand** one untried legal command (chosen by ``rng``);
 4. **roll out** with uniformly random legal commands (a random acting seat at simultaneous steps) until
-   the game is over or ``rollout_depth`` plies were played;
+   the game is over or ``rollout_depth`` plies were played; at that cut-off the seat holding control
+   plays out its own open turn greedily (``domain.bots.lookahead``, a small budget) before scoring;
 5. **backpropagate** per-seat rewards in [0, 1] along the path. When the game is over they come from
    ``rules.result``: rank-based (a tie shares the positions it occupies) with a small score-normalised
    part (``score_weight``, see ``base.rank_rewards``). At the rollout cap they come from
@@ -57,7 +58,12 @@ from domain.bots.base import (
     seat_count,
     state_rewards,
 )
+from domain.bots.lookahead import LookAhead, play_out
 from domain.game import Command, Rules, State
+
+# At the rollout cut-off the seat holding control plays out its own open turn before the position is
+# scored, cheaply: a few commands, few candidates (every iteration pays for it).
+MCTS_LOOKAHEAD = LookAhead(horizon=4, budget=24, total=24)
 
 
 class Node:
@@ -85,6 +91,7 @@ class MCTSBot(Bot):
         rollout_depth: int = 10,
         exploration: float = 0.25,
         score_weight: float = 0.1,
+        look: LookAhead = MCTS_LOOKAHEAD,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
@@ -95,6 +102,7 @@ class MCTSBot(Bot):
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.score_weight = score_weight
+        self.look = look
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -214,7 +222,7 @@ class MCTSBot(Bot):
             path.append(best_child)
             node = best_child
         world = self._rollout(rules, world, rng, fast)
-        rewards = self._rewards(rules, world, seats)
+        rewards = self._rewards(rules, world, seats, rng)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -244,10 +252,16 @@ class MCTSBot(Bot):
             world = self._step(rules, world, command, mover, rng, fast)
         return world
 
-    def _rewards(self, rules: Rules, world: State, seats: int) -> list[float]:
+    def _rewards(self, rules: Rules, world: State, seats: int, rng: random.Random | None = None) -> list[float]:
         """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
         seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
-        adapts to the magnitudes seen in this search, so small gains still register for the leader."""
+        adapts to the magnitudes seen in this search, so small gains still register for the leader.
+        Before scoring a cut-off position, the one seat holding control plays out its own open turn
+        (``lookahead.play_out`` with ``self.look``), so a half-done action is scored by what it brings."""
+        if not rules.is_over(world) and self.look.horizon:
+            acting = rules.to_act(world)
+            if len(acting) == 1:
+                world, _ = play_out(rules, world, next(iter(acting)), rng or random.Random(0), self.look)
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
