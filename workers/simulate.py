@@ -95,7 +95,8 @@ def _init_worker(game: str, module: str | None) -> None:
 
 
 def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
-    """Play one game to the end. Returns its record plus ``think`` (seconds and decisions per seat)."""
+    """Play one game to the end. Returns its record plus ``think`` (seconds and decisions per seat) and
+    ``commands`` (per seat, how often each command type was chosen)."""
     rules = rules or load_game(task.game, task.module)
     seats = len(task.seating)
     bots = [make_bot(policy, seed) for policy, seed in zip(task.seating, task.bot_seeds, strict=True)]
@@ -104,6 +105,7 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
     decisions = 0
     think = [0.0] * seats
     moves = [0] * seats
+    kinds: list[dict[str, int]] = [{} for _ in range(seats)]  # command types chosen, per seat
     cut = False
     while not rules.is_over(state):
         if decisions >= task.max_decisions:
@@ -117,6 +119,8 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
         command = bots[seat].choose(rules, state, seat)
         think[seat] += time.perf_counter() - started
         moves[seat] += 1
+        kind = str(command.get("type"))
+        kinds[seat][kind] = kinds[seat].get(kind, 0) + 1
         new_events = rules.decide(state, command, seat, rng_for(task.seed, len(events)))
         for event in new_events:
             state = rules.evolve(state, event)
@@ -141,6 +145,7 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
         "decisions": decisions,
         "events": len(events),
         "think": {"seconds": think, "decisions": moves},
+        "commands": kinds,
     }
 
 
@@ -446,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             for record in records:
-                line = {key: value for key, value in record.items() if key != "think"}
+                line = {key: value for key, value in record.items() if key not in ("think", "commands")}
                 out.write(json.dumps(line, sort_keys=True) + "\n")
     print(format_summary(rules.name, records, policies, seed, args.rotate))
     timing = ", ".join(

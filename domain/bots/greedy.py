@@ -6,7 +6,11 @@ generator (common random numbers, so two commands that draw the same hidden outc
 fairly), the events are folded with ``evolve``, the seat plays out its own follow-up decisions
 (``domain.bots.lookahead.play_out``: while control stays with it, at most ``look.horizon`` commands)
 and the result is scored with ``rules.evaluate(state, seat)``. The best score wins; among equal scores
-the command whose play-out needed the fewest follow-ups, then ``rng``. With
+the command whose play-out needed the fewest follow-ups, then ``rng``.
+
+Budget: ``look.total`` candidates per decision in all (deterministic). A caller's ``should_stop`` (a
+wall-clock budget) is checked before each play-out: once it is true the remaining commands are scored
+as they stand, without play-out, so the move can then depend on machine speed. With
 ``samples > 1`` the scores are averaged over several determinizations (a steadier, slower bot).
 """
 
@@ -15,7 +19,7 @@ from __future__ import annotations
 import random
 
 from domain.bots.base import Bot, StopCheck, apply_command, command_key, copy_rng, legal_or_raise
-from domain.bots.lookahead import DEFAULT_LOOKAHEAD, LookAhead, play_out
+from domain.bots.lookahead import DEFAULT_LOOKAHEAD, NO_LOOKAHEAD, LookAhead, play_out
 from domain.game import Command, IllegalCommand, Rules, State
 
 
@@ -57,6 +61,8 @@ class GreedyBot(Bot):
             for index, command in enumerate(legal):
                 if command_key(command) not in sample_keys:
                     continue
+                if look.horizon and index and should_stop is not None and should_stop():
+                    look = NO_LOOKAHEAD  # out of time: the remaining commands are scored as they stand
                 try:
                     after = apply_command(rules, world, command, seat, copy_rng(chance))
                 except IllegalCommand:

@@ -28,9 +28,9 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", None, None, 0, "uniformly random legal commands"),
-    "easy": Level("easy", "greedy", None, None, 0, "greedy: one ply scored by the game's evaluate"),
-    "medium": Level("medium", "mcts", 300, 1000, 10, "ISMCTS, small budget"),
-    "hard": Level("hard", "mcts", 2000, 5000, 10, "ISMCTS, larger budget"),
+    "easy": Level("easy", "greedy", None, 180, 0, "greedy: one decision, played out through the seat's own turn"),
+    "medium": Level("medium", "mcts", 300, 950, 10, "ISMCTS, small budget"),
+    "hard": Level("hard", "mcts", 2000, 4800, 10, "ISMCTS, larger budget"),
 }
 
 # Plain bot names; "mcts" alone uses MCTSBot's defaults, "mcts:N" sets N iterations and "mcts:N:D" also

@@ -33,7 +33,7 @@ class LookAhead:
 
     horizon: int = 6
     budget: int = 400
-    total: int = 800
+    total: int = 400
 
     def __post_init__(self) -> None:
         if self.horizon < 0 or self.budget < 0 or self.total < 0:

@@ -104,3 +104,10 @@ def test_look_ahead_settings_are_checked():
     assert LookAhead(6, 400, 800).share(100).budget == 7
     assert LookAhead(6, 400, 800).share(2).budget == 399
     assert LookAhead(6, 100, 800).share(2).budget == 100
+
+
+def test_greedy_out_of_time_scores_the_remaining_commands_without_play_out():
+    rules, state = start(1)
+    # "open" comes second in legal_commands: once should_stop is true it is scored as it stands.
+    assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: True) == {"type": "take"}
+    assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: False) == {"type": "open"}
