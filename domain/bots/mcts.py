@@ -63,7 +63,7 @@ from domain.game import Command, Rules, State
 
 # At the rollout cut-off the seat holding control plays out its own open turn before the position is
 # scored, cheaply: a few commands, few candidates (every iteration pays for it).
-MCTS_LOOKAHEAD = LookAhead(horizon=4, budget=24, total=24)
+MCTS_LOOKAHEAD = LookAhead(horizon=6, budget=60, total=60)
 
 
 class Node:
