@@ -111,3 +111,32 @@ def test_greedy_out_of_time_scores_the_remaining_commands_without_play_out():
     # "open" comes second in legal_commands: once should_stop is true it is scored as it stands.
     assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: True) == {"type": "take"}
     assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: False) == {"type": "open"}
+
+
+def test_mcts_keeps_its_tree_between_its_own_consecutive_decisions():
+    rules, state = start(3)
+    bot = MCTSBot(1, iterations=40, rollout_depth=0)
+    assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    assert bot.last_reused == 0
+    opened = after(rules, state, "open")
+    assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "deeper"}  # the only command
+    assert bot.last_reused > 0
+    deeper = after(rules, opened, "deeper")
+    assert bot.choose(rules, deeper, 0, random.Random(3)) == {"type": "deeper"}
+    deep = after(rules, deeper, "deeper")
+    assert bot.choose(rules, deep, 0, random.Random(3)) == {"type": "collect"}
+    assert bot.last_reused > 0  # the subtree under open, deeper, deeper was grown further
+    assert bot.last_root is not None and bot.last_root.visits >= 40 + bot.last_reused
+
+
+def test_mcts_starts_afresh_once_another_seat_has_acted():
+    rules, state = start(1)
+    bot = MCTSBot(1, iterations=30, rollout_depth=0)
+    bot.choose(rules, state, 0, random.Random(1))
+    elsewhere = after(rules, after(rules, state, "take"), "take", seat=1)  # both seats moved since
+    bot.choose(rules, elsewhere, 0, random.Random(2))
+    assert bot.last_reused == 0
+    unrelated = MCTSBot(1, iterations=30, rollout_depth=0, reuse=False)
+    unrelated.choose(rules, state, 0, random.Random(1))
+    unrelated.choose(rules, after(rules, state, "open"), 0, random.Random(2))
+    assert unrelated.last_reused == 0
