@@ -9,6 +9,10 @@ Each entry of ``--seats`` is a policy (a bot name, ``random``/``greedy``/``mcts`
 ``g`` seats the entries rotated by ``g mod n`` and the ``n`` games of a rotation block share one deal
 seed, so every policy sits in every seat equally often *on the same deals* (fewer games needed).
 
+Games nobody won are reported apart and never count as (shared) wins: ``aborted`` games (stopped by the
+game's own guard, ``details.aborted``, or by ``--max-decisions``) and ``no_winner`` games (a collective
+loss). Win rates, scores and ranks are over the decided games.
+
 Bots run on iteration budgets only (no clock), so ``--seed`` reproduces the run exactly: the same
 standard output and the same ``--out`` file whatever ``--jobs`` is. Timing figures go to stderr.
 
@@ -91,7 +95,8 @@ def _init_worker(game: str, module: str | None) -> None:
 
 
 def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
-    """Play one game to the end. Returns its record plus ``think`` (seconds and decisions per seat)."""
+    """Play one game to the end. Returns its record plus ``think`` (seconds and decisions per seat) and
+    ``commands`` (per seat, how often each command type was chosen)."""
     rules = rules or load_game(task.game, task.module)
     seats = len(task.seating)
     bots = [make_bot(policy, seed) for policy, seed in zip(task.seating, task.bot_seeds, strict=True)]
@@ -100,11 +105,12 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
     decisions = 0
     think = [0.0] * seats
     moves = [0] * seats
+    kinds: list[dict[str, int]] = [{} for _ in range(seats)]  # command types chosen, per seat
+    cut = False
     while not rules.is_over(state):
         if decisions >= task.max_decisions:
-            raise RuntimeError(
-                f"game {task.index} (seed {task.seed}) did not end within {task.max_decisions} decisions"
-            )
+            cut = True  # recorded as an aborted game with no winner, reported apart
+            break
         acting = rules.to_act(state)
         if not acting:
             raise RuntimeError(f"game {task.index} (seed {task.seed}): nobody may act but the game is not over")
@@ -113,22 +119,33 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
         command = bots[seat].choose(rules, state, seat)
         think[seat] += time.perf_counter() - started
         moves[seat] += 1
+        kind = str(command.get("type"))
+        kinds[seat][kind] = kinds[seat].get(kind, 0) + 1
         new_events = rules.decide(state, command, seat, rng_for(task.seed, len(events)))
         for event in new_events:
             state = rules.evolve(state, event)
         events.extend(new_events)
         decisions += 1
-    result = rules.result(state)
+    if cut:
+        scores, ranks, details, no_winner = [0.0] * seats, [1] * seats, {"cut": "max_decisions"}, True
+        aborted: str | None = "max_decisions"
+    else:
+        result = rules.result(state)
+        scores, ranks, details, no_winner = list(result.scores), list(result.ranks), result.details, result.no_winner
+        aborted = "aborted" if isinstance(details, dict) and details.get("aborted") is True else None
     return {
         "game": task.index,
         "seed": task.seed,
         "seating": list(task.seating),
-        "scores": list(result.scores),
-        "ranks": list(result.ranks),
-        "details": result.details,
+        "scores": scores,
+        "ranks": ranks,
+        "no_winner": bool(no_winner),
+        "aborted": aborted,
+        "details": details,
         "decisions": decisions,
         "events": len(events),
         "think": {"seconds": think, "decisions": moves},
+        "commands": kinds,
     }
 
 
@@ -188,10 +205,31 @@ class PolicyStats:
         return self.wins / self.games if self.games else 0.0
 
 
+def decided(record: dict[str, Any]) -> bool:
+    """A game somebody won: not aborted (by the game's own guard or ``--max-decisions``) and not ``no_winner``."""
+    return not record.get("aborted") and not record.get("no_winner")
+
+
+def outcome_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """How many games were decided, aborted (a guard stopped them) and ended with no winner (not aborted)."""
+    aborted = sum(1 for r in records if r.get("aborted"))
+    no_winner = sum(1 for r in records if r.get("no_winner") and not r.get("aborted"))
+    return {"decided": len(records) - aborted - no_winner, "aborted": aborted, "no_winner": no_winner}
+
+
 def summarise(records: Sequence[dict[str, Any]], policies: Sequence[str]) -> list[PolicyStats]:
-    """Per policy (duplicates in ``--seats`` pooled): seat-games, shared wins (1/k), score and rank sums."""
+    """Per policy (duplicates in ``--seats`` pooled), over the decided games only (see ``decided``): seat-games,
+    shared wins (1/k), score and rank sums. Aborted and ``no_winner`` games are no win for anybody and are
+    counted apart (``outcome_counts``); think time covers every game."""
     stats = {p: PolicyStats(p) for p in dict.fromkeys(policies)}
     for record in records:
+        if not decided(record):
+            think = record.get("think")
+            if think:
+                for seat, policy in enumerate(record["seating"]):
+                    stats[policy].think += think["seconds"][seat]
+                    stats[policy].decisions += think["decisions"][seat]
+            continue
         ranks = record["ranks"]
         firsts = sum(1 for r in ranks if r == 1)
         for seat, policy in enumerate(record["seating"]):
@@ -211,9 +249,12 @@ def format_summary(
     game: str, records: Sequence[dict[str, Any]], policies: Sequence[str], seed: int, rotate: bool
 ) -> str:
     n = len(policies)
+    counts = outcome_counts(records)
     lines = [
         f"game {game}: {len(records)} games, {n} seats, seats {','.join(policies)}"
         f" ({'rotated' if rotate else 'fixed seating'}), seed {seed}",
+        f"decided {counts['decided']}, aborted {counts['aborted']}, no winner {counts['no_winner']}"
+        " (win rates, scores and ranks below are over the decided games)",
         f"{'policy':<14} {'games':>6} {'win rate':>9} {'95% CI':>16} {'mean score':>11} {'mean rank':>10}",
     ]
     for entry in summarise(records, policies):
@@ -410,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             for record in records:
-                line = {key: value for key, value in record.items() if key != "think"}
+                line = {key: value for key, value in record.items() if key not in ("think", "commands")}
                 out.write(json.dumps(line, sort_keys=True) + "\n")
     print(format_summary(rules.name, records, policies, seed, args.rotate))
     timing = ", ".join(

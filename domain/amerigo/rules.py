@@ -12,6 +12,7 @@ from . import catalogue, labels, schema
 from . import view as _view
 from .decide import decide as _decide
 from .engine import setup_events
+from .evaluate import evaluate as _evaluate
 from .evolve import evolve as _evolve
 from .legal import legal_commands as _legal
 from .state import State
@@ -75,7 +76,7 @@ class AmerigoRules(Rules):
         return _view.determinize(state, seat, rng)
 
     def evaluate(self, state: State, seat: int) -> float:
-        return _view.evaluate(state, seat)
+        return _evaluate(state, seat)
 
     def reveals(self, event: Event) -> bool:
         return _view.reveals(event)

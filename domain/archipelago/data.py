@@ -6,7 +6,7 @@ replaced without touching the rules code.  Section numbers refer to the rules fi
 
 Balance tuning log (changes against the rules file v1.1, all DESIGNED constants). Measured with
 ``python benchmarks/archipelago_balance.py 500 2``: the ``greedy`` bot of ``domain.bots`` in every seat (its
-evaluation plays out the seat's own open step, ``Archipelago.through_own_step``), 500 games per player count,
+evaluation then played out the seat's own open step, now ``domain.bots.lookahead``), 500 games per player count,
 short/medium/long objectives in turn:
     * YELLOW_DIVISOR_BONUS = 2: every yellow domestic back's penalty divisor k + 2 (5/5 -> 5/7, 6/6 -> 6/8).
     * RED_DIVISOR_BONUS = 4: every red domestic back's k + 4 (4/3 -> 4/7, 3/3 -> 3/7). With 30-40 citizens on

@@ -8,7 +8,7 @@ from typing import Any
 from domain.archipelago import catalogue, labels, schema, scoring
 from domain.archipelago import data as D
 from domain.archipelago.decide import decide as _decide
-from domain.archipelago.decide import decide_and_apply, prompt
+from domain.archipelago.decide import prompt
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
 from domain.archipelago.evolve import apply
 from domain.archipelago.legal import legal_commands as _legal
@@ -33,8 +33,7 @@ def parse_trend_list(text: str) -> list[str]:
     return ids
 
 
-LOOK_THROUGH_DEPTH = 4  # commands of its own open step a seat plays out before its position is scored
-LOOK_THROUGH_SKIPS = frozenset({"offer_open", "declare_end"})
+OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)
 
 
 class Archipelago(Rules):
@@ -187,35 +186,13 @@ class Archipelago(Rules):
         return scoring.result(state)
 
     def evaluate(self, state: ArchState, seat: int) -> float:
-        """``scoring.evaluate`` after ``seat`` completes its own open step (see ``through_own_step``)."""
-        return scoring.evaluate(self.through_own_step(state, seat), seat)
-
-    def through_own_step(self, state: ArchState, seat: int) -> ArchState:
-        """The state after ``seat`` plays out the action step it has open, a few commands deep.
-
-        Actions open with a command that changes little by itself (``reproduce``, ``harvest``, ``recruit``:
-        an action disc is spent, the births, cubes or hires follow as further commands), so a one-ply search
-        would never see what they bring. Inside its own step the seat picks, command after command, the one
-        with the best static score, for at most ``LOOK_THROUGH_DEPTH`` commands. Deterministic: candidates
-        are scored in order, the first best wins, and chance draws use a fixed generator.
-        """
-        st = state
-        for _ in range(LOOK_THROUGH_DEPTH):
-            if (st.phase == "OVER" or st.step is None or st.turn is None or st.turn["seat"] != seat
-                    or st.crisis is not None or st.discard_pending is not None):
-                break
-            best, best_value = None, None
-            for command in _legal(st, seat):
-                if command["type"] in LOOK_THROUGH_SKIPS:
-                    continue
-                _, after = decide_and_apply(st, command, seat, random.Random(0))
-                value = scoring.evaluate(after, seat)
-                if best_value is None or value > best_value:
-                    best, best_value = after, value
-            if best is None:
-                break
-            st = best
-        return st
+        """``scoring.evaluate``, less a small cost for a trade offer the seat has open: an offer only pays once
+        answered, so a bot opens one when a search finds it worth it, never on a tie. Bots play out the seat's
+        own open step before scoring (``domain.bots.lookahead``)."""
+        value = scoring.evaluate(state, seat)
+        if state.offer is not None and state.turn is not None and state.turn.get("seat") == seat:
+            value -= OPEN_OFFER_COST
+        return value
 
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from domain.bots.base import Bot
 from domain.bots.greedy import GreedyBot
 from domain.bots.mcts import MCTSBot
+from domain.bots.planned import PlanBot
 from domain.bots.random_bot import RandomBot
 
 
@@ -28,9 +29,9 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", None, None, 0, "uniformly random legal commands"),
-    "easy": Level("easy", "greedy", None, None, 0, "greedy: one ply scored by the game's evaluate"),
-    "medium": Level("medium", "mcts", 300, 1000, 10, "ISMCTS, small budget"),
-    "hard": Level("hard", "mcts", 2000, 5000, 10, "ISMCTS, larger budget"),
+    "easy": Level("easy", "greedy", None, 180, 0, "greedy: one decision, played out through the seat's own turn"),
+    "medium": Level("medium", "mcts", 300, 950, 0, "ISMCTS over played-out turns, small budget"),
+    "hard": Level("hard", "mcts", 2000, 4800, 0, "ISMCTS over played-out turns, larger budget"),
 }
 
 # Plain bot names; "mcts" alone uses MCTSBot's defaults, "mcts:N" sets N iterations and "mcts:N:D" also
@@ -47,7 +48,8 @@ def policy_names() -> list[str]:
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
     """Build a bot from a level (``random``, ``easy``, ``medium``, ``hard``), a bot name (``random``,
-    ``greedy``, ``mcts``) or ``mcts:<iterations>[:<rollout depth>]``. ``seed`` seeds the bot's own generator (used when
+    ``greedy``, ``mcts``), ``mcts:<iterations>[:<rollout depth>]`` or ``plan:<plan>`` (a strategy bot of
+    ``domain.bots.planned``, for measurements; not a level). ``seed`` seeds the bot's own generator (used when
     ``choose`` is called without an explicit ``rng``). Bots built from a level carry its ``budget_ms`` for the
     caller to enforce with ``should_stop``. Raises ``ValueError`` for an unknown name."""
     name = level.strip().lower()
@@ -64,6 +66,8 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
         return bot
     if name == "greedy":
         return GreedyBot(seed)
+    if name.startswith("plan:"):
+        return PlanBot(name[len("plan:"):], seed)
     if name == "mcts":
         return MCTSBot(seed, iterations=DEFAULT_MCTS_ITERATIONS)
     if name.startswith("mcts:"):
@@ -78,5 +82,6 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
             return MCTSBot(seed, iterations=numbers[0], rollout_depth=numbers[1])
         return MCTSBot(seed, iterations=numbers[0])
     raise ValueError(
-        f"unknown bot or level {level!r}; known: {', '.join(policy_names())} or mcts:<iterations>[:<rollout depth>]"
+        f"unknown bot or level {level!r}; known: {', '.join(policy_names())}, mcts:<iterations>[:<rollout depth>]"
+        " or plan:<plan>"
     )

@@ -13,7 +13,8 @@ iteration:
    the mean reward *of the seat that moves*;
 3. **expand** one untried legal command (chosen by ``rng``);
 4. **roll out** with uniformly random legal commands (a random acting seat at simultaneous steps) until
-   the game is over or ``rollout_depth`` plies were played;
+   the game is over or ``rollout_depth`` plies were played; at that cut-off the seat holding control
+   plays out its own open turn greedily (``domain.bots.lookahead``, a small budget) before scoring;
 5. **backpropagate** per-seat rewards in [0, 1] along the path. When the game is over they come from
    ``rules.result``: rank-based (a tie shares the positions it occupies) with a small score-normalised
    part (``score_weight``, see ``base.rank_rewards``). At the rollout cap they come from
@@ -27,6 +28,12 @@ command (ties: higher mean reward, then the order of ``legal_commands``).
 Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
 (no clock), the same state always gives the same move.
+
+Tree reuse: after a move the bot keeps the subtree under the command it played. When its next
+decision follows straight from that move (control never left the seat: the move replayed on the previous
+state leaves the seat alone to act with the same view), the search grows that subtree further instead of
+a new tree (``last_reused`` reports its visits). The protocol does not tell a bot what other seats did
+since its last move, so after anybody else acted the tree starts afresh. ``reuse=False`` turns it off.
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
@@ -51,13 +58,19 @@ from domain.bots.base import (
     StopCheck,
     apply_command,
     command_key,
+    copy_rng,
     in_place_stepper,
     legal_or_raise,
     private_copy,
     seat_count,
     state_rewards,
 )
-from domain.game import Command, Rules, State
+from domain.bots.lookahead import LookAhead, play_out
+from domain.game import Command, IllegalCommand, Rules, State
+
+# At the rollout cut-off the seat holding control plays out its own open turn before the position is
+# scored, cheaply: a few commands, few candidates (every iteration pays for it).
+MCTS_LOOKAHEAD = LookAhead(horizon=6, budget=60, total=60)
 
 
 class Node:
@@ -85,6 +98,8 @@ class MCTSBot(Bot):
         rollout_depth: int = 10,
         exploration: float = 0.25,
         score_weight: float = 0.1,
+        look: LookAhead = MCTS_LOOKAHEAD,
+        reuse: bool = True,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
@@ -95,9 +110,14 @@ class MCTSBot(Bot):
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.score_weight = score_weight
+        self.look = look
+        self.reuse = reuse
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
+        self.last_reused = 0  # visits of the subtree kept from this bot's previous move (0: fresh tree)
         self.last_root: Node | None = None
+        # After a move: (rules, state, seat, command, subtree under that command) for the next choose.
+        self._kept: tuple[Rules, State, int, Command, Node | None] | None = None
         self._scale_total, self._scale_count = 0.0, 0
 
     def __repr__(self) -> str:
@@ -117,9 +137,12 @@ class MCTSBot(Bot):
         legal = legal_or_raise(rules, state, seat)
         self.last_iterations = 0
         self.last_root = None
+        kept = self._reusable_root(rules, state, seat, rng)
+        self.last_reused = kept.visits if kept is not None else 0
         if len(legal) == 1:
+            self._keep(rules, state, seat, legal[0], kept)
             return legal[0]
-        root = self.search(rules, state, seat, rng, should_stop)
+        root = self.search(rules, state, seat, rng, should_stop, root=kept)
         best_index, best_rank = -1, (-1, -math.inf)
         for index, command in enumerate(legal):
             child = root.children.get((seat, command_key(command)))
@@ -128,9 +151,38 @@ class MCTSBot(Bot):
             rank = (child.visits, child.mean(seat))
             if rank > best_rank:
                 best_index, best_rank = index, rank
-        if best_index < 0:
-            return rng.choice(legal)
-        return legal[best_index]
+        choice = rng.choice(legal) if best_index < 0 else legal[best_index]
+        self._keep(rules, state, seat, choice, root)
+        return choice
+
+    # -- tree reuse -----------------------------------------------------------------------------------
+
+    def _keep(self, rules: Rules, state: State, seat: int, command: Command, root: Node | None) -> None:
+        child = None if root is None else root.children.get((seat, command_key(command)))
+        self._kept = (rules, state, seat, command, child) if self.reuse and child is not None else None
+
+    def _reusable_root(self, rules: Rules, state: State, seat: int, rng: random.Random) -> Node | None:
+        """The subtree under this bot's previous move, when this decision follows straight from it.
+
+        The protocol hands a bot only the state, not what happened since its last move, so a subtree is
+        reused only when control never left the seat: the previous move, replayed on the previous state,
+        must leave ``seat`` alone to act with exactly the view it has now (a random outcome that came out
+        differently, or any other seat's move in between, and the tree starts afresh)."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        old_rules, old_state, old_seat, command, node = kept
+        if old_rules is not rules or old_seat != seat or node is None or not node.children:
+            return None
+        try:
+            expected = apply_command(rules, old_state, command, seat, copy_rng(rng))
+        except IllegalCommand:
+            return None
+        if rules.is_over(expected) or rules.to_act(expected) != {seat}:
+            return None
+        if rules.view(expected, seat) != rules.view(state, seat):
+            return None
+        return node
 
     def search(
         self,
@@ -139,10 +191,13 @@ class MCTSBot(Bot):
         seat: int,
         rng: random.Random,
         should_stop: StopCheck | None = None,
+        root: Node | None = None,
     ) -> Node:
-        """Grow and return the observer's tree for ``seat`` (its root's children are the candidate moves)."""
+        """Grow and return the observer's tree for ``seat`` (its root's children are the candidate moves).
+        ``root``: a tree to grow further (kept from the previous move); the iteration budget is spent anew."""
         seats = max(seat_count(rules, state), seat + 1)
-        root = Node(seats)
+        if root is None or len(root.totals) != seats:
+            root = Node(seats)
         limit = self.iterations if self.iterations is not None else (math.inf if should_stop else 400)
         fast = in_place_stepper(rules)
         self._scale_total, self._scale_count = 0.0, 0
@@ -214,7 +269,7 @@ class MCTSBot(Bot):
             path.append(best_child)
             node = best_child
         world = self._rollout(rules, world, rng, fast)
-        rewards = self._rewards(rules, world, seats)
+        rewards = self._rewards(rules, world, seats, rng)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -244,10 +299,16 @@ class MCTSBot(Bot):
             world = self._step(rules, world, command, mover, rng, fast)
         return world
 
-    def _rewards(self, rules: Rules, world: State, seats: int) -> list[float]:
+    def _rewards(self, rules: Rules, world: State, seats: int, rng: random.Random | None = None) -> list[float]:
         """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
         seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
-        adapts to the magnitudes seen in this search, so small gains still register for the leader."""
+        adapts to the magnitudes seen in this search, so small gains still register for the leader.
+        Before scoring a cut-off position, the one seat holding control plays out its own open turn
+        (``lookahead.play_out`` with ``self.look``), so a half-done action is scored by what it brings."""
+        if not rules.is_over(world) and self.look.horizon:
+            acting = rules.to_act(world)
+            if len(acting) == 1:
+                world, _ = play_out(rules, world, next(iter(acting)), rng or random.Random(0), self.look)
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards

@@ -4,7 +4,7 @@ import pytest
 
 from domain import registry
 from tests.support.secret_game import RULES
-from workers.simulate import Progress, main, plan, summarise, wilson_interval
+from workers.simulate import Progress, format_summary, main, outcome_counts, plan, summarise, wilson_interval
 
 
 @pytest.fixture
@@ -248,3 +248,32 @@ def test_time_limit_reports_whole_rotation_blocks(capsys, tmp_path, secret_regis
     assert "game secret_numbers: 4 games" in stdout
     assert "reporting the first 4 of 10 games" in stderr
     assert len(path.read_text().splitlines()) == 4
+
+
+def test_games_nobody_won_are_no_shared_wins():
+    records = [
+        {"seating": ["a", "b"], "scores": [5, 1], "ranks": [1, 2], "decisions": 3},
+        # nobody won: every seat has rank 1, but none of them gets a (shared) win
+        {"seating": ["b", "a"], "scores": [3, 3], "ranks": [1, 1], "no_winner": True, "decisions": 3},
+        {"seating": ["a", "b"], "scores": [0, 0], "ranks": [1, 1], "no_winner": True, "aborted": "aborted",
+         "decisions": 400},
+    ]
+    stats = {s.policy: s for s in summarise(records, ["a", "b"])}
+    assert stats["a"].wins == 1.0 and stats["b"].wins == 0.0
+    assert stats["a"].games == stats["b"].games == 1
+    assert outcome_counts(records) == {"decided": 1, "aborted": 1, "no_winner": 1}
+    text = format_summary("g", records, ["a", "b"], 1, True)
+    assert "decided 1, aborted 1, no winner 1" in text
+
+
+def test_a_game_cut_by_max_decisions_is_reported_as_aborted(capsys, tmp_path, secret_registered):
+    out = tmp_path / "games.jsonl"
+    argv = ["--game", secret_registered, "--seats", "random,random", "--games", "2", "--seed", "3",
+            "--max-decisions", "2", "--out", str(out), "--no-progress"]
+    code, stdout, _ = run(capsys, argv)
+    assert code == 0
+    assert "decided 0, aborted 2, no winner 0" in stdout
+    for line in out.read_text().splitlines():
+        record = json.loads(line)
+        assert record["aborted"] == "max_decisions" and record["no_winner"] is True
+        assert record["decisions"] == 2

@@ -4,6 +4,7 @@ import pytest
 
 from domain.bots import MCTSBot, make_bot
 from domain.bots.base import command_key, in_place_stepper
+from domain.bots.lookahead import NO_LOOKAHEAD
 from domain.rng import rng_for
 from tests.domain.bots.sealed_bids import RULES as BIDS
 from tests.domain.bots.support import HIGH, LOW, MID, TrackingSecretGame, play, secret_position, win_share
@@ -202,7 +203,8 @@ def test_fast_path_on_a_real_game_gives_the_same_search():
 
 def test_cutoff_rewards_keep_a_signal_for_the_leader():
     """At the rollout cap the leader's reward still grows with its lead (no saturation at rank 1)."""
-    bot = MCTSBot(iterations=1)
+    # Without the turn play-out: it would redraw both secrets with the same generator first.
+    bot = MCTSBot(iterations=1, look=NO_LOOKAHEAD)
     small = bot._rewards(RULES, secret_position([LOW + 10, LOW], rounds=3), 2)
     big = bot._rewards(RULES, secret_position([LOW + 1000, LOW], rounds=3), 2)
     assert 0.5 < small[0] < big[0] < 1.0

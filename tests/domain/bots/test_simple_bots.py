@@ -106,7 +106,8 @@ def test_levels_and_names():
     assert medium.iterations == LEVELS["medium"].iterations < hard.iterations == LEVELS["hard"].iterations
     assert LEVELS["medium"].time_budget_ms < LEVELS["hard"].time_budget_ms
     assert (medium.budget_ms, hard.budget_ms) == (LEVELS["medium"].time_budget_ms, LEVELS["hard"].time_budget_ms)
-    assert make_bot("easy").budget_ms is None and make_bot("mcts:5").budget_ms is None
+    assert make_bot("easy").budget_ms == LEVELS["easy"].time_budget_ms < LEVELS["medium"].time_budget_ms
+    assert make_bot("greedy").budget_ms is None and make_bot("mcts:5").budget_ms is None
     assert make_bot("mcts:37").iterations == 37
     assert {"random", "greedy", "mcts", "easy", "medium", "hard"} <= set(policy_names())
     for bad in ("nope", "mcts:0", "mcts:x"):

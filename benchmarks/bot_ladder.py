@@ -1,0 +1,116 @@
+"""The bot ladder of every game: does each level beat the one below it, at every player count?
+
+Usage::
+
+    python benchmarks/bot_ladder.py GAMES [--games-list puerto_rico,murano] [--players 2,3] \\
+        [--rungs easy/random,medium/easy,hard/medium] [--rung-games medium/easy=40] [--hard mcts:600] \\
+        [--jobs 2] [--seed 1] [--time-limit SECONDS]
+
+A rung ``A/B`` seats one ``A`` against ``n - 1`` copies of ``B`` (seats rotated, the ``n`` games of a
+rotation block share a deal: ``workers.simulate.plan``), ``GAMES`` games per game and player count
+(``--rung-games`` overrides it per rung). ``A`` climbs the rung when the 95% Wilson interval of its win
+share lies above the even share ``1/n``. Games nobody won (aborted by a guard, or ``no_winner``) are
+counted apart and are no win for anybody. Bots run on iteration budgets only (no clock), so a seed
+reproduces the run; ``--hard`` replaces the ``hard`` level by a cheaper ``mcts:<iterations>[:<depth>]``
+budget where the full one would take too long (the table says which was used).
+
+Per rung the table prints: games (decided / aborted / no winner), A's win share and interval, the even
+share, whether the rung is climbed, mean scores of A and of B, seconds per decision of A, then the share
+of each command type chosen by A (the level's "command-type shares"; types below 1% are left out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain import registry  # noqa: E402
+from workers.simulate import Progress, outcome_counts, plan, run, summarise, wilson_interval  # noqa: E402
+
+GAMES = ("puerto_rico", "murano", "amerigo", "archipelago")
+RUNGS = ("easy/random", "medium/easy", "hard/medium")
+
+
+def command_shares(records: list[dict], policy: str) -> dict[str, float]:
+    counts: dict[str, int] = {}
+    for record in records:
+        for seat, name in enumerate(record["seating"]):
+            if name != policy:
+                continue
+            for kind, n in record["commands"][seat].items():
+                counts[kind] = counts.get(kind, 0) + n
+    total = sum(counts.values()) or 1
+    return {kind: n / total for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])}
+
+
+def rung(game: str, players: int, upper: str, lower: str, games: int, seed: int, jobs: int,
+         time_limit: float | None) -> str:
+    policies = [upper] + [lower] * (players - 1)
+    tasks = plan(game, None, policies, games, seed, rotate=True)
+    started = time.monotonic()
+    records = run(tasks, jobs, Progress(len(tasks), sys.stderr, enabled=False), None, time_limit)
+    records = records[: len(records) // players * players] or records  # whole rotation blocks
+    elapsed = time.monotonic() - started
+    counts = outcome_counts(records)
+    stats = {s.policy: s for s in summarise(records, policies)}
+    top, bottom = stats[upper], stats[lower]
+    even = 1.0 / players
+    low, high = wilson_interval(top.wins, top.games)
+    verdict = "climbed" if low > even else ("FELL" if high < even else "not shown")
+    mean = lambda s: s.score / s.games if s.games else float("nan")  # noqa: E731
+    per_move = top.think / top.decisions if top.decisions else 0.0
+    shares = command_shares(records, upper)
+    share_text = ", ".join(f"{kind} {share:.0%}" for kind, share in shares.items() if share >= 0.01)
+    lower_shares = command_shares(records, lower)
+    lower_text = ", ".join(f"{kind} {share:.0%}" for kind, share in lower_shares.items() if share >= 0.01)
+    return (
+        f"| {game} | {players} | {upper} vs {lower} | {len(records)} ({counts['decided']}/{counts['aborted']}/"
+        f"{counts['no_winner']}) | {top.win_rate:.3f} [{low:.3f}, {high:.3f}] | {even:.3f} | {verdict} |"
+        f" {mean(top):.1f} / {mean(bottom):.1f} | {per_move:.3f} | {elapsed:.0f} |\n"
+        f"|  |  | command types of {upper}: {share_text} |  |  |  |  |  |  |  |\n"
+        f"|  |  | command types of {lower}: {lower_text} |  |  |  |  |  |  |  |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, help="games per comparison, game and player count")
+    parser.add_argument("--games-list", default=",".join(GAMES))
+    parser.add_argument("--players", default="", help="player counts (default: every supported count)")
+    parser.add_argument("--rungs", default=",".join(RUNGS))
+    parser.add_argument("--rung-games", default="", help="per-rung game counts, e.g. medium/easy=40,hard/medium=10")
+    parser.add_argument("--hard", default="hard", help="policy standing for the hard level (e.g. mcts:600)")
+    parser.add_argument("--medium", default="medium", help="policy standing for the medium level")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, help="per comparison: start no new game after this many seconds")
+    args = parser.parse_args(argv)
+    alias = {"hard": args.hard, "medium": args.medium}
+    per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
+    print(f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
+          f" medium = {args.medium}, seed {args.seed}, {args.jobs} job(s), time limit {args.time_limit}")
+    print("| game | players | rung | games (decided/aborted/no winner) | win share [95% CI] | even | result |"
+          " mean score upper / lower | s per move (upper) | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for game in args.games_list.split(","):
+        rules = registry.get(game)
+        counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players,
+                                                                               rules.max_players + 1))
+        for players in counts:
+            if not rules.min_players <= players <= rules.max_players:
+                continue
+            for name in args.rungs.split(","):
+                upper, lower = name.split("/")
+                games = int(per_rung.get(name, args.games))
+                line = rung(game, players, alias.get(upper, upper), alias.get(lower, lower), games, args.seed,
+                            args.jobs, args.time_limit)
+                print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

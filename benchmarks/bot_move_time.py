@@ -1,0 +1,97 @@
+"""Time per move of every bot level in every game, over mid-game positions.
+
+Usage::
+
+    python benchmarks/bot_move_time.py [POSITIONS] [--games-list ...] [--levels easy,medium,hard] [--players 3]
+
+For each game, one game is played by ``easy`` bots and ``POSITIONS`` (default 20) positions are taken
+evenly from its middle half. Each level then chooses a move in every position exactly as a worker runs
+it (``workers.jobs``): the level's wall-clock budget (``budget_ms``) is enforced through ``should_stop``
+alongside its iteration budget. Printed per game and level: min / median / max seconds per move, the
+level's budget, MCTS iterations done (median), and the median as a ratio to the ``random`` bot's median in
+the same positions (the anchor: listing the legal commands and picking one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain import registry  # noqa: E402
+from domain.bots import LEVELS, make_bot  # noqa: E402
+from domain.rng import rng_for  # noqa: E402
+
+GAMES = ("puerto_rico", "murano", "amerigo", "archipelago")
+BUDGETS = {"easy": 0.2, "medium": 1.0, "hard": 5.0}  # seconds a waiting human accepts (issue 17)
+
+
+def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, int]]:
+    events = rules.setup(seed, players, {})
+    state = rules.fold(events)
+    bots = [make_bot("easy", seed + s) for s in range(players)]
+    seen = []
+    while not rules.is_over(state):
+        seat = min(rules.to_act(state))
+        seen.append((state, seat))
+        command = bots[seat].choose(rules, state, seat)
+        for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
+            events.append(event)
+            state = rules.evolve(state, event)
+    middle = seen[len(seen) // 4: 3 * len(seen) // 4]
+    step = max(1, len(middle) // count)
+    return middle[::step][:count]
+
+
+def time_level(rules, level: str, spots, seed: int) -> tuple[list[float], list[int]]:
+    times, iterations = [], []
+    for index, (state, seat) in enumerate(spots):
+        bot = make_bot(level, seed + index)
+        budget_ms = getattr(bot, "budget_ms", None)
+        started = time.monotonic()
+        deadline = None if budget_ms is None else started + budget_ms / 1000.0
+
+        def should_stop(deadline=deadline) -> bool:
+            return deadline is not None and time.monotonic() >= deadline
+
+        bot.choose(rules, state, seat, rng_for(seed, index, "move-time"), should_stop=should_stop)
+        times.append(time.monotonic() - started)
+        iterations.append(getattr(bot, "last_iterations", 0))
+    return times, iterations
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("positions", type=int, nargs="?", default=20)
+    parser.add_argument("--games-list", default=",".join(GAMES))
+    parser.add_argument("--levels", default="easy,medium,hard")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=17)
+    args = parser.parse_args(argv)
+    print(f"time per move over {args.positions} mid-game positions, {args.players} players, seed {args.seed}")
+    print("| game | level | budget | min s | median s | max s | within budget | MCTS iterations (median) |"
+          " median / random median |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for game in args.games_list.split(","):
+        rules = registry.get(game)
+        spots = positions(rules, args.players, args.positions, args.seed)
+        anchor, _ = time_level(rules, "random", spots, args.seed)
+        base = statistics.median(anchor) or 1e-9
+        for level in args.levels.split(","):
+            times, iterations = time_level(rules, level, spots, args.seed)
+            budget = BUDGETS.get(level)
+            spec = LEVELS.get(level)
+            within = "n/a" if budget is None else f"{sum(t <= budget for t in times)}/{len(times)}"
+            budget_text = "-" if budget is None else (f"< {budget} s" if level == "easy" else f"<= {budget} s")
+            mcts = "-" if spec is None or spec.bot != "mcts" else f"{statistics.median(iterations):.0f}"
+            print(f"| {game} | {level} | {budget_text} | {min(times):.3f} | {statistics.median(times):.3f} |"
+                  f" {max(times):.3f} | {within} | {mcts} | {statistics.median(times) / base:.0f}x |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

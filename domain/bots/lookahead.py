@@ -1,0 +1,108 @@
+"""Turn-level look-ahead: a seat plays out its own follow-up decisions before a position is scored.
+
+In several games an action opens with a command that changes nothing by itself (Archipelago's
+``reproduce`` only spends a disc, Murano's ship move only costs gold before the action it allows,
+Amerigo's planning only moves a cube): a one-ply evaluation sees no value in it. ``play_out`` lets the
+seat finish what it started: while ``seat`` is the only seat to act (and the game is not over) it picks
+the follow-up command with the best static ``rules.evaluate`` and plays it, for at most ``horizon``
+commands. The position reached is what a bot scores.
+
+Everything goes through the ``Rules`` protocol only, so every game gets it. The play-out is
+deterministic for a given generator: candidates are scored in ``legal_commands`` order with a copy of
+the same generator (common random numbers) and the first best wins. ``budget`` caps the number of
+follow-up candidates tried in one play-out (a game with wide follow-up steps stays quick).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from domain.bots.base import apply_command, copy_rng
+from domain.game import IllegalCommand, Rules, State
+
+
+@dataclass(frozen=True)
+class LookAhead:
+    """How far a seat plays out its own turn.
+
+    ``horizon``: commands played out at most; ``budget``: candidates tried in one play-out at most;
+    ``total``: candidates a greedy decision may try in all (the root commands plus their play-outs), so a
+    decision with many legal commands gives each play-out a smaller share (at least one candidate).
+    """
+
+    horizon: int = 6
+    budget: int = 400
+    total: int = 400
+
+    def __post_init__(self) -> None:
+        if self.horizon < 0 or self.budget < 0 or self.total < 0:
+            raise ValueError("horizon and budgets must not be negative")
+
+    def share(self, roots: int) -> LookAhead:
+        """The look-ahead each of ``roots`` play-outs gets within ``total``."""
+        budget = min(self.budget, max(1, (self.total - roots) // max(1, roots)))
+        return self if budget == self.budget else LookAhead(self.horizon, budget, self.total)
+
+
+NO_LOOKAHEAD = LookAhead(0, 0, 0)
+DEFAULT_LOOKAHEAD = LookAhead()
+
+
+def holds_control(rules: Rules, state: State, seat: int) -> bool:
+    """``seat`` alone decides next (the game is not over and nobody else may act)."""
+    if rules.is_over(state):
+        return False
+    return rules.to_act(state) == {seat}
+
+
+def play_out(
+    rules: Rules,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    look: LookAhead = DEFAULT_LOOKAHEAD,
+) -> tuple[State, int]:
+    """The state after ``seat`` plays its own follow-up decisions greedily; also how many it played.
+
+    Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
+    after ``look.horizon`` commands, or when ``look.budget`` candidates have been tried. ``state`` is
+    never mutated. ``rng`` is only copied, never advanced.
+    """
+    played = 0
+    tried = 0
+    while played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
+        legal = rules.legal_commands(state, seat)
+        if not legal:
+            break
+        best: State | None = None
+        best_value = 0.0
+        for command in legal:
+            if tried >= look.budget and best is not None:
+                break
+            tried += 1
+            try:
+                after = apply_command(rules, state, command, seat, copy_rng(rng))
+            except IllegalCommand:
+                continue
+            value = float(rules.evaluate(after, seat))
+            if best is None or value > best_value:
+                best, best_value = after, value
+        if best is None:
+            break
+        state = best
+        played += 1
+    return state, played
+
+
+def evaluate_through(
+    rules: Rules,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    look: LookAhead = DEFAULT_LOOKAHEAD,
+) -> float:
+    """``rules.evaluate`` for ``seat`` once it has played out its own open turn (see ``play_out``)."""
+    if look.horizon:
+        state, _ = play_out(rules, state, seat, rng, look)
+    return float(rules.evaluate(state, seat))

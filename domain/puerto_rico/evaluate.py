@@ -1,0 +1,75 @@
+"""Hand-written Puerto Rico plans: evaluations that pull a bot towards one known strategy.
+
+A plan bot (``domain.bots.planned``, ``plan:pr-shipping`` / ``plan:pr-building``) is the greedy bot
+scoring positions with ``scoring.evaluate`` plus the plan's bonus for the seat's own progress on it:
+
+- **shipping** (corn, harbor, wharf): corn plantations, manned; a harbor and a wharf, manned; warehouses
+  to keep what cannot ship; goods in store (they are shipped for VP); later the customs house;
+- **building** (factory and large buildings): quarries, manned; production buildings of several kinds
+  for the factory; the factory, manned; money towards the large buildings, which count most.
+
+Bonuses are in the units of ``scoring.value`` (about one VP), small enough that a plan never makes the
+bot give up a clearly better move, large enough to decide between comparable ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .data import (
+    BUILDINGS,
+    CORN,
+    CUSTOMS_HOUSE,
+    FACTORY,
+    HARBOR,
+    LARGE_BUILDINGS,
+    LARGE_WAREHOUSE,
+    QUARRY,
+    SMALL_WAREHOUSE,
+    UNIVERSITY,
+    WHARF,
+)
+from .scoring import evaluate
+from .state import Player, PRState
+
+
+def _owned(p: Player, building: int, owned: float, manned: float) -> float:
+    colonists = p.buildings[building]
+    if colonists < 0:
+        return 0.0
+    return owned + (manned if colonists > 0 else 0.0)
+
+
+def shipping_bonus(p: Player) -> float:
+    bonus = 0.8 * p.tiles[CORN] + 0.6 * p.manned[CORN]
+    bonus += _owned(p, HARBOR, 3.0, 3.0) + _owned(p, WHARF, 3.0, 3.0)
+    bonus += _owned(p, SMALL_WAREHOUSE, 1.0, 0.5) + _owned(p, LARGE_WAREHOUSE, 1.0, 0.5)
+    bonus += _owned(p, CUSTOMS_HOUSE, 2.0, 2.0)
+    bonus += 0.25 * sum(p.goods)
+    return bonus
+
+
+def building_bonus(p: Player) -> float:
+    bonus = 0.8 * p.tiles[QUARRY] + 0.6 * p.manned[QUARRY]
+    kinds = {BUILDINGS[i].good for i, c in enumerate(p.buildings) if c > 0 and BUILDINGS[i].good >= 0}
+    bonus += 0.8 * len(kinds)
+    bonus += _owned(p, FACTORY, 3.0, 3.0) + _owned(p, UNIVERSITY, 1.0, 0.5)
+    bonus += sum(_owned(p, i, 2.0, 2.0) for i in LARGE_BUILDINGS)
+    bonus += 0.15 * min(p.doubloons, 10)
+    return bonus
+
+
+PLANS: dict[str, Callable[[Player], float]] = {"shipping": shipping_bonus, "building": building_bonus}
+
+
+def plan_evaluation(plan: str) -> Callable[[PRState, int], float]:
+    """``evaluate`` plus the named plan's bonus for the seat (``ValueError`` for an unknown plan)."""
+    try:
+        bonus = PLANS[plan]
+    except KeyError:
+        raise ValueError(f"unknown Puerto Rico plan {plan!r}; known: {', '.join(PLANS)}") from None
+
+    def plan_evaluate(state: PRState, seat: int) -> float:
+        return evaluate(state, seat) + bonus(state.players[seat])
+
+    return plan_evaluate

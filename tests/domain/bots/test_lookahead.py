@@ -1,0 +1,142 @@
+"""Turn-level look-ahead: a bot sees through the follow-up decisions of its own turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.bots import GreedyBot, MCTSBot, make_bot
+from domain.bots.lookahead import NO_LOOKAHEAD, LookAhead, evaluate_through, play_out
+from tests.domain.bots.opener_game import OpenerGame
+
+
+def start(depth: int, seats: int = 2):
+    rules = OpenerGame(depth)
+    return rules, rules.fold(rules.setup(0, seats, {"rounds": 3}))
+
+
+def after(rules, state, *types, seat=0):
+    for kind in types:
+        for event in rules.decide(state, {"type": kind}, seat, random.Random(0)):
+            state = rules.evolve(state, event)
+    return state
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_play_out_reaches_the_seats_follow_up_decisions(depth):
+    rules, state = start(depth)
+    opened = after(rules, state, "open")
+    played, count = play_out(rules, opened, 0, random.Random(0))
+    # open, deeper x (depth - 1), then collect: the turn is played to its end, and no further.
+    assert count == depth
+    assert played.points == (3, 0) and played.opened == 0
+    assert rules.to_act(played) == {1}
+    assert evaluate_through(rules, opened, 0, random.Random(0)) == 3.0
+    assert rules.evaluate(opened, 0) == 0.0
+
+
+def test_play_out_stops_when_control_leaves_the_seat():
+    rules, state = start(2)
+    played, count = play_out(rules, state, 1, random.Random(0))
+    assert played is state and count == 0  # seat 1 does not hold control
+    done = after(rules, state, "take")
+    assert play_out(rules, done, 0, random.Random(0)) == (done, 0)
+
+
+def test_play_out_respects_its_horizon_and_budget():
+    rules, state = start(4)
+    opened = after(rules, state, "open")
+    played, count = play_out(rules, opened, 0, random.Random(0), LookAhead(horizon=2))
+    assert count == 2 and played.opened == 3 and played.points == (0, 0)
+    played, count = play_out(rules, opened, 0, random.Random(0), LookAhead(horizon=9, budget=2, total=2))
+    assert count == 2 and played.points == (0, 0)
+
+
+def test_play_out_leaves_the_state_alone():
+    rules, state = start(2)
+    opened = after(rules, state, "open")
+    snapshot = opened
+    play_out(rules, opened, 0, random.Random(0))
+    assert opened == snapshot and opened.opened == 1
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_greedy_opens_the_action_that_pays_later(depth):
+    rules, state = start(depth)
+    assert GreedyBot(1).choose(rules, state, 0) == {"type": "open"}
+    # Without the look-ahead the opener looks worthless and the bot takes the single point.
+    assert GreedyBot(1, look=NO_LOOKAHEAD).choose(rules, state, 0) == {"type": "take"}
+
+
+def test_greedy_sees_no_further_than_its_horizon():
+    rules, state = start(5)
+    assert GreedyBot(1, look=LookAhead(horizon=3)).choose(rules, state, 0) == {"type": "take"}
+    assert GreedyBot(1, look=LookAhead(horizon=5)).choose(rules, state, 0) == {"type": "open"}
+
+
+def test_mcts_plays_out_the_seats_turn_at_the_rollout_cut_off():
+    rules, state = start(3)
+    # Two iterations, no rollout: each root child is scored once, at the cut-off.
+    assert MCTSBot(1, iterations=2, rollout_depth=0).choose(rules, state, 0) == {"type": "open"}
+    blind = MCTSBot(1, iterations=2, rollout_depth=0, look=NO_LOOKAHEAD)
+    assert blind.choose(rules, state, 0) == {"type": "take"}
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_levels_win_the_opener_game_against_a_one_ply_greedy(level):
+    rules, state = start(2)
+    wins = 0
+    for seed in range(4):
+        bots = [make_bot(level, seed), GreedyBot(seed, look=NO_LOOKAHEAD)]
+        st = state
+        while not rules.is_over(st):
+            seat = min(rules.to_act(st))
+            for event in rules.decide(st, bots[seat].choose(rules, st, seat), seat, random.Random(seed)):
+                st = rules.evolve(st, event)
+        wins += st.points[0] > st.points[1]
+    assert wins == 4
+
+
+def test_look_ahead_settings_are_checked():
+    with pytest.raises(ValueError):
+        LookAhead(horizon=-1)
+    assert LookAhead(6, 400, 800).share(100).budget == 7
+    assert LookAhead(6, 400, 800).share(2).budget == 399
+    assert LookAhead(6, 100, 800).share(2).budget == 100
+
+
+def test_greedy_out_of_time_scores_the_remaining_commands_without_play_out():
+    rules, state = start(1)
+    # "open" comes second in legal_commands: once should_stop is true it is scored as it stands.
+    assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: True) == {"type": "take"}
+    assert GreedyBot(1).choose(rules, state, 0, should_stop=lambda: False) == {"type": "open"}
+
+
+def test_mcts_keeps_its_tree_between_its_own_consecutive_decisions():
+    rules, state = start(3)
+    bot = MCTSBot(1, iterations=40, rollout_depth=0)
+    assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    assert bot.last_reused == 0
+    opened = after(rules, state, "open")
+    assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "deeper"}  # the only command
+    assert bot.last_reused > 0
+    deeper = after(rules, opened, "deeper")
+    assert bot.choose(rules, deeper, 0, random.Random(3)) == {"type": "deeper"}
+    deep = after(rules, deeper, "deeper")
+    assert bot.choose(rules, deep, 0, random.Random(3)) == {"type": "collect"}
+    assert bot.last_reused > 0  # the subtree under open, deeper, deeper was grown further
+    assert bot.last_root is not None and bot.last_root.visits >= 40 + bot.last_reused
+
+
+def test_mcts_starts_afresh_once_another_seat_has_acted():
+    rules, state = start(1)
+    bot = MCTSBot(1, iterations=30, rollout_depth=0)
+    bot.choose(rules, state, 0, random.Random(1))
+    elsewhere = after(rules, after(rules, state, "take"), "take", seat=1)  # both seats moved since
+    bot.choose(rules, elsewhere, 0, random.Random(2))
+    assert bot.last_reused == 0
+    unrelated = MCTSBot(1, iterations=30, rollout_depth=0, reuse=False)
+    unrelated.choose(rules, state, 0, random.Random(1))
+    unrelated.choose(rules, after(rules, state, "open"), 0, random.Random(2))
+    assert unrelated.last_reused == 0
