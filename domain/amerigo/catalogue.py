@@ -113,6 +113,11 @@ def catalogue() -> dict[str, Any]:
             "token_use": {D.PERM: "permanent", D.ONCE: "used once, then flipped", D.END: "scores at the end"},
             "stage": {"choose": "choose an action, take gold, use P21 or pass", "act": "carry out the action",
                       "tokens": "take the progress tokens you earned"},
+            "command_field": {
+                "ship": "your ship, 0 or 1", "frame": "frame sea space, numbered clockwise from the north-west",
+                "r": "board row from 0 (north)", "c": "board column from 0 (west)",
+                "n": "track spaces to advance", "squares": "the board squares a tile covers",
+            },
             "id_patterns": {r"PR-[CESKF]-(II|III|IV)-\d-\d": "a production token: PR-<commodity>-<stack>-<AP>-<n>"},
         },
     }

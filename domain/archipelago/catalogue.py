@@ -126,6 +126,18 @@ def catalogue() -> dict[str, Any]:
                 "OVER": "the game is over",
             },
             "prompt": {kind: "accepts " + ", ".join(cmds) for kind, cmds in PROMPT_COMMANDS.items()},
+            "command_field": {
+                "icon": "index of an icon on the tile (its icons list, from 0)",
+                "rot": "rotation in 60-degree steps (0-5)", "pos": "axial hex position {q, r}",
+                "index": "position among the tiles the cartographer shows (from 0)",
+                "unit": "export_supply: index of the requirement on the card back (from 0); elsewhere a unit id",
+                "slot": "evolution market slot (from 0)", "amount": "coins bid", "seat": "a seat number",
+                "victim": "the seat looted", "with": "cards used with the action",
+                "to": "offer_open: the seat offered to; elsewhere a tile id",
+                "rotate": "evo_buy: another occupied slot to rotate (null: none)",
+                "slots": "evo_rotate: the market slots to rotate",
+                "tokens": "explorer tokens spent instead of cubes, by resource",
+            },
             "id_patterns": {
                 r"c\d+-\d+": "a citizen: c<seat>-<n>", r"s\d+-\d+": "a ship: s<seat>-<n>",
                 r"(E\d\d|OCEAN|DESERT|VOLCANO):(TOWN|TEMPLE|MARKET|PORT)": "a building: <tile>:<type>",

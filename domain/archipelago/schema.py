@@ -151,6 +151,8 @@ PLAYER = obj(
         "objectives": array(string(), "own objectives (private)"), "dealt_objectives": array(string()),
         "hand": array(obj({"tile": string(), "faces": mapping(FACE_VIEW)}), "turn-0 hand (private)"),
         "cartographer_seen": array(string()),
+        "cartographer_tiles": array(obj({"tile": string(), "up": string(description="the face up"),
+                                         "faces": mapping(FACE_VIEW)}), "tiles the cartographer showed (private)"),
         "objectives_count": integer(0), "hand_count": integer(0),
         "bid_committed": boolean(), "bid": nullable(integer(0)),
     },

@@ -137,6 +137,15 @@ def catalogue() -> dict[str, Any]:
                 "NOT_STARTED": "not set up yet", "OVER": "the game is over",
             },
             "formula_symbol": FORMULA_SYMBOLS,
+            "command_field": {
+                "ship": f"ship id 0-{data.SHIPS - 1}; ship {data.RED_SHIP} is the red ship",
+                "to": f"action ring space 0-{data.RING_SIZE - 1} (board.ring)",
+                "face": "shop: customer colour; palace: number of crests; null for glass factories and special "
+                        "buildings",
+                "factories": "how many glass factories to use (one bead each)",
+                "beads": "bead colour -> how many to sell (1-3 in total)",
+                "shops": "the shop spaces whose income is collected",
+            },
             "id_patterns": {r"[A-Z_]+:r\d+c\d+": "a space: ISLAND:r<row>c<column> in the island's grid"},
         },
     }

@@ -65,6 +65,12 @@ def check_catalogue(rules: Rules) -> dict[str, Any]:
         assert isinstance(comp["name"], str) and comp["name"].strip()
         for num in ("cost", "points", "count"):
             assert comp[num] is None or (isinstance(comp[num], int) and not isinstance(comp[num], bool)), comp
+    numbers = set()
+    for schema in rules.command_schemas().values():
+        for case in schema.get("oneOf", [schema]):
+            numbers |= {name for name, field in case["properties"].items() if field.get("type") == "integer"}
+    missing = numbers - set(cat["codes"].get("command_field", {}))
+    assert not missing, f"number fields of commands not explained in codes.command_field: {sorted(missing)}"
     for group, codes in cat["codes"].items():
         assert isinstance(codes, dict) and codes, group
         for code, meaning in codes.items():
