@@ -10,6 +10,7 @@ from pathlib import Path
 import hypothesis
 import pytest
 import schemathesis
+import yaml
 from schemathesis.config import SchemathesisConfig
 
 from api.app import create_app
@@ -38,7 +39,39 @@ def ndjson_response(ctx, response):
     return response.content.decode("utf-8")
 
 
-schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml", config=CONFIG)
+def committed_document() -> dict:
+    """The committed document, with one reading schemathesis needs: it checks a text/event-stream response event
+    by event (as OpenAPI 3.2 does), so it is given the per-event schema the document carries in `x-sse-event`
+    where OpenAPI 3.0.3 can only say `string`."""
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    for operations in doc["paths"].values():
+        for operation in operations.values():
+            for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():
+                stream = response.get("content", {}).get("text/event-stream")
+                if stream and "x-sse-event" in stream:
+                    stream["schema"] = stream.pop("x-sse-event")
+    return doc
+
+
+def no_nul(value) -> bool:
+    if isinstance(value, str):
+        return "\x00" not in value
+    if isinstance(value, dict):
+        return all(no_nul(k) and no_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(no_nul(v) for v in value)
+    return True
+
+
+@schemathesis.hook
+def filter_body(ctx, body):
+    """Every string field of the document forbids NUL with a pattern; free-form objects (game options, a command's
+    fields) cannot say so in OpenAPI 3.0.3 (no propertyNames), so generated bodies with NUL are left out there.
+    The fuzz tests (test_bad_input.py) send NUL everywhere and expect 400."""
+    return no_nul(body)
+
+
+schema = schemathesis.openapi.from_dict(committed_document(), config=CONFIG)
 schema.app = APP
 
 
