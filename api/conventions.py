@@ -41,7 +41,8 @@ def has_control_characters(value: str) -> bool:
 
 
 def check_json(data: Any) -> None:
-    """Refuse JSON nested deeper than MAX_JSON_DEPTH or holding NUL or lone surrogates, without recursion."""
+    """Refuse JSON nested deeper than MAX_JSON_DEPTH, holding NUL or lone surrogates, or with control characters
+    in a field name; without recursion."""
     stack: list[tuple[Any, int, str]] = [(data, 1, "body")]
     while stack:
         value, depth, where = stack.pop()
@@ -55,9 +56,9 @@ def check_json(data: Any) -> None:
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
                 if isinstance(key, str):
-                    why = bad_text(key)
+                    why = bad_text(key) or ("holds control characters" if has_control_characters(key) else None)
                     if why:
-                        raise ApiError("invalid_request", f"a key in {where} {why}")
+                        raise ApiError("invalid_request", f"a field name in {where} {why}")
                 stack.append((item, depth + 1, f"{where}.{key}"))
 
 

@@ -317,7 +317,8 @@ class ReplayQuerySchema(ma.Schema):
 class VerifyBodySchema(ma.Schema):
     export = fields.String(
         required=True,
-        validate=[validate.Length(min=1), validate.Regexp(r"^[^\x00]*$", error="no NUL characters")],
+        validate=[validate.Length(min=1), validate.Regexp(r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$",
+                                                          error="JSON Lines: no control characters but line ends")],
         metadata={"description": "the text of an export (JSON Lines) from GET /games/{game_id}/export"},
     )
 
