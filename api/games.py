@@ -54,7 +54,7 @@ ETAG_HEADER = {"description": "the version, to send in If-Match (moves) or If-No
                "schema": {"type": "string"}}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
-                 "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{1,200}$"}}
+                 "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"}}
 
 
 class MoveHeadersSchema(ma.Schema):

@@ -46,6 +46,13 @@ class StreamHeadersSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
+    @ma.pre_load
+    def empty_is_absent(self, data, **kwargs):
+        """An empty Last-Event-ID is no id (what EventSource sends before it has seen one)."""
+        if not (data.get("Last-Event-ID") or "").strip():
+            return {k: v for k, v in data.items() if k != "Last-Event-ID"}
+        return data
+
     last_event_id = fields.String(
         data_key="Last-Event-ID",
         validate=validate.Regexp(r"^[0-9]{1,9}[.][0-9]{1,9}$", error="<generation>.<version>, e.g. 0.12"),
