@@ -38,7 +38,15 @@ blp = Blueprint("games", __name__, url_prefix="/games", description="Create game
 
 SEAT_AUTH = [{"seatToken": []}, {}]
 
+CREATE_EXAMPLE = {"game_type": "puerto_rico", "seed": 7,
+                  "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}, {"kind": "bot"}]}
+GAME_ID = {"game_id": "$response.body#/id"}
 GAME_LINKS = {
+    "GetReplay": {"operationId": "getReplay", "parameters": GAME_ID},
+    "GetHistory": {"operationId": "getHistory", "parameters": GAME_ID},
+    "AuditGame": {"operationId": "auditGame", "parameters": GAME_ID},
+    "StreamGame": {"operationId": "streamGame", "parameters": GAME_ID},
+    "ExportGame": {"operationId": "exportGame", "parameters": GAME_ID},
     "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"}},
     "GetLegalCommands": {"operationId": "getLegalCommands", "parameters": {"game_id": "$response.body#/id"}},
     "SubmitCommands": {"operationId": "submitCommands", "parameters": {"game_id": "$response.body#/id"}},
@@ -55,6 +63,11 @@ ETAG_HEADER = {"description": "the version, to send in If-Match (moves) or If-No
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
                  "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"}}
+
+
+GAME_LIST_QUERY = GameListQuerySchema()
+CREATE_GAME = CreateGameSchema()
+GAME_LIST = GameListSchema()
 
 
 class MoveHeadersSchema(ma.Schema):
@@ -189,7 +202,7 @@ def read_response(body: dict[str, Any], etag: str):
 # ---------------------------------------------------------------------------- routes
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CREATE_GAME, example=CREATE_EXAMPLE)
     @blp.response(201, CreatedGameSchema)
     @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
     @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
@@ -208,16 +221,25 @@ class Games(MethodView):
         return ({**game_body(game, None), "seat_tokens": tokens}, 201,
                 {**etag_header(game), "Location": url_for("games.Game", game_id=game.info.stream)})
 
-    @blp.arguments(GameListQuerySchema, location="query")
-    @blp.response(200, GameListSchema)
+    @blp.arguments(GAME_LIST_QUERY, location="query")
+    @blp.response(200, GAME_LIST, headers={"Link": {
+        "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
+        "schema": {"type": "string"}}})
     @errors(blp)
     @blp.doc(operationId="listGames")
     def get(self, query):
-        """List games, newest first"""
-        infos = service().store.list_streams(
-            game_type=query.get("game_type"), status=query.get("status"), limit=query["limit"], offset=query["offset"]
-        )
-        return {
+        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)"""
+        limit = query["limit"]
+        infos = service().store.list_streams(game_type=query.get("game_type"), status=query.get("status"),
+                                             limit=limit + 1, newest_first=True, before=query.get("cursor"))
+        more = len(infos) > limit
+        infos = infos[:limit]
+        next_cursor = infos[-1].stream if more else None
+        headers = {}
+        if next_cursor:
+            args = {k: v for k, v in request.args.items() if k != "cursor"}
+            headers["Link"] = f'<{url_for("games.Games", **args, cursor=next_cursor)}>; rel="next"'
+        body = {
             "games": [
                 {
                     "id": info.stream,
@@ -228,8 +250,10 @@ class Games(MethodView):
                     "seats": public_seats(info.metadata),
                 }
                 for info in infos
-            ]
+            ],
+            "next_cursor": next_cursor,
         }
+        return body, 200, headers
 
 
 @blp.route("/<game_id:game_id>")

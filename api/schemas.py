@@ -161,11 +161,14 @@ class GameListQuerySchema(ma.Schema):
     game_type = game_type_field(validate=hosted_game_type)
     status = fields.String(validate=validate.OneOf(["active", "finished"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$"), metadata={
+        "description": "the `next_cursor` of the previous page (also in its `Link: <...>; rel=\"next\"` header)"})
 
 
 class GameListSchema(ma.Schema):
-    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    games = fields.List(fields.Nested(GameSummarySchema), required=True, metadata={"description": "newest first"})
+    next_cursor = fields.String(allow_none=True, required=True,
+                                metadata={"description": "pass as `cursor` for the next page; null on the last page"})
 
 
 class LegalCommandsSchema(ma.Schema):
