@@ -199,11 +199,20 @@ def read_response(body: dict[str, Any], etag: str):
     return body, 200, headers
 
 
+GAME_SCHEMA = GameSchema()
+CREATED_GAME_SCHEMA = CreatedGameSchema()
+LEGAL_COMMANDS_SCHEMA = LegalCommandsSchema()
+MOVE_RESULT_SCHEMA = MoveResultSchema()
+SUBMIT_SCHEMA = SubmitSchema()
+MOVE_HEADERS_SCHEMA = MoveHeadersSchema()
+EVENT_QUERY_SCHEMA = EventQuerySchema()
+EVENT_PAGE_SCHEMA = EventPageSchema()
+PAST_STATE_SCHEMA = PastStateSchema()
 # ---------------------------------------------------------------------------- routes
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(CREATE_GAME, example=CREATE_EXAMPLE)
-    @blp.response(201, CreatedGameSchema)
+    @blp.response(201, CREATED_GAME_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
     @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
     def post(self, body):
@@ -258,7 +267,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id:game_id>")
 class Game(MethodView):
-    @blp.response(200, GameSchema, headers={"ETag": ETAG_HEADER})
+    @blp.response(200, GAME_SCHEMA, headers={"ETag": ETAG_HEADER})
     @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
                       headers={"ETag": ETAG_HEADER})
     @errors(blp, "unauthorized", "unknown_game")
@@ -272,7 +281,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id:game_id>/legal-commands")
 class LegalCommands(MethodView):
-    @blp.response(200, LegalCommandsSchema, headers={"ETag": ETAG_HEADER})
+    @blp.response(200, LEGAL_COMMANDS_SCHEMA, headers={"ETag": ETAG_HEADER})
     @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
                       headers={"ETag": ETAG_HEADER})
     @errors(blp, "unauthorized", "unknown_game")
@@ -292,9 +301,9 @@ class LegalCommands(MethodView):
 
 @blp.route("/<game_id:game_id>/commands")
 class Commands(MethodView):
-    @blp.arguments(MoveHeadersSchema, location="headers")
-    @blp.arguments(SubmitSchema)
-    @blp.response(200, MoveResultSchema, headers={"ETag": ETAG_HEADER})
+    @blp.arguments(MOVE_HEADERS_SCHEMA, location="headers")
+    @blp.arguments(SUBMIT_SCHEMA)
+    @blp.response(200, MOVE_RESULT_SCHEMA, headers={"ETag": ETAG_HEADER})
     @errors(blp, "unauthorized", "unknown_game", "forbidden", "not_your_turn", "game_over", "out_of_time", "busy",
             "idempotency_expired", "stale_version", "invalid_command", "illegal_command",
             "idempotency_conflict")
@@ -334,8 +343,8 @@ class Commands(MethodView):
 
 @blp.route("/<game_id:game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventQuerySchema, location="query")
-    @blp.response(200, EventPageSchema)
+    @blp.arguments(EVENT_QUERY_SCHEMA, location="query")
+    @blp.response(200, EVENT_PAGE_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getEvents", security=SEAT_AUTH)
     def get(self, query, game_id):
@@ -362,7 +371,7 @@ class Events(MethodView):
 
 @blp.route("/<game_id:game_id>/states/<int:version>")
 class PastState(MethodView):
-    @blp.response(200, PastStateSchema)
+    @blp.response(200, PAST_STATE_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game", "unknown_version")
     @blp.doc(operationId="getPastState", security=SEAT_AUTH)
     def get(self, game_id, version):

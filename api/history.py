@@ -25,6 +25,15 @@ blp = Blueprint("history", __name__, description="Undo, replays, audits and veri
 
 NDJSON = "application/x-ndjson"
 
+AUDIT_SCHEMA = AuditSchema()
+HISTORY_SCHEMA = HistorySchema()
+REPLAY_QUERY_SCHEMA = ReplayQuerySchema()
+REPLAY_SCHEMA = ReplaySchema()
+UNDO_BODY_SCHEMA = UndoBodySchema()
+UNDO_RESULT_SCHEMA = UndoResultSchema()
+VERIFY_BODY_SCHEMA = VerifyBodySchema()
+VERIFY_REPORT_SCHEMA = VerifyReportSchema()
+
 
 def history() -> History:
     return History(service())
@@ -39,8 +48,8 @@ def require_seat(game_id: str) -> int:
 
 @blp.route("/games/<game_id:game_id>/undo")
 class Undo(MethodView):
-    @blp.arguments(UndoBodySchema)
-    @blp.response(200, UndoResultSchema)
+    @blp.arguments(UNDO_BODY_SCHEMA)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game", "forbidden", "game_over", "invalid_undo")
     @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
     def post(self, body, game_id):
@@ -58,7 +67,7 @@ class Undo(MethodView):
 
 @blp.route("/games/<game_id:game_id>/undo/accept")
 class UndoAccept(MethodView):
-    @blp.response(200, UndoResultSchema)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request")
     @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
     def post(self, game_id):
@@ -68,7 +77,7 @@ class UndoAccept(MethodView):
 
 @blp.route("/games/<game_id:game_id>/undo/decline")
 class UndoDecline(MethodView):
-    @blp.response(200, UndoResultSchema)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request")
     @blp.doc(operationId="declineUndo", security=[{"seatToken": []}])
     def post(self, game_id):
@@ -78,7 +87,7 @@ class UndoDecline(MethodView):
 
 @blp.route("/games/<game_id:game_id>/history")
 class GameHistory(MethodView):
-    @blp.response(200, HistorySchema)
+    @blp.response(200, HISTORY_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getHistory", security=[{"seatToken": []}, {}])
     def get(self, game_id):
@@ -89,7 +98,7 @@ class GameHistory(MethodView):
 
 @blp.route("/games/<game_id:game_id>/audit")
 class Audit(MethodView):
-    @blp.response(200, AuditSchema)
+    @blp.response(200, AUDIT_SCHEMA)
     @errors(blp, "unknown_game")
     @blp.doc(operationId="auditGame")
     def get(self, game_id):
@@ -99,8 +108,8 @@ class Audit(MethodView):
 
 @blp.route("/games/<game_id:game_id>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuerySchema, location="query")
-    @blp.response(200, ReplaySchema)
+    @blp.arguments(REPLAY_QUERY_SCHEMA, location="query")
+    @blp.response(200, REPLAY_SCHEMA)
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getReplay", security=[{"seatToken": []}, {}])
     def get(self, query, game_id):
@@ -133,8 +142,8 @@ class Export(MethodView):
 
 @blp.route("/verify")
 class Verify(MethodView):
-    @blp.arguments(VerifyBodySchema)
-    @blp.response(200, VerifyReportSchema)
+    @blp.arguments(VERIFY_BODY_SCHEMA)
+    @blp.response(200, VERIFY_REPORT_SCHEMA)
     @errors(blp)
     @blp.doc(operationId="verifyExport")
     def post(self, body):

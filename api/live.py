@@ -126,8 +126,8 @@ def follow(svc: GameService, game_id: str, seat: int | None, sent: int, truncate
 
 @blp.route("/games/<game_id:game_id>/stream")
 class Stream(MethodView):
-    @blp.arguments(StreamHeadersSchema, location="headers")
-    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.arguments(StreamHeadersSchema(), location="headers")
+    @blp.arguments(StreamQuerySchema(), location="query")
     @blp.doc(
         operationId="streamGame",
         security=[{"seatToken": []}, {}],
