@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 import flask_smorest
+import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
@@ -27,6 +28,8 @@ MAX_BODY_BYTES = 4 * 1024 * 1024
 
 class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
+    # a query parameter the operation does not take is a mistake worth a 400, not something to ignore
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": ma.RAISE}
 
     def load_json(self, req, schema):
         try:

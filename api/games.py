@@ -154,6 +154,7 @@ def read_etag(game: LoadedGame, body: dict[str, Any]) -> str:
     return f"{game.etag}-{digest[:12]}"
 
 
+VISIBLE = re.compile(r"[\x20-\x7e]{0,200}")
 ENTITY_TAG = re.compile(r'\s*(W/)?"([^"]*)"\s*|\s*([^\s,"]+)\s*')
 
 
@@ -188,6 +189,8 @@ def not_modified(etag: str) -> bool:
     value = request.headers.get("If-None-Match")
     if value is None:
         return False
+    if not VISIBLE.fullmatch(value):
+        raise ApiError("invalid_request", "If-None-Match takes entity-tags of visible ASCII, or *")
     tags = entity_tags(value)
     return tags is None or any(tag == etag for _, tag in tags)
 

@@ -98,7 +98,7 @@ class CreateGameSchema(ma.Schema):
     game_type = game_type_field(required=True)
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    undo = fields.Boolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
+    undo = fields.Boolean(load_default=True, truthy={True}, falsy={False}, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
     seed = fields.Integer(
         strict=True,

@@ -133,3 +133,5 @@ def test_the_generated_client_plays_a_complete_game(generated, game_type):
     assert isinstance(export, str) and export.count("\n") > moves, export
     report = history.verify_export.sync(client=client(), body=models.VerifyBody(export=export))
     assert isinstance(report, models.VerifyReport) and report.ok, report
+    print(f"\n{game_type}: {moves} moves by the generated client ({replays} idempotent retries), "
+          f"{report.events} events exported and verified, ranks {ranks}")
