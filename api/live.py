@@ -55,7 +55,7 @@ class StreamHeadersSchema(ma.Schema):
 
     last_event_id = fields.String(
         data_key="Last-Event-ID",
-        validate=validate.Regexp(r"^[0-9]{1,9}[.][0-9]{1,9}$", error="<generation>.<version>, e.g. 0.12"),
+        validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
         metadata={"description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
                   "reconnect); 400 when it is not of that form, 422 when the game has no such event"},
     )

@@ -17,6 +17,15 @@ def hosted_game_type(value: str) -> None:
         raise ma.ValidationError(f"not a hosted game type; one of {', '.join(registry.names())}")
 
 
+class StrictBoolean(fields.Boolean):
+    """true or false, not 0, 1, "yes" or "on" (marshmallow's Boolean takes those)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 TEXT = r"^[^\x00-\x1f\x7f-\x9f]*$"  # a name or label: no control characters
 
 
@@ -98,7 +107,7 @@ class CreateGameSchema(ma.Schema):
     game_type = game_type_field(required=True)
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    undo = fields.Boolean(load_default=True, truthy={True}, falsy={False}, metadata={"description": "false for tournament play: seats cannot undo"})
+    undo = StrictBoolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
     seed = fields.Integer(
         strict=True,
