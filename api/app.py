@@ -7,11 +7,14 @@ import os
 from typing import Any
 
 import flask_smorest
+import marshmallow as ma
 from flask import Flask
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
-from api.errors import HTTP_STATUS_CODES, ApiError, problem
+from api.contract import ANYWHERE, ConventionsPlugin
+from api.conventions import check_json
+from api.errors import CODES, HTTP_STATUS_CODES, ApiError, problem
 from eventstore.base import StoreUnavailable
 from workers.games import GameError
 from workers.runtime import Runtime
@@ -25,6 +28,18 @@ MAX_BODY_BYTES = 4 * 1024 * 1024
 
 class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
+    # a query parameter the operation does not take is a mistake worth a 400, not something to ignore
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": ma.RAISE}
+
+    def load_json(self, req, schema):
+        try:
+            data = super().load_json(req, schema)
+        except RecursionError:
+            raise ApiError("invalid_request", "JSON nested too deeply") from None
+        except ValueError as exc:  # not a JSONDecodeError: an integer of thousands of digits
+            raise ApiError("invalid_request", f"the body is not acceptable JSON: {exc}") from None
+        check_json(data)
+        return data
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -83,16 +98,33 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
                 "description": (
                     "Event-sourced board-game server. Errors are application/problem+json (RFC 9457) with a "
                     "stable `code`. Seat tokens (returned once by POST /games) are sent as "
-                    "`Authorization: Bearer <token>`."
-                )
+                    "`Authorization: Bearer <token>`.\n\n"
+                    "Versioning: `info.version` follows semantic versioning and every response carries it in the "
+                    "`API-Version` header. Additions (operations, optional fields, error codes) raise the minor "
+                    "version; a change that could break a client raises the major version and is served under a "
+                    "new path prefix beside this one for at least six months.\n\n"
+                    "Problem codes any request can meet before an operation is chosen: "
+                    + ", ".join(f"`{code}` ({CODES[code].status})" for code in ANYWHERE)
+                    + ". Each operation lists its own in `x-problem-codes` and in its error responses; "
+                    "GET /problems/{code} explains each code."
+                ),
+                "x-problem-codes": list(ANYWHERE),
             },
+        },
+        PRODUCES={
+            "history.Export": ("application/x-ndjson", "text/plain"),
+            "live.Stream": ("text/event-stream",),
+            "meta.ProblemPage": ("application/json", "text/html"),
         },
     )
     app.config.update(config or {})
     runtime = runtime or Runtime.from_environment()
     app.extensions["tradewinds"] = runtime
 
-    api = Api(app)
+    api = Api(app, spec_kwargs={"extra_plugins": [ConventionsPlugin()]})
+    from api.schemas import ProblemSchema
+
+    api.spec.components.schema("Problem", schema=ProblemSchema)
     api.spec.components.security_scheme(
         "seatToken", {"type": "http", "scheme": "bearer", "description": "a seat token from POST /games"}
     )
@@ -101,7 +133,9 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
     )
 
-    from api import games, history, live, meta, tournaments, webhooks
+    from api import conventions, games, history, live, meta, tournaments, webhooks
+
+    conventions.register_converters(app, api)
 
     api.register_blueprint(meta.blp)
     api.register_blueprint(games.blp)
@@ -111,11 +145,13 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(tournaments.blp)
     app.extensions["tradewinds_api"] = api
 
-    from api import contract
+    from api import game_contract
 
-    contract.register_components(api.spec)
+    game_contract.register_components(api.spec)
 
     from api import ratelimit
+
+    conventions.install(app)
 
     ratelimit.install(app, int(os.environ.get("TRADEWINDS_RATE_LIMIT", "600")))
 

@@ -33,7 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         def load_config(self):
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", 1)
-            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("worker_class", "api.server.ProblemThreadWorker")
             self.cfg.set("threads", args.threads)
             self.cfg.set("timeout", 120)
             self.cfg.set("accesslog", "-" if args.access_log else None)

@@ -1,4 +1,4 @@
-"""Helpers shared by the blueprints: documented error responses, the runtime, bearer tokens."""
+"""Helpers shared by the blueprints: the runtime, the caller, bearer tokens."""
 
 from __future__ import annotations
 
@@ -6,30 +6,8 @@ from dataclasses import dataclass
 
 from flask import current_app, request
 
-from api.errors import CODES, PROBLEM_CONTENT_TYPE, ApiError
-from api.schemas import ProblemSchema
+from api.errors import ApiError
 from workers import apikeys
-
-_DESCRIPTIONS: dict[int, str] = {}
-for _code, (_status, _title) in CODES.items():
-    _DESCRIPTIONS.setdefault(_status, "")
-    _DESCRIPTIONS[_status] += ("; " if _DESCRIPTIONS[_status] else "") + f"`{_code}`: {_title}"
-
-
-def errors(blp, *statuses: int):
-    """Document these problem+json error responses on an operation (429 always: any API key is rate-limited)."""
-
-    def decorate(func):
-        for status in sorted(set(statuses) | {429}):
-            func = blp.alt_response(
-                status,
-                schema=ProblemSchema,
-                description=_DESCRIPTIONS.get(status, "error"),
-                content_type=PROBLEM_CONTENT_TYPE,
-            )(func)
-        return func
-
-    return decorate
 
 
 def runtime():

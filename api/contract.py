@@ -1,89 +1,103 @@
-"""What the API tells clients about each game: typed commands, views, the catalogue, labels.
+"""Conventions every operation of the OpenAPI document shares, written in one place.
 
-Each game's rules object publishes its command schemas, view schema and catalogue (``domain/contract.py``).
-This module puts them in the OpenAPI components (``PuertoRicoCommand``: a union of ``PuertoRicoBuildCommand``,
-... discriminated by ``type``; ``PuertoRicoView``), checks submitted commands against them before
-the rules see them, and labels legal commands.
+An apispec plugin runs on each path as it is registered. From the problem codes an operation declares
+(``errors(blp, ...)``) and the kinds of input it takes, it writes the operation's error responses, each
+listing its codes (``x-problem-codes``), and documents the headers every response carries.
 """
 
 from __future__ import annotations
 
-import functools
+from collections import defaultdict
+from copy import deepcopy
 from typing import Any
 
-import jsonschema_rs
+from apispec import BasePlugin
 
-from api.errors import ApiError
-from domain import registry
-from domain.contract import as_json_schema
-from domain.game import Rules
+from api.errors import CODES, PROBLEM_CONTENT_TYPE
 
+API_VERSION_HEADER = "API-Version"
+CODES_KEY = "x-problem-codes"
 
-def camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_"))
-
-
-def command_component(game: str) -> str:
-    return f"{camel(game)}Command"
-
-
-def register_components(spec) -> None:
-    """Add every game's command union and view schema to the spec (the shared result is ``GameResultSchema``)."""
-    for rules in registry.all_rules():
-        schemas = rules.command_schemas()
-        if schemas:
-            refs = {}
-            for ctype, schema in schemas.items():
-                name = f"{camel(rules.name)}{camel(ctype)}Command"
-                if "oneOf" in schema:  # fields depend on a value: each case is a component of its own
-                    cases = []
-                    for i, case in enumerate(schema["oneOf"], start=1):
-                        spec.components.schema(f"{name}{i}", component=case)
-                        cases.append({"$ref": f"#/components/schemas/{name}{i}"})
-                    schema = {**schema, "oneOf": cases}
-                spec.components.schema(name, component=schema)
-                refs[ctype] = f"#/components/schemas/{name}"
-            spec.components.schema(command_component(rules.name), component={
-                "description": f"A {rules.title} command: one of these, chosen by `type`.",
-                "oneOf": [{"$ref": ref} for ref in refs.values()],
-                "discriminator": {"propertyName": "type", "mapping": refs},
-            })
-        view = rules.view_schema()
-        if view:
-            spec.components.schema(f"{camel(rules.name)}View", component=view)
+# every operation: the Accept header, the per-key rate limit and a store outage
+ALWAYS = ("not_acceptable", "rate_limited", "unavailable")
+WITH_INPUT = ("invalid_request",)  # a path, query or header parameter, or a body
+WITH_BODY = ("invalid_request", "payload_too_large", "unsupported_media_type")
+# codes no operation lists because they are answered before any operation is chosen
+ANYWHERE = ("not_found", "method_not_allowed", "request_line_too_long", "headers_too_large", "internal_error")
 
 
-@functools.cache
-def _validators(game: str) -> dict[str, Any]:
-    rules = registry.get(game)
-    return {ctype: jsonschema_rs.validator_for(as_json_schema(schema))
-            for ctype, schema in rules.command_schemas().items()}
+def _header(description: str, required: bool = False, schema: dict | None = None) -> dict[str, Any]:
+    return {"description": description, "required": required, "schema": schema or {"type": "string"}}
 
 
-def check_commands(rules: Rules, commands: list[Any]) -> None:
-    """Refuse (400 ``invalid_request``) a command that does not match the game's command schema."""
-    validators = _validators(rules.name)
-    if not validators:  # the game publishes no command schemas (test games): the rules check everything
-        return
-    for index, command in enumerate(commands):
-        where = f"command {index}" if len(commands) > 1 else "command"
-        ctype = command.get("type") if isinstance(command, dict) else None
-        validator = validators.get(ctype) if isinstance(ctype, str) else None
-        if validator is None:
-            raise ApiError("invalid_request", f"{where}: unknown command type {ctype!r} for {rules.name}; expected "
-                           f"one of {', '.join(validators)} (see the {command_component(rules.name)} schema)",
-                           index=index if len(commands) > 1 else None)
-        problems = [_say(err) for err in validator.iter_errors(command)]
-        if problems:
-            raise ApiError("invalid_request", f"{where} ({ctype}) does not match its schema: {'; '.join(problems)}",
-                           index=index if len(commands) > 1 else None)
+VERSION_HEADER = _header("the API version that answered (semantic versioning; see info.version)", True)
+RATE_HEADERS = {
+    "RateLimit-Policy": _header('requests with an API key: the quota policy, e.g. `"key";q=600;w=60` '
+                                "(IETF draft RateLimit header fields)"),
+    "RateLimit": _header('requests with an API key: what is left, e.g. `"key";r=598;t=41` '
+                         "(remaining requests, seconds to the window's end)"),
+}
+EXTRA_HEADERS = {
+    "201": {"Location": _header("the URL of the created resource", True)},
+    "401": {"WWW-Authenticate": _header('the challenge, `Bearer realm="tradewinds"`', True)},
+    "429": {"Retry-After": _header("seconds to wait", True, {"type": "integer"})},
+    "503": {"Retry-After": _header("seconds to wait", True, {"type": "integer"})},
+}
 
 
-def _say(err) -> str:
-    path = ".".join(str(p) for p in err.instance_path)
-    return f"{path or 'command'}: {err.message}"
+def describe(codes: list[str]) -> str:
+    return "; ".join(f"`{code}`: {CODES[code].title}" for code in codes)
 
 
-def choices(rules: Rules, state: Any, seat: int, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each legal command with its label and previews."""
-    return [{"command": command, **rules.label(state, seat, command)} for command in commands]
+def problem_response(codes: list[str]) -> dict[str, Any]:
+    return {
+        "description": describe(codes),
+        "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        CODES_KEY: codes,
+    }
+
+
+class ConventionsPlugin(BasePlugin):
+    def operation_helper(self, path=None, operations=None, **kwargs) -> None:
+        path_params = any(p.get("in") == "path" for p in kwargs.get("parameters") or [] if isinstance(p, dict))
+        path_params = path_params or "{" in (path or "")
+        for operation in (operations or {}).values():
+            self.complete(operation, path_params)
+
+    @staticmethod
+    def complete(operation: dict[str, Any], path_params: bool) -> None:
+        codes = list(operation.pop(CODES_KEY, []))
+        codes += ALWAYS
+        if "requestBody" in operation:
+            codes += WITH_BODY
+        if path_params or operation.get("parameters"):
+            codes += WITH_INPUT
+        unknown = [c for c in codes if c not in CODES]
+        if unknown:
+            raise ValueError(f"undocumented problem codes {unknown}")
+        by_status: dict[str, list[str]] = defaultdict(list)
+        for code in sorted(set(codes), key=lambda c: (CODES[c].status, list(CODES).index(c))):
+            by_status[str(CODES[code].status)].append(code)
+        responses = {str(status): response for status, response in operation.get("responses", {}).items()}
+        for status in [s for s, r in responses.items() if isinstance(r, str)]:
+            del responses[status]  # flask-smorest's shared error responses: replaced by the codes' own
+        for status, status_codes in list(by_status.items()):
+            if status in responses and PROBLEM_CONTENT_TYPE not in responses[status].get("content", {}):
+                del by_status[status]  # an operation-specific body for this status (the health check's 503)
+                continue
+            responses[status] = problem_response(status_codes)
+        for status, response in responses.items():
+            headers = response.setdefault("headers", {})
+            headers[API_VERSION_HEADER] = deepcopy(VERSION_HEADER)
+            headers.update(deepcopy(RATE_HEADERS))
+            headers.update(deepcopy(EXTRA_HEADERS.get(status, {})))
+        operation["responses"] = responses
+        operation[CODES_KEY] = [c for codes_ in by_status.values() for c in codes_]
+
+
+def errors(blp, *codes: str):
+    """Declare the problem codes an operation returns beyond those of every operation (see ConventionsPlugin)."""
+    unknown = [c for c in codes if c not in CODES]
+    if unknown:
+        raise ValueError(f"unknown problem codes {unknown}")
+    return blp.doc(**{CODES_KEY: list(codes)})

@@ -1,4 +1,4 @@
-"""Marshmallow schemas for the game catalogue and labelled legal commands (see api/contract.py)."""
+"""Marshmallow schemas for the game catalogue and labelled legal commands (see api/game_contract.py)."""
 
 from __future__ import annotations
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from typing import Any
 
 import marshmallow as ma
+from flask import Response, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api import contract
+from api import game_contract
 from api.app import Blueprint
-from api.common import caller_for, errors, integrator_key, service
+from api.common import caller_for, integrator_key, service
+from api.contract import errors
 from api.errors import ApiError
 from api.schemas import (
     CreatedGameSchema,
@@ -35,7 +40,15 @@ blp = Blueprint("games", __name__, url_prefix="/games", description="Create game
 
 SEAT_AUTH = [{"seatToken": []}, {}]
 
+CREATE_EXAMPLE = {"game_type": "puerto_rico", "seed": 7,
+                  "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}, {"kind": "bot"}]}
+GAME_ID = {"game_id": "$response.body#/id"}
 GAME_LINKS = {
+    "GetReplay": {"operationId": "getReplay", "parameters": GAME_ID},
+    "GetHistory": {"operationId": "getHistory", "parameters": GAME_ID},
+    "AuditGame": {"operationId": "auditGame", "parameters": GAME_ID},
+    "StreamGame": {"operationId": "streamGame", "parameters": GAME_ID},
+    "ExportGame": {"operationId": "exportGame", "parameters": GAME_ID},
     "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"}},
     "GetLegalCommands": {"operationId": "getLegalCommands", "parameters": {"game_id": "$response.body#/id"}},
     "SubmitCommands": {"operationId": "submitCommands", "parameters": {"game_id": "$response.body#/id"}},
@@ -47,18 +60,31 @@ GAME_LINKS = {
 }
 
 
+ETAG_HEADER = {"description": "the version, to send in If-Match (moves) or If-None-Match (reads)", "required": True,
+               "schema": {"type": "string"}}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
+                 "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"}}
+
+
+GAME_LIST_QUERY = GameListQuerySchema()
+CREATE_GAME = CreateGameSchema()
+GAME_LIST = GameListSchema()
+
+
 class MoveHeadersSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
     if_match = fields.String(
         data_key="If-Match",
-        validate=validate.Length(1, 100),
-        metadata={"description": "the game's ETag as last read; 412 if another move was stored since"},
+        validate=validate.Regexp(r"^[\x20-\x7e]{1,200}$", error="visible ASCII, at most 200 characters"),
+        metadata={"description": "the game's ETag as last read, a list of them, or `*` (RFC 9110); 412 if the "
+                  "game is at none of them. Weak tags (W/) never match."},
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
-        validate=validate.Length(1, 200),
+        validate=validate.Regexp(r"^[\x21-\x7e]{1,200}$", error="1 to 200 visible ASCII characters"),
         metadata={"description": "a retried request with the same key never plays twice"},
     )
 
@@ -120,22 +146,80 @@ def etag_header(game: LoadedGame) -> dict[str, str]:
     return {"ETag": f'"{game.etag}"'}
 
 
-def parse_if_match(value: str | None) -> str | None:
+def read_etag(game: LoadedGame, body: dict[str, Any]) -> str:
+    """The validator of a game read: its version, plus a digest of what changes between moves (a running clock,
+    an open undo request, seats handed to bots) so that If-None-Match never answers 304 for a changed body."""
+    moving = {k: body.get(k) for k in ("clock", "undo_request")}
+    if not any(moving.values()) and not any(s.get("timed_out") for s in body["seats"]):
+        return game.etag
+    digest = hashlib.sha256(json.dumps([moving, body["seats"]], sort_keys=True, default=str).encode()).hexdigest()
+    return f"{game.etag}-{digest[:12]}"
+
+
+VISIBLE = re.compile(r"[\x20-\x7e]{0,200}")
+ENTITY_TAG = re.compile(r'\s*(W/)?"([^"]*)"\s*|\s*([^\s,"]+)\s*')
+
+
+def entity_tags(value: str) -> list[tuple[bool, str]] | None:
+    """An If-Match / If-None-Match field as (weak, tag) pairs, ``None`` for ``*`` (RFC 9110 13.1.1). Bare
+    unquoted tags are taken as strong tags, as a courtesy to clients that send the body's `etag` as is."""
+    if value.strip() == "*":
+        return None
+    tags = []
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        match = ENTITY_TAG.fullmatch(part)
+        if match is None:
+            raise ApiError("invalid_request", f"not an entity-tag list: {value!r}")
+        tags.append((bool(match.group(1)), match.group(2) if match.group(2) is not None else match.group(3)))
+    return tags
+
+
+def parse_if_match(value: str | None) -> list[str] | None:
+    """The versions a move may apply to: strong comparison, so weak tags match nothing; ``["*"]`` for any."""
     if value is None:
         return None
-    value = value.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    return value.strip('"')
+    tags = entity_tags(value)
+    if tags is None:
+        return ["*"]
+    return [tag.split("-", 1)[0] for weak, tag in tags if not weak]
 
 
+def not_modified(etag: str) -> bool:
+    """If-None-Match on a read: weak comparison, ``*`` matches any current representation."""
+    value = request.headers.get("If-None-Match")
+    if value is None:
+        return False
+    if not VISIBLE.fullmatch(value):
+        raise ApiError("invalid_request", "If-None-Match takes entity-tags of visible ASCII, or *")
+    tags = entity_tags(value)
+    return tags is None or any(tag == etag for _, tag in tags)
+
+
+def read_response(body: dict[str, Any], etag: str):
+    headers = {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
+    if not_modified(etag):
+        return Response(status=304, headers=headers)
+    return body, 200, headers
+
+
+GAME_SCHEMA = GameSchema()
+CREATED_GAME_SCHEMA = CreatedGameSchema()
+LEGAL_COMMANDS_SCHEMA = LegalCommandsSchema()
+MOVE_RESULT_SCHEMA = MoveResultSchema()
+SUBMIT_SCHEMA = SubmitSchema()
+MOVE_HEADERS_SCHEMA = MoveHeadersSchema()
+EVENT_QUERY_SCHEMA = EventQuerySchema()
+EVENT_PAGE_SCHEMA = EventPageSchema()
+PAST_STATE_SCHEMA = PastStateSchema()
 # ---------------------------------------------------------------------------- routes
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(CreateGameSchema)
-    @blp.response(201, CreatedGameSchema)
-    @errors(blp, 400, 404, 413, 422)
-    @blp.doc(operationId="createGame", responses={"201": {"links": GAME_LINKS}})
+    @blp.arguments(CREATE_GAME, example=CREATE_EXAMPLE)
+    @blp.response(201, CREATED_GAME_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
+    @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
     def post(self, body):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
         key = integrator_key()
@@ -148,18 +232,28 @@ class Games(MethodView):
             created_by=key.key_id if key else None,
             clock=body.get("clock"),
         )
-        return {**game_body(game, None), "seat_tokens": tokens}, 201, etag_header(game)
+        return ({**game_body(game, None), "seat_tokens": tokens}, 201,
+                {**etag_header(game), "Location": url_for("games.Game", game_id=game.info.stream)})
 
-    @blp.arguments(GameListQuerySchema, location="query")
-    @blp.response(200, GameListSchema)
-    @errors(blp, 400)
+    @blp.arguments(GAME_LIST_QUERY, location="query")
+    @blp.response(200, GAME_LIST, headers={"Link": {
+        "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
+        "schema": {"type": "string"}}})
+    @errors(blp)
     @blp.doc(operationId="listGames")
     def get(self, query):
-        """List games, newest first"""
-        infos = service().store.list_streams(
-            game_type=query.get("game_type"), status=query.get("status"), limit=query["limit"], offset=query["offset"]
-        )
-        return {
+        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)"""
+        limit = query["limit"]
+        infos = service().store.list_streams(game_type=query.get("game_type"), status=query.get("status"),
+                                             limit=limit + 1, newest_first=True, before=query.get("cursor"))
+        more = len(infos) > limit
+        infos = infos[:limit]
+        next_cursor = infos[-1].stream if more else None
+        headers = {}
+        if next_cursor:
+            args = {k: v for k, v in request.args.items() if k != "cursor"}
+            headers["Link"] = f'<{url_for("games.Games", **args, cursor=next_cursor)}>; rel="next"'
+        body = {
             "games": [
                 {
                     "id": info.stream,
@@ -170,26 +264,33 @@ class Games(MethodView):
                     "seats": public_seats(info.metadata),
                 }
                 for info in infos
-            ]
+            ],
+            "next_cursor": next_cursor,
         }
+        return body, 200, headers
 
 
-@blp.route("/<string:game_id>")
+@blp.route("/<game_id:game_id>")
 class Game(MethodView):
-    @blp.response(200, GameSchema, headers={"ETag": {"schema": {"type": "string"}}})
-    @errors(blp, 401, 404)
-    @blp.doc(operationId="getGame", security=SEAT_AUTH)
+    @blp.response(200, GAME_SCHEMA, headers={"ETag": ETAG_HEADER})
+    @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
+                      headers={"ETag": ETAG_HEADER})
+    @errors(blp, "unauthorized", "unknown_game")
+    @blp.doc(operationId="getGame", security=SEAT_AUTH, parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Read a game as the caller's seat sees it (or as a spectator without a token)"""
         game = service().load(game_id)
-        return game_body(game, caller_seat(game)), 200, etag_header(game)
+        body = game_body(game, caller_seat(game))
+        return read_response(body, read_etag(game, body))
 
 
-@blp.route("/<string:game_id>/legal-commands")
+@blp.route("/<game_id:game_id>/legal-commands")
 class LegalCommands(MethodView):
-    @blp.response(200, LegalCommandsSchema)
-    @errors(blp, 401, 404)
-    @blp.doc(operationId="getLegalCommands", security=[{"seatToken": []}])
+    @blp.response(200, LEGAL_COMMANDS_SCHEMA, headers={"ETag": ETAG_HEADER})
+    @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
+                      headers={"ETag": ETAG_HEADER})
+    @errors(blp, "unauthorized", "unknown_game")
+    @blp.doc(operationId="getLegalCommands", security=[{"seatToken": []}], parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Every command the caller's seat may send now (empty when it is not this seat's turn)"""
         game = service().load(game_id)
@@ -197,21 +298,26 @@ class LegalCommands(MethodView):
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
         commands = [] if game.over else game.rules.legal_commands(game.state, seat)
-        return {
+        if game.seats[seat]["kind"] != "human":
+            commands = []  # the seat ran out of time: a bot plays it now
+        body = {
             "seat": seat,
             "version": game.version,
             "etag": game.etag,
             "commands": commands,
-            "choices": contract.choices(game.rules, game.state, seat, commands),
-        }, 200, etag_header(game)
+            "choices": game_contract.choices(game.rules, game.state, seat, commands),
+        }
+        return read_response(body, game.etag)
 
 
-@blp.route("/<string:game_id>/commands")
+@blp.route("/<game_id:game_id>/commands")
 class Commands(MethodView):
-    @blp.arguments(MoveHeadersSchema, location="headers")
-    @blp.arguments(SubmitSchema)
-    @blp.response(200, MoveResultSchema, headers={"ETag": {"schema": {"type": "string"}}})
-    @errors(blp, 400, 401, 404, 409, 412, 413, 422)
+    @blp.arguments(MOVE_HEADERS_SCHEMA, location="headers")
+    @blp.arguments(SUBMIT_SCHEMA)
+    @blp.response(200, MOVE_RESULT_SCHEMA, headers={"ETag": ETAG_HEADER})
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "not_your_turn", "game_over", "out_of_time", "busy",
+            "idempotency_expired", "stale_version", "invalid_command", "illegal_command",
+            "idempotency_conflict")
     @blp.doc(operationId="submitCommands", security=[{"seatToken": []}])
     def post(self, headers, body, game_id):
         """Play a command, or a list of commands applied in order all-or-nothing, for the caller's seat"""
@@ -223,7 +329,7 @@ class Commands(MethodView):
         if ("command" in body) == ("commands" in body):
             raise ApiError("invalid_command", 'send exactly one of "command" (an object) or "commands" (a list)')
         commands = body["commands"] if "commands" in body else [body["command"]]
-        contract.check_commands(registry.get(info.game_type), commands)
+        game_contract.check_commands(registry.get(info.game_type), commands)
         outcome = svc.submit(
             game_id,
             seat,
@@ -248,11 +354,11 @@ class Commands(MethodView):
         )
 
 
-@blp.route("/<string:game_id>/events")
+@blp.route("/<game_id:game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventQuerySchema, location="query")
-    @blp.response(200, EventPageSchema)
-    @errors(blp, 400, 401, 404)
+    @blp.arguments(EVENT_QUERY_SCHEMA, location="query")
+    @blp.response(200, EVENT_PAGE_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getEvents", security=SEAT_AUTH)
     def get(self, query, game_id):
         """The game's event log after a version, redacted for the caller (all public once the game is over)"""
@@ -276,10 +382,10 @@ class Events(MethodView):
         }
 
 
-@blp.route("/<string:game_id>/states/<int:version>")
+@blp.route("/<game_id:game_id>/states/<int:version>")
 class PastState(MethodView):
-    @blp.response(200, PastStateSchema)
-    @errors(blp, 401, 404)
+    @blp.response(200, PAST_STATE_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game", "unknown_version")
     @blp.doc(operationId="getPastState", security=SEAT_AUTH)
     def get(self, game_id, version):
         """The game as it was at a past version (replay), as the caller may see it"""

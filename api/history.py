@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 
 from api.app import Blueprint
-from api.common import caller_for, errors, runtime, service
+from api.common import caller_for, runtime, service
+from api.contract import errors
 from api.errors import ApiError
 from api.schemas import (
     AuditSchema,
@@ -24,6 +25,15 @@ blp = Blueprint("history", __name__, description="Undo, replays, audits and veri
 
 NDJSON = "application/x-ndjson"
 
+AUDIT_SCHEMA = AuditSchema()
+HISTORY_SCHEMA = HistorySchema()
+REPLAY_QUERY_SCHEMA = ReplayQuerySchema()
+REPLAY_SCHEMA = ReplaySchema()
+UNDO_BODY_SCHEMA = UndoBodySchema()
+UNDO_RESULT_SCHEMA = UndoResultSchema()
+VERIFY_BODY_SCHEMA = VerifyBodySchema()
+VERIFY_REPORT_SCHEMA = VerifyReportSchema()
+
 
 def history() -> History:
     return History(service())
@@ -36,11 +46,11 @@ def require_seat(game_id: str) -> int:
     return seat
 
 
-@blp.route("/games/<string:game_id>/undo")
+@blp.route("/games/<game_id:game_id>/undo")
 class Undo(MethodView):
-    @blp.arguments(UndoBodySchema)
-    @blp.response(200, UndoResultSchema)
-    @errors(blp, 400, 401, 403, 404, 409, 412, 422)
+    @blp.arguments(UNDO_BODY_SCHEMA)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "game_over", "invalid_undo", "stale_version")
     @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
     def post(self, body, game_id):
         """Take moves back to `to_version`: at once when the policy allows, else as a request to the other seats
@@ -55,30 +65,30 @@ class Undo(MethodView):
         return history().undo(game_id, body["to_version"], caller.seat, caller.integrator, body["reason"])
 
 
-@blp.route("/games/<string:game_id>/undo/accept")
+@blp.route("/games/<game_id:game_id>/undo/accept")
 class UndoAccept(MethodView):
-    @blp.response(200, UndoResultSchema)
-    @errors(blp, 401, 403, 404, 409, 412)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "stale_version")
     @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Agree to the open undo request; the last agreement performs it"""
         return history().answer(game_id, require_seat(game_id), accept=True)
 
 
-@blp.route("/games/<string:game_id>/undo/decline")
+@blp.route("/games/<game_id:game_id>/undo/decline")
 class UndoDecline(MethodView):
-    @blp.response(200, UndoResultSchema)
-    @errors(blp, 401, 403, 404, 409)
+    @blp.response(200, UNDO_RESULT_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request")
     @blp.doc(operationId="declineUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Refuse the open undo request; it closes"""
         return history().answer(game_id, require_seat(game_id), accept=False)
 
 
-@blp.route("/games/<string:game_id>/history")
+@blp.route("/games/<game_id:game_id>/history")
 class GameHistory(MethodView):
-    @blp.response(200, HistorySchema)
-    @errors(blp, 401, 404)
+    @blp.response(200, HISTORY_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getHistory", security=[{"seatToken": []}, {}])
     def get(self, game_id):
         """Every truncation of the game with who, when, why and the events it archived (redacted)"""
@@ -86,21 +96,21 @@ class GameHistory(MethodView):
         return {"game_id": game_id, "truncations": history().truncations(game_id, seat)}
 
 
-@blp.route("/games/<string:game_id>/audit")
+@blp.route("/games/<game_id:game_id>/audit")
 class Audit(MethodView):
-    @blp.response(200, AuditSchema)
-    @errors(blp, 404)
+    @blp.response(200, AUDIT_SCHEMA)
+    @errors(blp, "unknown_game")
     @blp.doc(operationId="auditGame")
     def get(self, game_id):
         """Re-verify the stored hash chain and the server's signature of its head; names the first broken version"""
         return history().audit(game_id)
 
 
-@blp.route("/games/<string:game_id>/replay")
+@blp.route("/games/<game_id:game_id>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuerySchema, location="query")
-    @blp.response(200, ReplaySchema)
-    @errors(blp, 400, 401, 404)
+    @blp.arguments(REPLAY_QUERY_SCHEMA, location="query")
+    @blp.response(200, REPLAY_SCHEMA)
+    @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getReplay", security=[{"seatToken": []}, {}])
     def get(self, query, game_id):
         """The log step by step with the acting seat and the state after each event (public once over)"""
@@ -108,31 +118,33 @@ class Replay(MethodView):
         return history().replay(game_id, seat, query["after"], query["limit"])
 
 
-@blp.route("/games/<string:game_id>/export")
+@blp.route("/games/<game_id:game_id>/export")
 class Export(MethodView):
     @blp.doc(
         operationId="exportGame",
         responses={
-            "200": {
+            200: {
                 "description": "JSON Lines: a header line (game type, options, seed, seats, result), then every "
-                "event with its hash. Check it with `tradewinds verify FILE` or POST /verify.",
-                "content": {NDJSON: {"schema": {"type": "string"}}},
+                "event with its hash. Check it with `tradewinds verify FILE` or POST /verify. Served as "
+                "`application/x-ndjson` unless the Accept header prefers `text/plain` (the same text).",
+                "content": {NDJSON: {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}},
             }
         },
     )
-    @errors(blp, 404, 409)
+    @errors(blp, "unknown_game", "game_not_over")
     def get(self, game_id):
         """Export a finished game as a self-contained, verifiable JSON Lines file"""
         lines = history().export_lines(game_id)
-        return Response("\n".join(lines) + "\n", mimetype=NDJSON,
+        mimetype = request.accept_mimetypes.best_match([NDJSON, "text/plain"], default=NDJSON)
+        return Response("\n".join(lines) + "\n", mimetype=mimetype,
                         headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
 
 
 @blp.route("/verify")
 class Verify(MethodView):
-    @blp.arguments(VerifyBodySchema)
-    @blp.response(200, VerifyReportSchema)
-    @errors(blp, 400, 413)
+    @blp.arguments(VERIFY_BODY_SCHEMA)
+    @blp.response(200, VERIFY_REPORT_SCHEMA)
+    @errors(blp)
     @blp.doc(operationId="verifyExport")
     def post(self, body):
         """Verify an export: hash chain, this server's signature of its head, set-up and result re-folded

@@ -17,7 +17,8 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import caller_for, errors, service
+from api.common import caller_for, service
+from api.contract import errors
 from api.errors import ApiError
 from api.games import event_body
 from workers.games import GameService
@@ -28,14 +29,35 @@ HEARTBEAT_SECONDS = 15.0
 EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 
 
+SSE_EVENT = {
+    "type": "object",
+    "description": "one Server-Sent Event; `data` is JSON text",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["game_event", "truncated", "game_over"]},
+        "data": {"type": "string"},
+        "id": {"type": "string", "pattern": "^[0-9]+[.][0-9]+$"},
+        "retry": {"type": "integer"},
+    },
+}
+
+
 class StreamHeadersSchema(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
+    @ma.pre_load
+    def empty_is_absent(self, data, **kwargs):
+        """An empty Last-Event-ID is no id (what EventSource sends before it has seen one)."""
+        if not (data.get("Last-Event-ID") or "").strip():
+            return {k: v for k, v in data.items() if k != "Last-Event-ID"}
+        return data
+
     last_event_id = fields.String(
         data_key="Last-Event-ID",
+        validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
         metadata={"description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
-                  "reconnect); 422 when it is not one"},
+                  "reconnect); 400 when it is not of that form, 422 when the game has no such event"},
     )
 
 
@@ -102,10 +124,10 @@ def follow(svc: GameService, game_id: str, seat: int | None, sent: int, truncate
         svc.wait_for_change(game_id, sent, generation, min(remaining, HEARTBEAT_SECONDS))
 
 
-@blp.route("/games/<string:game_id>/stream")
+@blp.route("/games/<game_id:game_id>/stream")
 class Stream(MethodView):
-    @blp.arguments(StreamHeadersSchema, location="headers")
-    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.arguments(StreamHeadersSchema(), location="headers")
+    @blp.arguments(StreamQuerySchema(), location="query")
     @blp.doc(
         operationId="streamGame",
         security=[{"seatToken": []}, {}],
@@ -114,21 +136,19 @@ class Stream(MethodView):
                 "description": "text/event-stream of `game_event` (id `<generation>.<version>`, data as in the "
                 "event log, redacted for the caller), `truncated` (an undo: roll back to `to_version`) and "
                 "`game_over` (the result; the stream then ends)",
-                "content": {"text/event-stream": {"schema": {
-                    "type": "object",
-                    "description": "one Server-Sent Event; `data` is JSON text",
-                    "required": ["event", "data"],
-                    "properties": {
-                        "event": {"type": "string", "enum": ["game_event", "truncated", "game_over"]},
-                        "data": {"type": "string", "contentMediaType": "application/json"},
-                        "id": {"type": "string", "pattern": "^[0-9]+[.][0-9]+$"},
-                        "retry": {"type": "integer"},
+                "content": {"text/event-stream": {
+                    "schema": {
+                        "type": "string",
+                        "description": "Server-Sent Events text: blocks of `id:`, `event:` and `data:` lines (data "
+                        "is one JSON object) separated by a blank line; `retry:` and `: keep-alive` comment lines "
+                        "may appear. `x-sse-event` describes one event.",
                     },
-                }}},
+                    "x-sse-event": SSE_EVENT,
+                }},
             }
         },
     )
-    @errors(blp, 400, 401, 404, 422)
+    @errors(blp, "unauthorized", "unknown_game", "invalid_event_id")
     def get(self, headers, query, game_id):
         """Follow a game live (Server-Sent Events), resumable with Last-Event-ID"""
         svc = service()

@@ -1,6 +1,7 @@
 """Per-API-key rate limits: a fixed one-minute window, counted in Redis when configured, else in-process.
 
-Over the limit a request gets 429 with ``Retry-After`` (seconds to the next window). Seat tokens and
+Over the limit a request gets 429 with ``Retry-After`` (seconds to the next window). Every request with an
+API key carries ``RateLimit-Policy`` and ``RateLimit`` (the IETF draft header fields). Seat tokens and
 anonymous requests are not limited here (put a reverse proxy in front for that).
 """
 
@@ -10,13 +11,14 @@ import hashlib
 import threading
 import time
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
 from api.common import bearer_token
 from api.errors import ApiError
 from workers.apikeys import is_api_key
 
 WINDOW = 60
+POLICY = "key"  # the policy's name in the RateLimit header fields (draft-ietf-httpapi-ratelimit-headers)
 
 
 class LocalCounter:
@@ -62,9 +64,20 @@ def install(app: Flask, limit_per_minute: int) -> None:
         now = time.time()
         window = int(now // WINDOW)
         key_id = hashlib.sha256(token.encode()).hexdigest()[:16]
-        if counter.hit(key_id, window) > limit:
-            retry = max(1, int((window + 1) * WINDOW - now))
-            raise ApiError("rate_limited", f"this API key may make {limit} requests a minute; retry in {retry} s",
-                           headers={"Retry-After": str(retry)})
+        used = counter.hit(key_id, window)
+        reset = max(1, int((window + 1) * WINDOW - now))
+        g.rate_limit = (limit, max(0, limit - used), reset)
+        if used > limit:
+            raise ApiError("rate_limited", f"this API key may make {limit} requests a minute; retry in {reset} s",
+                           headers={"Retry-After": str(reset)})
         return None
+
+    @app.after_request
+    def rate_headers(response):
+        state = g.get("rate_limit")
+        if state is not None:
+            limit, remaining, reset = state
+            response.headers["RateLimit-Policy"] = f'"{POLICY}";q={limit};w={WINDOW}'
+            response.headers["RateLimit"] = f'"{POLICY}";r={remaining};t={reset}'
+        return response
 

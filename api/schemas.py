@@ -5,9 +5,38 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain import registry
 from domain.bots import LEVELS as BOT_LEVELS
 
 MAX_COMMANDS = 50
+GAME_TYPES = sorted(registry.GAME_MODULES)
+
+
+def hosted_game_type(value: str) -> None:
+    if value not in registry.names():
+        raise ma.ValidationError(f"not a hosted game type; one of {', '.join(registry.names())}")
+
+
+class StrictBoolean(fields.Boolean):
+    """true or false, not 0, 1, "yes" or "on" (marshmallow's Boolean takes those)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+TEXT = r"^[^\x00-\x1f\x7f-\x9f]*$"  # a name or label: no control characters
+
+
+def name_field(low: int, high: int, **kwargs) -> fields.String:
+    return fields.String(validate=[validate.Length(low, high), validate.Regexp(TEXT, error="no control characters")],
+                         **kwargs)
+
+
+def game_type_field(**kwargs) -> fields.String:
+    """A game type name: documented as an enum of the hosted games (GET /game-types describes each)."""
+    return fields.String(metadata={"enum": GAME_TYPES, "example": "puerto_rico"}, **kwargs)
 
 
 class ProblemSchema(ma.Schema):
@@ -50,12 +79,12 @@ class HealthSchema(ma.Schema):
 
 class SeatRequestSchema(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
-    name = fields.String(validate=validate.Length(1, 64), metadata={"description": "display name"})
+    name = name_field(1, 64, metadata={"description": "display name"})
     level = fields.String(
         validate=validate.OneOf(list(BOT_LEVELS)),
         metadata={"description": "bot level (bot seats only; default medium); see GET /game-types"},
     )
-    external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
+    external_id = name_field(1, 128, metadata={"description": "the site's player id"})
 
 
 class ClockSchema(ma.Schema):
@@ -75,10 +104,10 @@ class ClockStateSchema(ClockSchema):
 
 
 class CreateGameSchema(ma.Schema):
-    game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
+    game_type = game_type_field(required=True)
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    undo = fields.Boolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
+    undo = StrictBoolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
     seed = fields.Integer(
         strict=True,
@@ -151,14 +180,17 @@ class GameSummarySchema(ma.Schema):
 
 
 class GameListQuerySchema(ma.Schema):
-    game_type = fields.String()
+    game_type = game_type_field(validate=hosted_game_type)
     status = fields.String(validate=validate.OneOf(["active", "finished"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$"), metadata={
+        "description": "the `next_cursor` of the previous page (also in its `Link: <...>; rel=\"next\"` header)"})
 
 
 class GameListSchema(ma.Schema):
-    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    games = fields.List(fields.Nested(GameSummarySchema), required=True, metadata={"description": "newest first"})
+    next_cursor = fields.String(allow_none=True, required=True,
+                                metadata={"description": "pass as `cursor` for the next page; null on the last page"})
 
 
 class LegalChoiceSchema(ma.Schema):
@@ -189,7 +221,8 @@ class CommandSchema(ma.Schema):
     class Meta:
         unknown = ma.INCLUDE
 
-    type = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "pass"})
+    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$"),
+                         metadata={"example": "pass"})
 
 
 class SubmitSchema(ma.Schema):
@@ -269,7 +302,7 @@ class UndoRequestSchema(ma.Schema):
 
 class UndoBodySchema(ma.Schema):
     to_version = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10**9))
-    reason = fields.String(load_default="", validate=validate.Length(0, 500))
+    reason = fields.String(load_default="", validate=[validate.Length(0, 500), validate.Regexp(r"^[^\x00]*$")])
 
 
 class TruncationSchema(ma.Schema):
@@ -342,7 +375,8 @@ class ReplayQuerySchema(ma.Schema):
 class VerifyBodySchema(ma.Schema):
     export = fields.String(
         required=True,
-        validate=validate.Length(min=1),
+        validate=[validate.Length(min=1), validate.Regexp(r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$",
+                                                          error="JSON Lines: no control characters but line ends")],
         metadata={"description": "the text of an export (JSON Lines) from GET /games/{game_id}/export"},
     )
 

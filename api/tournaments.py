@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import errors, service
+from api.common import service
+from api.contract import errors
 from api.errors import ApiError
-from api.schemas import BOT_LEVELS, ClockSchema
+from api.schemas import BOT_LEVELS, ClockSchema, game_type_field, name_field
 from api.webhooks import key_required, require_key
 from domain import registry
 from workers import ratings
@@ -21,8 +23,8 @@ KEY_AUTH = [{"apiKey": []}]
 
 
 class ParticipantSchema(ma.Schema):
-    external_id = fields.String(validate=validate.Length(1, 128), metadata={"description": "the site's player id"})
-    name = fields.String(validate=validate.Length(1, 64))
+    external_id = name_field(1, 128, metadata={"description": "the site's player id"})
+    name = name_field(1, 64)
     bot_level = fields.String(validate=validate.OneOf(list(BOT_LEVELS)), metadata={"description": "a bot entrant"})
 
 
@@ -32,8 +34,8 @@ class TableSizeSchema(ma.Schema):
 
 
 class CreateTournamentSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 200))
-    game_type = fields.String(required=True, metadata={"example": "puerto_rico"})
+    name = name_field(1, 200, required=True)
+    game_type = game_type_field(required=True)
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     participants = fields.List(fields.Nested(ParticipantSchema), required=True, validate=validate.Length(2, 256))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -161,7 +163,7 @@ class TournamentList(MethodView):
     @key_required
     @blp.arguments(CreateTournamentSchema)
     @blp.response(201, TournamentSchema)
-    @errors(blp, 400, 401, 404, 422)
+    @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
     @blp.doc(operationId="createTournament", security=KEY_AUTH)
     def post(self, body):
         """Create a tournament and its first round's games; the response lists each seat's token"""
@@ -171,10 +173,11 @@ class TournamentList(MethodView):
                 raise ApiError("invalid_seats", "each participant is either a player (external_id) or a bot "
                                                 "(bot_level)")
         created, issued = tournaments().create(key.key_id, body)
-        return body_for(tournaments().get(created["id"]), issued), 201
+        return (body_for(tournaments().get(created["id"]), issued), 201,
+                {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])})
 
     @blp.response(200, TournamentListSchema)
-    @errors(blp, 401)
+    @errors(blp, "unauthorized")
     @blp.doc(operationId="listTournaments", security=KEY_AUTH)
     def get(self):
         """The API key's tournaments"""
@@ -182,10 +185,10 @@ class TournamentList(MethodView):
         return {"tournaments": [body_for(t) for t in tournaments().list_for(key.key_id)]}
 
 
-@blp.route("/tournaments/<string:tournament_id>")
+@blp.route("/tournaments/<tournament_id:tournament_id>")
 class Tournament(MethodView):
     @blp.response(200, TournamentSchema)
-    @errors(blp, 401, 404)
+    @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="getTournament", security=[{"apiKey": []}, {}])
     def get(self, tournament_id):
         """A tournament with its rounds and standings (never seat tokens: see .../seat-tokens)"""
@@ -195,11 +198,11 @@ class Tournament(MethodView):
         return body_for(t)
 
 
-@blp.route("/tournaments/<string:tournament_id>/tables/<string:game_id>/seat-tokens")
+@blp.route("/tournaments/<tournament_id:tournament_id>/tables/<game_id:game_id>/seat-tokens")
 class TableSeatTokens(MethodView):
     @key_required
     @blp.response(200, ReissuedTokensSchema)
-    @errors(blp, 401, 403, 404)
+    @errors(blp, "unauthorized", "forbidden", "not_found")
     @blp.doc(operationId="reissueSeatTokens", security=KEY_AUTH)
     def post(self, tournament_id, game_id):
         """Issue new seat tokens for the human seats of one table; the old tokens stop working
@@ -217,11 +220,11 @@ class TableSeatTokens(MethodView):
         return {"tournament_id": tournament_id, "game_id": game_id, "seat_tokens": tokens}
 
 
-@blp.route("/leaderboards/<string:game_type>")
+@blp.route("/leaderboards/<game_type:game_type>")
 class Leaderboard(MethodView):
     @blp.arguments(LeaderboardQuerySchema, location="query")
     @blp.response(200, LeaderboardSchema)
-    @errors(blp, 400, 404)
+    @errors(blp, "unknown_game_type")
     @blp.doc(operationId="getLeaderboard")
     def get(self, query, game_type):
         """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""

@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 
 import marshmallow as ma
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import errors, integrator_key, runtime
+from api.common import integrator_key, runtime
+from api.contract import errors
 from api.errors import ApiError
 from workers import webhooks
 
@@ -105,16 +107,17 @@ class Subscriptions(MethodView):
     @key_required
     @blp.arguments(SubscriptionRequestSchema)
     @blp.response(201, SubscriptionSchema)
-    @errors(blp, 400, 401)
+    @errors(blp, "unauthorized")
     @blp.doc(operationId="createWebhook", security=KEY_AUTH)
     def post(self, body):
         """Subscribe a URL to event kinds; the response holds the signing secret (shown once)"""
         key = require_key()
         sub = webhooks.create_subscription(runtime().store, key.key_id, body["url"], body["events"], body.get("secret"))
-        return webhooks.describe(sub, with_secret=True), 201
+        return (webhooks.describe(sub, with_secret=True), 201,
+                {"Location": url_for("webhooks.Subscription", sub_id=sub["id"])})
 
     @blp.response(200, SubscriptionListSchema)
-    @errors(blp, 401)
+    @errors(blp, "unauthorized")
     @blp.doc(operationId="listWebhooks", security=KEY_AUTH)
     def get(self):
         """The API key's subscriptions"""
@@ -122,17 +125,17 @@ class Subscriptions(MethodView):
         return {"webhooks": [webhooks.describe(s) for s in webhooks.subscriptions_for(runtime().store, key.key_id)]}
 
 
-@blp.route("/<string:sub_id>")
+@blp.route("/<webhook_id:sub_id>")
 class Subscription(MethodView):
     @blp.response(200, SubscriptionSchema)
-    @errors(blp, 401, 404)
+    @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="getWebhook", security=KEY_AUTH)
     def get(self, sub_id):
         """One subscription"""
         return webhooks.describe(own_subscription(sub_id))
 
     @blp.response(204)
-    @errors(blp, 401, 404)
+    @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="deleteWebhook", security=KEY_AUTH)
     def delete(self, sub_id):
         """Unsubscribe"""
@@ -141,12 +144,12 @@ class Subscription(MethodView):
         return None
 
 
-@blp.route("/<string:sub_id>/deliveries")
+@blp.route("/<webhook_id:sub_id>/deliveries")
 class Deliveries(MethodView):
     @key_required
     @blp.arguments(PageQuerySchema, location="query")
     @blp.response(200, DeliveryListSchema)
-    @errors(blp, 400, 401, 404)
+    @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="listWebhookDeliveries", security=KEY_AUTH)
     def get(self, query, sub_id):
         """The delivery log, oldest first: every event with its attempts"""
@@ -154,10 +157,10 @@ class Deliveries(MethodView):
         return {"deliveries": webhooks.deliveries(runtime().store, sub_id, query["limit"], query["offset"])}
 
 
-@blp.route("/<string:sub_id>/deliveries/<string:message_id>/redeliver")
+@blp.route("/<webhook_id:sub_id>/deliveries/<message_id:message_id>/redeliver")
 class Redeliver(MethodView):
     @blp.response(200, DeliverySchema)
-    @errors(blp, 401, 404)
+    @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="redeliverWebhook", security=KEY_AUTH)
     def post(self, sub_id, message_id):
         """Send one event again now (the receiver de-duplicates by webhook-id)"""

@@ -5,7 +5,7 @@ Run from the repository root::
     python benchmarks/contract_overhead.py [games_per_type]
 
 For every game type, random games are played (seeds 1..games, 3 seats). At each decision it times
-    * the schema check of the chosen command (``api.contract.check_commands``) against ``decide`` of that
+    * the schema check of the chosen command (``api.game_contract.check_commands``) against ``decide`` of that
       command (the anchor: what POST /games/{id}/commands does anyway);
     * labelling every legal command (``rules.label``) against ``legal_commands`` (the anchor: what
       GET /games/{id}/legal-commands does anyway).
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from api.contract import check_commands  # noqa: E402
+from api.game_contract import check_commands  # noqa: E402
 from domain import registry  # noqa: E402
 from domain.rng import rng_for  # noqa: E402
 

@@ -111,13 +111,19 @@ class MemoryStore:
             return _copy_info(self._get(stream).info)
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
+        newest_first: bool = False, before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         with self._lock:
+            ordered = list(self._streams)
+            if newest_first:
+                ordered.reverse()
+            if before is not None:
+                ordered = ordered[ordered.index(before) + 1:] if before in ordered else []
             found = [
                 s.info
-                for s in self._streams.values()
+                for s in (self._streams[name] for name in ordered)
                 if (game_type is None or s.info.game_type == game_type) and (status is None or s.info.status == status)
             ]
             return [_copy_info(info) for info in found[offset : offset + limit]]

@@ -257,15 +257,19 @@ class PostgresStore:
             return self._info(conn, stream)[0]
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
+        newest_first: bool = False, before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         with self._connection() as conn:
+            order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
             rows = conn.execute(
                 f"SELECT {_STREAM_COLUMNS} FROM event_streams"
                 " WHERE (%(g)s::text IS NULL OR game_type = %(g)s) AND (%(s)s::text IS NULL OR status = %(s)s)"
-                " ORDER BY seq LIMIT %(l)s OFFSET %(o)s",
-                {"g": game_type, "s": status, "l": limit, "o": offset},
+                f" AND (%(b)s::text IS NULL OR seq {cmp}"
+                " coalesce((SELECT seq FROM event_streams WHERE stream = %(b)s), -1))"
+                f" ORDER BY seq {order} LIMIT %(l)s OFFSET %(o)s",
+                {"g": game_type, "s": status, "l": limit, "o": offset, "b": before},
             ).fetchall()
         return [_row_info(row) for row in rows]
 

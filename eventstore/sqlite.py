@@ -249,13 +249,16 @@ class SqliteStore:
         return self._info(self._conn(), stream)[0]
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
+        newest_first: bool = False, before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
+        order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
         rows = self._conn().execute(
             f"SELECT {_STREAM_COLUMNS} FROM streams WHERE (?1 IS NULL OR game_type = ?1) AND (?2 IS NULL OR status = ?2)"
-            " ORDER BY rowid LIMIT ?3 OFFSET ?4",
-            (game_type, status, limit, offset),
+            f" AND (?5 IS NULL OR rowid {cmp} coalesce((SELECT rowid FROM streams WHERE stream = ?5), -1))"
+            f" ORDER BY rowid {order} LIMIT ?3 OFFSET ?4",
+            (game_type, status, limit, offset, before),
         )
         return [_row_info(row) for row in rows]
 

@@ -326,11 +326,14 @@ class GameService:
         game_id: str,
         seat: int,
         commands: list[dict[str, Any]],
-        if_match: str | None = None,
+        if_match: list[str] | None = None,
         idempotency_key: str | None = None,
         actor: str = "human",
     ) -> MoveOutcome:
-        """Decide the commands in order, all or nothing, and append their events in one transaction."""
+        """Decide the commands in order, all or nothing, and append their events in one transaction.
+
+        ``if_match`` lists the versions (etags) the caller accepts, ``["*"]`` any; strong comparison (RFC 9110).
+        """
         request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
         if idempotency_key is not None:
             replay = self._replay(game_id, idempotency_key, request_hash)
@@ -338,17 +341,16 @@ class GameService:
                 return replay
         for _attempt in range(APPEND_ATTEMPTS):
             game = self.load(game_id)
-            if if_match is not None and if_match != game.etag:
-                raise GameError(
-                    "stale_version",
-                    f"the game is at version {game.etag}, not {if_match}; reload it and decide again",
-                    etag=game.etag,
-                )
-            if game.over:
-                raise GameError("game_over", "the game is over; no more moves are accepted")
-            if actor == "human" and game.seats[seat]["kind"] != "human":
-                raise GameError("forbidden", f"seat {seat} ran out of time and is played by a bot now")
-            events, state_after = self._decide_all(game, seat, commands)
+            try:
+                events, state_after = self._decide_checked(game, seat, commands, if_match, actor)
+            except GameError:
+                # A concurrent request with the same key may have stored this very move since we looked: its
+                # key is committed with its events, so the game we loaded shows both or neither.
+                if idempotency_key is not None:
+                    replay = self._replay(game_id, idempotency_key, request_hash)
+                    if replay is not None:
+                        return replay
+                raise
             meta: dict[str, Any] = {"actor": actor, "seat": seat, "move": uuid.uuid4().hex}
             if game.info.metadata.get("clock"):
                 meta["clock"] = self._clock_after_move(game, seat, state_after)
@@ -371,7 +373,7 @@ class GameService:
                     replay = self._replay(game_id, idempotency_key, request_hash)
                     if replay is not None:
                         return replay
-                if if_match is not None:
+                if if_match is not None and "*" not in if_match:
                     latest = self.load(game_id)
                     raise GameError(
                         "stale_version",
@@ -383,6 +385,21 @@ class GameService:
             self.after_change(after)
             return MoveOutcome(after, stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
+
+    def _decide_checked(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]],
+                        if_match: list[str] | None, actor: str) -> tuple[list[dict], Any]:
+        """The preconditions (If-Match, game over, a seat handed to a bot), then the rules' decision."""
+        if if_match is not None and "*" not in if_match and game.etag not in if_match:
+            raise GameError(
+                "stale_version",
+                f"the game is at version {game.etag}, not {', '.join(if_match)}; reload it and decide again",
+                etag=game.etag,
+            )
+        if game.over:
+            raise GameError("game_over", "the game is over; no more moves are accepted")
+        if actor == "human" and game.seats[seat]["kind"] != "human":
+            raise GameError("forbidden", f"seat {seat} ran out of time and is played by a bot now")
+        return self._decide_all(game, seat, commands)
 
     def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> tuple[list[dict], Any]:
         rules, state = game.rules, game.state
@@ -461,9 +478,10 @@ class GameService:
                 "idempotency_conflict",
                 "this Idempotency-Key was used for a different request; use a new key for a new move",
             )
-        game = self.load(game_id)
-        if record.generation != game.generation:
+        if record.generation != self.info(game_id).generation:
             raise GameError("idempotency_expired", "the move made with this Idempotency-Key was undone")
+        # the answer the move got: the game as that move left it, whatever was played since
+        game = self.load(game_id, at_version=record.to_version)
         events = self.store.read(game_id, record.from_version, record.to_version)
         return MoveOutcome(game, events, True)
 

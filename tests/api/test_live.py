@@ -123,12 +123,12 @@ def test_a_follower_of_an_undone_history_is_told_to_roll_back(client):
     assert resent[0][1] == game["version"] + 3 and resent[0][0].startswith("1.") and resent[0][2] == "TurnEnded"
 
 
-def test_bad_last_event_id_is_422(client):
+def test_a_malformed_last_event_id_is_400_and_one_from_the_future_422(client):
     game = create_secret_game(client)
     response = client.get(f"/games/{game['id']}/stream", headers={"Last-Event-ID": "x"})
-    assert response.status_code == 422 and response.get_json()["code"] == "invalid_event_id"
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid_request"
     future = client.get(f"/games/{game['id']}/stream", headers={"Last-Event-ID": "5.1"})
-    assert future.status_code == 422
+    assert future.status_code == 422 and future.get_json()["code"] == "invalid_event_id"
 
 
 def test_long_poll_returns_when_a_move_arrives(app, client):

@@ -10,9 +10,11 @@ from pathlib import Path
 import hypothesis
 import pytest
 import schemathesis
+import yaml
 from schemathesis.config import SchemathesisConfig
 
 from api.app import create_app
+from api.conventions import has_control_characters
 from domain import registry
 from tests.api.conftest import make_runtime
 from tests.support.secret_game import RULES as SECRET
@@ -38,7 +40,42 @@ def ndjson_response(ctx, response):
     return response.content.decode("utf-8")
 
 
-schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml", config=CONFIG)
+def committed_document() -> dict:
+    """The committed document, with one reading schemathesis needs: it checks a text/event-stream response event
+    by event (as OpenAPI 3.2 does), so it is given the per-event schema the document carries in `x-sse-event`
+    where OpenAPI 3.0.3 can only say `string`."""
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    for operations in doc["paths"].values():
+        for operation in operations.values():
+            for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():
+                stream = response.get("content", {}).get("text/event-stream")
+                if stream and "x-sse-event" in stream:
+                    stream["schema"] = stream.pop("x-sse-event")
+    return doc
+
+
+def acceptable_text(value) -> bool:
+    """No NUL in any string, no control character in a field name (the API refuses both with 400)."""
+    if isinstance(value, str):
+        return "\x00" not in value
+    if isinstance(value, dict):
+        return all(acceptable_text(k) and not has_control_characters(k) and acceptable_text(v)
+                   for k, v in value.items())
+    if isinstance(value, list):
+        return all(acceptable_text(v) for v in value)
+    return True
+
+
+@schemathesis.hook
+def filter_body(ctx, body):
+    """Every string field of the document forbids NUL and names forbid control characters with a pattern;
+    free-form objects (game options, a command's fields) cannot say so of their field names in OpenAPI 3.0.3
+    (no propertyNames), so generated bodies with such names are left out. The fuzz test (test_bad_input.py)
+    sends them everywhere and expects 400."""
+    return acceptable_text(body)
+
+
+schema = schemathesis.openapi.from_dict(committed_document(), config=CONFIG)
 schema.app = APP
 
 

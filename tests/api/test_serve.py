@@ -107,3 +107,28 @@ def test_bad_configuration_fails_in_one_line(tmp_path, env, expected):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], result.stderr
     assert "Traceback" not in result.stderr
+
+
+def raw_request(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_the_http_server_refuses_oversized_requests_as_problems(server):
+    base, _, _ = server
+    status, headers, body = raw_request(base, b"GET /games?x=" + b"a" * 8000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status == 414 and headers["Content-Type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "request_line_too_long"
+    status, headers, body = raw_request(base, b"GET /games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n")
+    assert status == 431 and json.loads(body)["code"] == "headers_too_large"
+    many = b"".join(b"X-H%d: v\r\n" % i for i in range(150))
+    status, _, body = raw_request(base, b"GET /games HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+    assert status == 431 and json.loads(body)["type"] == "/problems/headers_too_large"

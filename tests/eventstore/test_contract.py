@@ -104,6 +104,16 @@ def test_list_streams_filters_and_pages_in_creation_order(store: EventStore) -> 
     assert store.list_streams(game_type="archipelago") == []
 
 
+def test_list_streams_newest_first_with_a_cursor(store: EventStore) -> None:
+    for i in range(5):
+        store.create_stream(f"g{i}", "murano" if i % 2 else "amerigo", {})
+    assert [s.stream for s in store.list_streams(newest_first=True)] == ["g4", "g3", "g2", "g1", "g0"]
+    assert [s.stream for s in store.list_streams(newest_first=True, before="g3", limit=2)] == ["g2", "g1"]
+    assert [s.stream for s in store.list_streams(newest_first=True, before="g4", game_type="murano")] == ["g3", "g1"]
+    assert [s.stream for s in store.list_streams(before="g1")] == ["g2", "g3", "g4"]
+    assert store.list_streams(newest_first=True, before="unknown") == []
+
+
 def test_update_stream_merges_metadata_and_sets_status(store: EventStore) -> None:
     new_stream(store, events=2)
     info = store.update_stream("game-1", metadata={"seat_tokens": {"0": "abc"}})

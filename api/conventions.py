@@ -1,0 +1,140 @@
+"""HTTP conventions shared by every operation: content negotiation (406/415), the API version header,
+``Vary``, CORS, and refusing text no store can keep (NUL, lone surrogates, deep nesting) as 400.
+
+The API is versioned with semantic versioning: ``info.version`` of the document and the ``API-Version``
+header of every response. Additions (operations, optional fields, codes) raise the minor version; a
+change that could break a client raises the major version and is served under a new path prefix
+(``/v2/...``) beside the old one for at least six months.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.routing import BaseConverter
+
+from api.contract import API_VERSION_HEADER
+from api.errors import ApiError
+
+MAX_JSON_DEPTH = 32
+JSON_TYPES = ("application/json",)
+EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", API_VERSION_HEADER, "Link"]
+ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID"]
+
+
+def bad_text(value: str) -> str | None:
+    """Why a string cannot be accepted anywhere (NUL or a lone surrogate), or None."""
+    if "\x00" in value:
+        return "holds a NUL character"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds a lone surrogate (not valid Unicode)"
+    return None
+
+
+def has_control_characters(value: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in value)
+
+
+def check_json(data: Any) -> None:
+    """Refuse JSON nested deeper than MAX_JSON_DEPTH, holding NUL or lone surrogates, or with control characters
+    in a field name; without recursion."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "body")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, str):
+            why = bad_text(value)
+            if why:
+                raise ApiError("invalid_request", f"{where} {why}")
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise ApiError("invalid_request", f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    why = bad_text(key) or ("holds control characters" if has_control_characters(key) else None)
+                    if why:
+                        raise ApiError("invalid_request", f"a field name in {where} {why}")
+                stack.append((item, depth + 1, f"{where}.{key}"))
+
+
+def produced(app: Flask, endpoint: str | None, method: str) -> tuple[str, ...]:
+    """The media types an operation answers with (its success responses), JSON unless declared."""
+    return app.config["PRODUCES"].get(endpoint or "", JSON_TYPES)
+
+
+def takes_json_body(app: Flask, endpoint: str | None, method: str) -> bool:
+    view = app.view_functions.get(endpoint or "")
+    view_class = getattr(view, "view_class", None)
+    func = getattr(view_class, method.lower(), None) if view_class else view
+    params = getattr(func, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    return any(p.get("location", "json") == "json" for p in params)
+
+
+def install(app: Flask) -> None:
+    app.config.setdefault("PRODUCES", {})
+
+    @app.before_request
+    def negotiate():
+        if request.method == "OPTIONS" or request.url_rule is None:
+            return None
+        endpoint = request.endpoint
+        accept = request.headers.get("Accept")
+        if accept and not request.accept_mimetypes.best_match(produced(app, endpoint, request.method)):
+            types = ", ".join(produced(app, endpoint, request.method))
+            raise ApiError("not_acceptable", f"this operation answers with {types}; the Accept header allows none")
+        for name, value in {**(request.view_args or {}), **request.args}.items():
+            if isinstance(value, str) and (bad_text(value) or has_control_characters(value)):
+                raise ApiError("invalid_request", f"the parameter {name!r} holds characters no id or value has")
+        if request.method in ("POST", "PUT", "PATCH") and takes_json_body(app, endpoint, request.method):
+            mimetype = request.mimetype
+            if not (mimetype in JSON_TYPES or mimetype.endswith("+json")):
+                raise ApiError("unsupported_media_type",
+                               f"send the body as Content-Type: application/json, not {mimetype or 'nothing'}")
+        return None
+
+    @app.after_request
+    def stamp(response):
+        response.headers[API_VERSION_HEADER] = app.config["API_VERSION"]
+        response.vary.add("Authorization")
+        return response
+
+    origins = [o.strip() for o in os.environ.get("TRADEWINDS_CORS_ORIGINS", "").split(",") if o.strip()]
+    origins = app.config.get("CORS_ORIGINS", origins)
+    if origins:
+        from flask_cors import CORS
+
+        CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS,
+             methods=["GET", "POST", "DELETE", "OPTIONS"], max_age=600)
+
+
+class DocumentedId(BaseConverter):
+    """Matches like the plain string converter (an unknown id is that resource's 404), and documents the id's
+    form in the API document so that clients and fuzzers know which ids can exist."""
+
+    pattern = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+def id_converter(name: str, pattern: str) -> type[BaseConverter]:
+    return type(name, (DocumentedId,), {"pattern": pattern})
+
+
+CONVERTERS = {
+    "game_id": id_converter("GameId", r"^[0-9a-f]{32}$"),
+    "tournament_id": id_converter("TournamentId", r"^t_[0-9a-f]{20}$"),
+    "webhook_id": id_converter("WebhookId", r"^wh_[0-9a-f]{20}$"),
+    "message_id": id_converter("MessageId", r"^msg_[0-9a-f]{32}$"),
+    "problem_code": id_converter("ProblemCode", r"^[a-z_]{1,40}$"),
+    "game_type": id_converter("GameType", r"^[a-z_]{1,40}$"),
+}
+
+
+def register_converters(app: Flask, api) -> None:
+    """Before the blueprints: routes use ``<game_id:game_id>`` and the like."""
+    for name, converter in CONVERTERS.items():
+        app.url_map.converters[name] = converter
+        api.register_converter(converter, lambda conv: {"type": "string", "pattern": conv.pattern})

@@ -1,0 +1,155 @@
+"""HTTP conventions a careful integrator expects: Location, conditional requests, authentication challenges,
+rate-limit header fields, content negotiation, CORS and the version header."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from api.app import create_app
+from tests.api.conftest import auth, create_secret_game
+from workers import apikeys
+
+ROOT = Path(__file__).resolve().parents[2]
+BANK = {"command": {"type": "bank", "amount": 1}}
+
+
+def test_every_201_has_a_location_that_answers(client, runtime):
+    game = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}] * 2})
+    assert game.status_code == 201 and game.headers["Location"] == f"/games/{game.get_json()['id']}"
+    assert client.get(game.headers["Location"]).status_code == 200
+    _, key = apikeys.create_key(runtime.store, "site")
+    hook = client.post("/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["game.started"]},
+                       headers=auth(key))
+    assert hook.status_code == 201 and client.get(hook.headers["Location"], headers=auth(key)).status_code == 200
+    tournament = client.post("/tournaments", headers=auth(key), json={
+        "name": "cup", "game_type": "secret_numbers", "format": "round_robin",
+        "participants": [{"bot_level": "random"}, {"bot_level": "random"}], "table_size": {"min": 2, "max": 2}})
+    assert tournament.status_code == 201, tournament.get_json()
+    assert client.get(tournament.headers["Location"]).status_code == 200
+
+
+def test_if_none_match_gives_304_until_the_game_moves(client):
+    game = create_secret_game(client)
+    url, token = f"/games/{game['id']}", game["seat_tokens"][0]["token"]
+    first = client.get(url)
+    etag = first.headers["ETag"]
+    assert etag == f'"{game["etag"]}"'
+    for value in (etag, f"W/{etag}", f'"x", {etag}', "*"):
+        again = client.get(url, headers={"If-None-Match": value})
+        assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data, value
+    assert client.get(url, headers={"If-None-Match": '"0.1"'}).status_code == 200
+    legal = client.get(url + "/legal-commands", headers=auth(token))
+    assert client.get(url + "/legal-commands", headers={**auth(token), "If-None-Match": legal.headers["ETag"]}
+                      ).status_code == 304
+    assert client.post(url + "/commands", json=BANK, headers=auth(token)).status_code == 200
+    moved = client.get(url, headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != etag
+
+
+def test_if_match_takes_star_lists_and_compares_strongly(client):
+    game = create_secret_game(client, seats=1, rounds=5)
+    url, token = f"/games/{game['id']}", game["seat_tokens"][0]["token"]
+
+    def move(if_match):
+        return client.post(url + "/commands", json=BANK, headers={**auth(token), "If-Match": if_match})
+
+    assert move("*").status_code == 200
+    current = client.get(url).get_json()["etag"]
+    assert move(f'W/"{current}"').status_code == 412  # a weak tag never matches If-Match
+    assert move(f'"9.9", "{current}"').status_code == 200
+    stale = move(f'"{current}", "8.8"')
+    assert stale.status_code == 412 and stale.get_json()["code"] == "stale_version"
+    assert move("0.0").status_code == 412  # a bare tag (the body's `etag` as is) is taken as a strong tag
+    assert move('"unterminated').status_code == 400
+    assert move("not a tag list").status_code == 400
+
+
+def test_401_carries_a_bearer_challenge(client):
+    game = create_secret_game(client)
+    response = client.get(f"/games/{game['id']}/legal-commands")
+    assert response.status_code == 401 and response.headers["WWW-Authenticate"].startswith("Bearer ")
+    wrong = client.get(f"/games/{game['id']}", headers=auth("tws_not-a-token"))
+    assert wrong.status_code == 401 and "WWW-Authenticate" in wrong.headers
+
+
+def test_api_key_requests_carry_rate_limit_fields_and_429_says_when(runtime):
+    app = create_app(runtime)
+    app.config["RATE_LIMIT_PER_MINUTE"] = 3
+    client = app.test_client()
+    _, key = apikeys.create_key(runtime.store, "site")
+    seen = [client.get("/webhooks", headers=auth(key)) for _ in range(4)]
+    assert [r.status_code for r in seen] == [200, 200, 200, 429]
+    assert seen[0].headers["RateLimit-Policy"] == '"key";q=3;w=60'
+    assert [r.headers["RateLimit"].split(";")[1] for r in seen] == ["r=2", "r=1", "r=0", "r=0"]
+    assert int(seen[3].headers["Retry-After"]) >= 1 and seen[3].get_json()["code"] == "rate_limited"
+    assert "RateLimit" not in client.get("/games").headers  # no key, not limited here
+
+
+def test_415_for_a_body_that_is_not_json_and_406_for_an_unacceptable_accept(client):
+    response = client.post("/games", data="game_type=murano", content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 415 and response.get_json()["code"] == "unsupported_media_type"
+    assert client.post("/games", data="{}").status_code == 415  # no Content-Type at all
+    game = create_secret_game(client)
+    refused = client.get(f"/games/{game['id']}", headers={"Accept": "text/html"})
+    assert refused.status_code == 406 and refused.mimetype == "application/problem+json"
+    assert client.get(f"/games/{game['id']}", headers={"Accept": "application/*"}).status_code == 200
+    assert client.get(f"/games/{game['id']}/stream", headers={"Accept": "application/json"}).status_code == 406
+
+
+def test_an_export_is_json_lines_or_plain_text_as_asked(client):
+    game = create_secret_game(client, seats=1, rounds=1)
+    token = game["seat_tokens"][0]["token"]
+    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token))
+    url = f"/games/{game['id']}/export"
+    assert client.get(url).mimetype == "application/x-ndjson"
+    assert client.get(url, headers={"Accept": "text/plain"}).mimetype == "text/plain"
+    assert client.get(url, headers={"Accept": "application/json"}).status_code == 406
+
+
+def test_cors_answers_listed_origins_only(runtime):
+    app = create_app(runtime, {"CORS_ORIGINS": ["https://table.example"]})
+    client = app.test_client()
+    preflight = client.options("/games", headers={"Origin": "https://table.example",
+                                                  "Access-Control-Request-Method": "POST",
+                                                  "Access-Control-Request-Headers": "Content-Type, Authorization"})
+    assert preflight.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    listed = client.get("/games", headers={"Origin": "https://table.example"})
+    assert listed.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "ETag" in listed.headers["Access-Control-Expose-Headers"]
+    other = client.get("/games", headers={"Origin": "https://elsewhere.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_every_response_names_the_api_version_of_the_document(client):
+    version = yaml.safe_load((ROOT / "openapi.yaml").read_text())["info"]["version"]
+    assert client.get("/health").headers["API-Version"] == version
+    assert client.get("/games/" + "0" * 32).headers["API-Version"] == version
+    assert client.get("/nowhere").headers["API-Version"] == version
+
+
+def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
+    made = [create_secret_game(client, seats=1, rounds=1)["id"] for _ in range(5)]
+    finished = made[1]
+    token = client.post("/games", json={"game_type": "murano", "seats": [{"kind": "human"}] * 3}).get_json()["id"]
+    first = client.get("/games?limit=2&game_type=secret_numbers")
+    page = first.get_json()
+    assert [g["id"] for g in page["games"]] == made[::-1][:2] and page["next_cursor"] == made[3]
+    assert first.headers["Link"].endswith('>; rel="next"')
+    link = first.headers["Link"][1:first.headers["Link"].index(">")]
+    assert "game_type=secret_numbers" in link and f"cursor={made[3]}" in link
+    ids = [g["id"] for g in page["games"]]
+    while "Link" in first.headers:
+        link = first.headers["Link"][1:first.headers["Link"].index(">")]
+        first = client.get(link)
+        ids += [g["id"] for g in first.get_json()["games"]]
+    assert ids == made[::-1]
+    assert first.get_json()["next_cursor"] is None
+    assert [g["id"] for g in client.get("/games?game_type=murano").get_json()["games"]] == [token]
+    game = client.get(f"/games/{finished}").get_json()
+    assert game["status"] == "active"
+    assert finished in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
+    assert client.get("/games?status=finished").get_json()["games"] == []
+    assert client.get("/games?cursor=not-a-cursor").status_code == 400

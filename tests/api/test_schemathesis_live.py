@@ -1,0 +1,48 @@
+"""schemathesis with every check against a live `tradewinds serve` (SQLite, in-process bots): the committed
+document, its examples (POST /games creates a real game) and its links (the stateful phase follows them from
+a created game to its reads). Prints the operations and links it covered and asserts there was no failure."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import hypothesis
+import pytest
+import schemathesis
+from schemathesis.config import SchemathesisConfig
+
+from tests.api.test_schemathesis import committed_document
+from tests.api.test_serve import server  # noqa: F401  (fixture)
+
+EXAMPLES = int(os.environ.get("TRADEWINDS_SCHEMATHESIS_LIVE_EXAMPLES", "30"))
+CHECKS = {"checks": {"positive_data_acceptance": {
+    "expected-statuses": ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429]}}}
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_stateful_run_against_a_live_server(server):  # noqa: F811
+    base, _, _ = server
+    config = SchemathesisConfig.from_dict({**CHECKS, "base-url": base})
+    schema = schemathesis.openapi.from_dict(committed_document(), config=config)
+    calls: Counter = Counter()
+    statuses: Counter = Counter()
+    Machine = schema.as_state_machine()
+
+    class Counting(Machine):
+        def call(self, case, **kwargs):
+            response = super().call(case, **kwargs)
+            calls[case.operation.label] += 1
+            statuses[(case.operation.label, response.status_code)] += 1
+            return response
+
+    Counting.run(settings=hypothesis.settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+                                              suppress_health_check=list(hypothesis.HealthCheck),
+                                              stateful_step_count=8))
+    live = sorted({label for (label, status), _ in statuses.items() if "{game_id}" in label and status < 300})
+    links = sum(len(r.get("links", {})) for ops in committed_document()["paths"].values()
+                for op in ops.values() if isinstance(op, dict) for r in op.get("responses", {}).values())
+    print(f"\nstateful: {sum(calls.values())} calls over {len(calls)} operations; {links} links in the document;"
+          f" game operations answered 2xx on a live game: {live}")
+    assert statuses[("POST /games", 201)] > 0, statuses
+    assert live, "the stateful phase never reached a live game through the links"
