@@ -57,11 +57,13 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
+from eventstore.outbox import MAX_DOUBLINGS, MAX_LEASE, OutboxEntry, check_outbox, next_lease
 from eventstore.postgres_schema import (
     FUNCTIONS,
     MAX_BATCH,
     MIGRATION_LOCK_KEY,
     MIGRATIONS,
+    NAMED_MIGRATIONS,
     NOTIFY_CHANNEL,
     VISIBLE_LIMIT,
 )
@@ -159,6 +161,14 @@ class PostgresStore:
                 for statement in statements:
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY,"
+                         " applied_at timestamptz NOT NULL DEFAULT now())")
+            done = {name for (name,) in conn.execute("SELECT name FROM schema_migrations").fetchall()}
+            for name, statements in NAMED_MIGRATIONS.items():
+                if name not in done:
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
             # functions hold no data: (re)install them whenever their definitions change
             digest = hashlib.sha256("\n".join(FUNCTIONS).encode()).hexdigest()
             installed = conn.execute("SELECT digest FROM schema_functions").fetchone()
@@ -256,8 +266,10 @@ class PostgresStore:
         meta: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        outbox: list[dict[str, Any]] | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        work = check_outbox(outbox)
         meta_text = canonical_json(check_dict(meta if meta is not None else {}, "meta"))
         check_expected_version(expected_version)
         if idempotency_key is not None:
@@ -266,18 +278,20 @@ class PostgresStore:
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
             try:
-                rows = conn.execute(
-                    "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
-                    (
-                        stream,
-                        expected_version,
-                        [data_text for _, data_text in encoded],
-                        meta_text,
-                        idempotency_key,
-                        request_hash or "",
-                        self._serialize,
-                    ),
-                ).fetchall()
+                with conn.transaction() if work else _no_transaction():
+                    rows = conn.execute(
+                        "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
+                        (
+                            stream,
+                            expected_version,
+                            [data_text for _, data_text in encoded],
+                            meta_text,
+                            idempotency_key,
+                            request_hash or "",
+                            self._serialize,
+                        ),
+                    ).fetchall()
+                    _write_outbox(conn, work)
             except psycopg.Error as exc:
                 raise _append_error(exc, stream, expected_version, idempotency_key) from None
             try:
@@ -488,6 +502,66 @@ class PostgresStore:
     def delete_document(self, collection: str, key: str) -> None:
         with self._connection() as conn:
             conn.execute("DELETE FROM documents WHERE collection = %s AND key = %s", (collection, key))
+
+    # -- outbox (eventstore.outbox) ------------------------------------------------------------------
+    def put_outbox(self, entries: list[dict[str, Any]]) -> None:
+        work = check_outbox(entries)
+        if work:
+            with self._connection() as conn, conn.transaction():
+                _write_outbox(conn, work)
+
+    def claim_outbox(self, now: float, lease: float, limit: int = 100) -> list[OutboxEntry]:
+        check_paging(limit)
+        next_lease(lease, 0)
+        with self._connection() as conn:
+            rows = conn.execute(
+                "UPDATE outbox o SET due_at = %(now)s + least(%(cap)s, %(lease)s * (1 << least(o.attempts, %(d)s))),"
+                " attempts = o.attempts + 1"
+                " FROM (SELECT key FROM outbox WHERE due_at <= %(now)s ORDER BY due_at, key LIMIT %(n)s"
+                " FOR UPDATE SKIP LOCKED) d WHERE o.key = d.key"
+                f" RETURNING {_OUTBOX_COLUMNS.replace('key', 'o.key')}",
+                {"now": now, "cap": MAX_LEASE, "lease": lease, "d": MAX_DOUBLINGS, "n": limit},
+            ).fetchall()
+        return sorted((_row_outbox(row) for row in rows), key=lambda e: (e.due_at, e.key))
+
+    def complete_outbox(self, key: str, token: str) -> bool:
+        with self._connection() as conn:
+            return conn.execute("DELETE FROM outbox WHERE key = %s AND token = %s", (key, token)).rowcount == 1
+
+    def list_outbox(self, job: str | None = None, limit: int = 100) -> list[OutboxEntry]:
+        check_paging(limit)
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE %(j)s::text IS NULL OR job = %(j)s"
+                " ORDER BY due_at, key LIMIT %(l)s",
+                {"j": job, "l": limit},
+            ).fetchall()
+        return [_row_outbox(row) for row in rows]
+
+
+_OUTBOX_COLUMNS = "key, token, job, args, due_at, attempts"
+
+
+@contextmanager
+def _no_transaction() -> Iterator[None]:
+    yield
+
+
+def _write_outbox(conn: psycopg.Connection, work: list[OutboxEntry]) -> None:
+    if not work:
+        return
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO outbox (key, token, job, args, due_at, attempts) VALUES (%s, %s, %s, %s, %s, 0)"
+            " ON CONFLICT (key) DO UPDATE SET token = excluded.token, job = excluded.job, args = excluded.args,"
+            " due_at = excluded.due_at, attempts = 0",
+            [(e.key, e.token, e.job, Jsonb(e.args), e.due_at) for e in work],
+        )
+
+
+def _row_outbox(row: tuple) -> OutboxEntry:
+    key, token, job, args, due_at, attempts = row
+    return OutboxEntry(key, token, job, args, due_at, attempts)
 
 
 def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | None) -> Exception:
