@@ -9,6 +9,7 @@ from pathlib import Path
 from eventstore.base import EventStore
 from workers import dispatch, jobs
 from workers.games import GameService
+from workers.sweeper import Sweeper
 
 DEFAULT_DATA_DIR = "tradewinds-data"
 
@@ -34,6 +35,7 @@ class Runtime:
     service: GameService
     database_url: str
     redis_url: str | None
+    sweeper: Sweeper | None = None
 
     @classmethod
     def build(
@@ -72,6 +74,22 @@ class Runtime:
         if kind != "rq":
             jobs.set_runtime(runtime)
         return runtime
+
+    def __post_init__(self) -> None:
+        if self.sweeper is None:
+            self.sweeper = Sweeper(self.store, self.dispatcher)
+        if getattr(self.dispatcher, "kind", None) == "in-process":
+            self.sweeper.start()  # the in-process runner sweeps its own outbox
+
+    def sweep(self, now: float | None = None) -> int:
+        """Dispatch due outbox work now (``now`` in the future runs work scheduled for later: tests)."""
+        assert self.sweeper is not None
+        return self.sweeper.sweep_once(now)
+
+    def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.stop()
+        self.store.close()
 
     @classmethod
     def from_environment(cls, dispatcher: str | None = None) -> Runtime:
