@@ -278,20 +278,22 @@ class PostgresStore:
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
             try:
-                with conn.transaction() if work else _no_transaction():
-                    rows = conn.execute(
-                        "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
-                        (
-                            stream,
-                            expected_version,
-                            [data_text for _, data_text in encoded],
-                            meta_text,
-                            idempotency_key,
-                            request_hash or "",
-                            self._serialize,
-                        ),
-                    ).fetchall()
-                    _write_outbox(conn, work)
+                # one statement (one round trip, one transaction): the outbox rows are written only if the
+                # append succeeds, since an error in tw_append aborts the whole statement
+                rows = conn.execute(
+                    ("WITH work AS (" + _OUTBOX_UPSERT + ") " if work else "")
+                    + "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)",
+                    {
+                        "s": stream,
+                        "e": expected_version,
+                        "d": [data_text for _, data_text in encoded],
+                        "m": meta_text,
+                        "k": idempotency_key,
+                        "h": request_hash or "",
+                        "z": self._serialize,
+                        **_outbox_params(work),
+                    },
+                ).fetchall()
             except psycopg.Error as exc:
                 raise _append_error(exc, stream, expected_version, idempotency_key) from None
             try:
@@ -542,21 +544,28 @@ class PostgresStore:
 _OUTBOX_COLUMNS = "key, token, job, args, due_at, attempts"
 
 
-@contextmanager
-def _no_transaction() -> Iterator[None]:
-    yield
+_OUTBOX_UPSERT = (
+    "INSERT INTO outbox (key, token, job, args, due_at, attempts)"
+    " SELECT k, t, j, a::jsonb, d, 0 FROM unnest(%(ok)s::text[], %(ot)s::text[], %(oj)s::text[], %(oa)s::text[],"
+    " %(od)s::float8[]) AS w(k, t, j, a, d)"
+    " ON CONFLICT (key) DO UPDATE SET token = excluded.token, job = excluded.job, args = excluded.args,"
+    " due_at = excluded.due_at, attempts = 0"
+)
+
+
+def _outbox_params(work: list[OutboxEntry]) -> dict[str, list]:
+    return {
+        "ok": [e.key for e in work],
+        "ot": [e.token for e in work],
+        "oj": [e.job for e in work],
+        "oa": [canonical_json(e.args) for e in work],
+        "od": [e.due_at for e in work],
+    }
 
 
 def _write_outbox(conn: psycopg.Connection, work: list[OutboxEntry]) -> None:
-    if not work:
-        return
-    with conn.cursor() as cursor:
-        cursor.executemany(
-            "INSERT INTO outbox (key, token, job, args, due_at, attempts) VALUES (%s, %s, %s, %s, %s, 0)"
-            " ON CONFLICT (key) DO UPDATE SET token = excluded.token, job = excluded.job, args = excluded.args,"
-            " due_at = excluded.due_at, attempts = 0",
-            [(e.key, e.token, e.job, Jsonb(e.args), e.due_at) for e in work],
-        )
+    if work:
+        conn.execute(_OUTBOX_UPSERT, _outbox_params(work))
 
 
 def _row_outbox(row: tuple) -> OutboxEntry:

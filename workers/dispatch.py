@@ -25,8 +25,8 @@ QUEUE_NAME = "tradewinds"
 WEBHOOK_QUEUE_NAME = "tradewinds-webhooks"
 BOT_JOB_TIMEOUT = 30  # seconds: the hardest bot level searches for at most 5 s
 WEBHOOK_JOB_TIMEOUT = 120
-HEARTBEAT_EVERY = 1.0
-HEARTBEAT_TTL = 4  # seconds without a heartbeat before a started job counts as dead
+HEARTBEAT_EVERY = 1.0  # a running job refreshes its alive key this often (from its first second on)
+HEARTBEAT_TTL = 3  # seconds without a heartbeat before a started job counts as dead
 REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
 
 
@@ -203,6 +203,9 @@ class RQDispatcher:
         self.queue = Queue(QUEUE_NAME, connection=self.redis)
         self.webhook_queue = Queue(WEBHOOK_QUEUE_NAME, connection=self.redis)
         self._down_until = 0.0
+        self._beating: dict[str, bool] = {}  # running jobs' tokens: whether their alive key was written
+        self._beat_lock = threading.Lock()
+        self._beat_thread: threading.Thread | None = None
 
     def _queue(self, job: str):
         return self.webhook_queue if job in WEBHOOK_JOBS else self.queue
@@ -216,7 +219,7 @@ class RQDispatcher:
                 *args,
                 job_id=job_id,
                 job_timeout=WEBHOOK_JOB_TIMEOUT if job in WEBHOOK_JOBS else BOT_JOB_TIMEOUT,
-                result_ttl=60,
+                result_ttl=0,  # the outcome is in the store; a finished job leaves nothing in Redis
                 failure_ttl=3600,
             )
         except Exception:
@@ -261,30 +264,39 @@ class RQDispatcher:
 
     @contextmanager
     def heartbeat(self, token: str) -> Iterator[None]:
-        """While a job runs, keep its alive key fresh; a dead worker's job is then noticed within seconds."""
-        stop = threading.Event()
-        key = alive_key(token)
+        """While a job runs, keep its alive key fresh; a dead worker's job is then noticed within seconds.
 
-        def beat() -> None:
-            while True:
-                try:
-                    self.redis.set(key, 1, ex=HEARTBEAT_TTL)
-                except Exception:  # Redis is away: the sweeper will retry the work if this job dies
-                    pass
-                if stop.wait(HEARTBEAT_EVERY):
-                    return
-
-        thread = threading.Thread(target=beat, name="tradewinds-heartbeat", daemon=True)
-        thread.start()
+        One thread per process beats for every running job; a job shorter than a second (most) never
+        writes its key: a sweeper looks at an entry only after its lease, far longer than that."""
+        with self._beat_lock:
+            self._beating[token] = False
+            if self._beat_thread is None or not self._beat_thread.is_alive():
+                self._beat_thread = threading.Thread(target=self._beat, name="tradewinds-heartbeat", daemon=True)
+                self._beat_thread.start()
         try:
             yield
         finally:
-            stop.set()
-            thread.join(timeout=2)
-            try:
-                self.redis.delete(key)
-            except Exception:
-                pass
+            with self._beat_lock:
+                beaten = self._beating.pop(token, False)
+            if beaten:
+                try:
+                    self.redis.delete(alive_key(token))
+                except Exception:
+                    pass
+
+    def _beat(self) -> None:
+        while True:
+            time.sleep(HEARTBEAT_EVERY)
+            with self._beat_lock:
+                tokens = list(self._beating)
+            for token in tokens:
+                try:
+                    self.redis.set(alive_key(token), 1, ex=HEARTBEAT_TTL)
+                except Exception:  # Redis is away: the sweeper will retry the work if this job dies
+                    continue
+                with self._beat_lock:
+                    if token in self._beating:
+                        self._beating[token] = True
 
     def ping(self) -> None:
         self.redis.ping()

@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import registry
@@ -294,6 +294,7 @@ class GameService:
         if_match: str | None = None,
         idempotency_key: str | None = None,
         actor: str = "human",
+        loaded: LoadedGame | None = None,
     ) -> MoveOutcome:
         """Decide the commands in order, all or nothing, and append their events in one transaction."""
         request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
@@ -302,7 +303,7 @@ class GameService:
             if replay is not None:
                 return replay
         for _attempt in range(APPEND_ATTEMPTS):
-            game = self.load(game_id)
+            game = loaded if loaded is not None and _attempt == 0 else self.load(game_id)  # a caller's fresh load
             if if_match is not None and if_match != game.etag:
                 raise GameError(
                     "stale_version",
@@ -424,7 +425,7 @@ class GameService:
     def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
         state = game.rules.fold([e.data for e in stored], game.state)
         version = stored[-1].version if stored else game.version
-        info = self.store.stream_info(game.info.stream)
+        info = replace(game.info, version=version)  # an append changes nothing else of the stream
         self._remember(game.info.stream, game.generation, version, state)
         return LoadedGame(info, game.rules, state, version, game.generation)
 

@@ -52,7 +52,7 @@ def play_bot_turn(game_id: str, expected_version: int, expected_generation: int 
     seed = game.info.metadata["seed"]
     command = choose_move(game.rules, game.state, seat, level, rng_for(seed, game.version, f"bot{seat}"))
     try:
-        service.submit(game_id, seat, [command], if_match=game.etag, actor="bot")
+        service.submit(game_id, seat, [command], if_match=game.etag, actor="bot", loaded=game)
     except GameError as exc:
         if exc.code == "stale_version":
             return "stale"
