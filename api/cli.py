@@ -70,7 +70,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     runtime = _runtime(dispatcher="inline", data_dir=args.data_dir)
     runtime.store.migrate()
-    print(f"migrated {_describe(runtime.database_url)}")
+    runtime.service.dispatcher = None  # the work is only written: workers (or serve) dispatch it
+    backfilled = runtime.service.backfill_outbox()
+    print(f"migrated {_describe(runtime.database_url)} ({backfilled} active game(s) given their pending work)")
     return 0
 
 

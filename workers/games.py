@@ -518,6 +518,27 @@ class GameService:
         """Games waiting for a bot: an indexed query over the outbox, not a scan of the games."""
         return self.store.list_outbox(job="play_bot_turn", limit=limit)
 
+    def backfill_outbox(self, page: int = 500) -> int:
+        """Write the outbox work of every active game that has none (once, after upgrading to the outbox:
+        ``tradewinds migrate``); returns how many games got work."""
+        pending = {e.key for e in self.store.list_outbox(limit=10**7)}
+        written, offset = 0, 0
+        while streams := self.store.list_streams(status="active", limit=page, offset=offset):
+            offset += len(streams)
+            for info in streams:
+                if f"bot:{info.stream}" in pending or f"clock:{info.stream}" in pending:
+                    continue
+                try:
+                    game = self.load(info.stream)
+                    work = [w for w in self.work_for(game, self.last_clock(game)) if w["key"] not in pending]
+                except Exception:
+                    log.exception("could not load game %s", info.stream)
+                    continue
+                if work:
+                    self.store.put_outbox(work)
+                    written += 1
+        return written
+
     def resume_pending_bots(self, limit: int = 1000) -> int:
         """Dispatch the pending bot turns that have no live job (at start-up; the sweeper does it later too)."""
         from workers.sweeper import as_entry

@@ -138,3 +138,23 @@ def test_the_in_process_runner_sweeps_by_itself(kind, tmp_path):
     finally:
         jobs.set_runtime(None)
         runtime.close()
+
+
+def test_migrate_gives_games_from_before_the_outbox_their_pending_work():
+    runtime = make_runtime()
+    try:
+        service = runtime.service
+        service.dispatcher = None  # as before the outbox: the work went to the queue only, and was lost
+        waiting, _ = service.create_game(
+            "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1},
+            start_bots=False)
+        human, _ = service.create_game(
+            "secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}], {"rounds": 1},
+            start_bots=False)
+        assert service.pending_bot_turns() == []
+        assert service.backfill_outbox() == 1
+        assert [e.args[0] for e in service.pending_bot_turns()] == [waiting.info.stream]
+        assert service.backfill_outbox() == 0  # once only
+        assert human.info.stream not in {e.args[0] for e in runtime.store.list_outbox()}
+    finally:
+        jobs.set_runtime(None)
