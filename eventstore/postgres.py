@@ -57,7 +57,8 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
-from eventstore.outbox import MAX_DOUBLINGS, MAX_LEASE, OutboxEntry, check_outbox, next_lease
+from eventstore.outbox import check_outbox
+from eventstore.postgres_outbox import OUTBOX_UPSERT, PostgresOutbox, outbox_params
 from eventstore.postgres_schema import (
     FUNCTIONS,
     MAX_BATCH,
@@ -88,7 +89,7 @@ def describe_url(url: str) -> str:
     return f"postgresql://{params.get('user', '')}@{host}:{params.get('port', 5432)}/{params.get('dbname', '')}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresOutbox):
     """Implements ``eventstore.base.EventStore`` on PostgreSQL (13 or newer: pg_current_xact_id; tested on 15)."""
 
     def __init__(
@@ -281,7 +282,7 @@ class PostgresStore:
                 # one statement (one round trip, one transaction): the outbox rows are written only if the
                 # append succeeds, since an error in tw_append aborts the whole statement
                 rows = conn.execute(
-                    ("WITH work AS (" + _OUTBOX_UPSERT + ") " if work else "")
+                    ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "")
                     + "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)",
                     {
                         "s": stream,
@@ -291,7 +292,7 @@ class PostgresStore:
                         "k": idempotency_key,
                         "h": request_hash or "",
                         "z": self._serialize,
-                        **_outbox_params(work),
+                        **outbox_params(work),
                     },
                 ).fetchall()
             except psycopg.Error as exc:
@@ -504,73 +505,6 @@ class PostgresStore:
     def delete_document(self, collection: str, key: str) -> None:
         with self._connection() as conn:
             conn.execute("DELETE FROM documents WHERE collection = %s AND key = %s", (collection, key))
-
-    # -- outbox (eventstore.outbox) ------------------------------------------------------------------
-    def put_outbox(self, entries: list[dict[str, Any]]) -> None:
-        work = check_outbox(entries)
-        if work:
-            with self._connection() as conn, conn.transaction():
-                _write_outbox(conn, work)
-
-    def claim_outbox(self, now: float, lease: float, limit: int = 100) -> list[OutboxEntry]:
-        check_paging(limit)
-        next_lease(lease, 0)
-        with self._connection() as conn:
-            rows = conn.execute(
-                "UPDATE outbox o SET due_at = %(now)s + least(%(cap)s, %(lease)s * (1 << least(o.attempts, %(d)s))),"
-                " attempts = o.attempts + 1"
-                " FROM (SELECT key FROM outbox WHERE due_at <= %(now)s ORDER BY due_at, key LIMIT %(n)s"
-                " FOR UPDATE SKIP LOCKED) d WHERE o.key = d.key"
-                f" RETURNING {_OUTBOX_COLUMNS.replace('key', 'o.key')}",
-                {"now": now, "cap": MAX_LEASE, "lease": lease, "d": MAX_DOUBLINGS, "n": limit},
-            ).fetchall()
-        return sorted((_row_outbox(row) for row in rows), key=lambda e: (e.due_at, e.key))
-
-    def complete_outbox(self, key: str, token: str) -> bool:
-        with self._connection() as conn:
-            return conn.execute("DELETE FROM outbox WHERE key = %s AND token = %s", (key, token)).rowcount == 1
-
-    def list_outbox(self, job: str | None = None, limit: int = 100) -> list[OutboxEntry]:
-        check_paging(limit)
-        with self._connection() as conn:
-            rows = conn.execute(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE %(j)s::text IS NULL OR job = %(j)s"
-                " ORDER BY due_at, key LIMIT %(l)s",
-                {"j": job, "l": limit},
-            ).fetchall()
-        return [_row_outbox(row) for row in rows]
-
-
-_OUTBOX_COLUMNS = "key, token, job, args, due_at, attempts"
-
-
-_OUTBOX_UPSERT = (
-    "INSERT INTO outbox (key, token, job, args, due_at, attempts)"
-    " SELECT k, t, j, a::jsonb, d, 0 FROM unnest(%(ok)s::text[], %(ot)s::text[], %(oj)s::text[], %(oa)s::text[],"
-    " %(od)s::float8[]) AS w(k, t, j, a, d)"
-    " ON CONFLICT (key) DO UPDATE SET token = excluded.token, job = excluded.job, args = excluded.args,"
-    " due_at = excluded.due_at, attempts = 0"
-)
-
-
-def _outbox_params(work: list[OutboxEntry]) -> dict[str, list]:
-    return {
-        "ok": [e.key for e in work],
-        "ot": [e.token for e in work],
-        "oj": [e.job for e in work],
-        "oa": [canonical_json(e.args) for e in work],
-        "od": [e.due_at for e in work],
-    }
-
-
-def _write_outbox(conn: psycopg.Connection, work: list[OutboxEntry]) -> None:
-    if work:
-        conn.execute(_OUTBOX_UPSERT, _outbox_params(work))
-
-
-def _row_outbox(row: tuple) -> OutboxEntry:
-    key, token, job, args, due_at, attempts = row
-    return OutboxEntry(key, token, job, args, due_at, attempts)
 
 
 def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | None) -> Exception:
