@@ -26,7 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Open once in the master to fail fast on bad configuration, then again in the worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
-    probe.store.close()
+    probe.close()  # its store and its sweeper: the served process builds its own after the fork
     bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
 
     class Server(BaseApplication):
