@@ -79,6 +79,10 @@ def test_redis_restart_while_bot_games_run(pg_database, own_redis, processes):
     try:
         env = worker_env(pg_database, own_redis.url)
         workers = [processes.start(env), processes.start(env)]
+        from rq import Worker
+
+        # both running (a worker that cannot reach Redis at start-up fails fast, for its supervisor to retry)
+        assert wait_until(lambda: Worker.count(connection=runtime.dispatcher.redis) == 2, 90) is not None
         gids = all_bot_games(runtime, games, rounds=ROUNDS * 2)
         client = create_app(runtime).test_client()
         mixed = client.post("/games", json={"game_type": "secret_numbers", "options": {"rounds": 2},
