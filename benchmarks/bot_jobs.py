@@ -67,6 +67,13 @@ def bot_moves(runtime: Runtime, game_ids: list[str]) -> int:
     return total
 
 
+def clear_outbox(runtime: Runtime) -> None:
+    """The next configuration starts from an empty outbox: its worker would otherwise also play the
+    earlier configurations' games (which is what the outbox is for), diluting the count."""
+    for entry in runtime.store.list_outbox(limit=10**6):
+        runtime.store.complete_outbox(entry.key, entry.token)
+
+
 def new_games(runtime: Runtime, count: int) -> list[str]:
     return [runtime.service.create_game("puerto_rico", SEATS, start_bots=True)[0].info.stream for _ in range(count)]
 
@@ -85,6 +92,7 @@ def anchor(database_url: str, seconds: float, games: int) -> float:
                 done += jobs.play_bot_turn(gid, game.version, game.generation) == "played"
     rate = done / (time.perf_counter() - start) * 60
     jobs.set_runtime(None)
+    clear_outbox(runtime)
     runtime.store.close()
     return rate
 
@@ -109,6 +117,7 @@ def worker_rate(database_url: str, redis_url: str, seconds: float, games: int, f
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    clear_outbox(runtime)
     runtime.store.close()
     return (after - before) / elapsed * 60
 
