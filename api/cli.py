@@ -26,7 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Open once in the master to fail fast on bad configuration, then again in the worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
-    probe.store.close()
+    probe.close()  # its store and its sweeper: the served process builds its own after the fork
     bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
 
     class Server(BaseApplication):
@@ -58,26 +58,21 @@ def _describe(url: str) -> str:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from rq import SimpleWorker, Worker
-
-    from workers.dispatch import QUEUE_NAME
+    from workers import worker
 
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
         raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
     runtime = _runtime(dispatcher="rq")
-    resumed = runtime.service.resume_pending_bots()  # turns whose job was lost (a killed worker) play again
-    cls = SimpleWorker if args.in_process else Worker
-    worker = cls([QUEUE_NAME], connection=runtime.dispatcher.redis)
-    print(f"Tradewinds worker on queue {QUEUE_NAME!r} (store: {_describe(runtime.database_url)}; "
-          f"{resumed} pending bot turn(s) re-queued)", flush=True)
-    worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
-    return 0
+    return worker.run(runtime, queues=args.queues, burst=args.burst, fork=args.fork,
+                      say=lambda text: print(text, flush=True))
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     runtime = _runtime(dispatcher="inline", data_dir=args.data_dir)
     runtime.store.migrate()
-    print(f"migrated {_describe(runtime.database_url)}")
+    runtime.service.dispatcher = None  # the work is only written: workers (or serve) dispatch it
+    backfilled = runtime.service.backfill_outbox()
+    print(f"migrated {_describe(runtime.database_url)} ({backfilled} active game(s) given their pending work)")
     return 0
 
 
@@ -188,7 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     worker = sub.add_parser("worker", help="run an RQ worker for bot turns and other jobs")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
-    worker.add_argument("--in-process", action="store_true", help="run jobs in the worker process (no fork)")
+    worker.add_argument("--queues", choices=["all", "bots", "webhooks"], default="all",
+                        help="bots (bot turns, clocks, tournaments), webhooks (deliveries) or all (default)")
+    worker.add_argument("--fork", action="store_true", help="fork a process per job (RQ's default worker)")
+    worker.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)  # the default now
     worker.set_defaults(func=cmd_worker)
 
     migrate = sub.add_parser("migrate", help="create or upgrade the event store's tables")

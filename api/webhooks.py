@@ -14,6 +14,7 @@ from api.common import integrator_key, runtime
 from api.contract import errors
 from api.errors import ApiError
 from workers import webhooks
+from workers.sweeper import work_item
 
 blp = Blueprint("webhooks", __name__, url_prefix="/webhooks",
                 description="Signed webhooks (Standard Webhooks headers) for integrators")
@@ -159,13 +160,16 @@ class Deliveries(MethodView):
 
 @blp.route("/<webhook_id:sub_id>/deliveries/<message_id:message_id>/redeliver")
 class Redeliver(MethodView):
-    @blp.response(200, DeliverySchema)
+    @blp.response(202, DeliverySchema)
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="redeliverWebhook", security=KEY_AUTH)
     def post(self, sub_id, message_id):
-        """Send one event again now (the receiver de-duplicates by webhook-id)"""
+        """Send one event again (queued: the send is recorded in the delivery's attempts; receivers
+        de-duplicate by webhook-id)"""
         own_subscription(sub_id)
-        entry = webhooks.redeliver(runtime().store, sub_id, message_id)
+        entry = webhooks.find_delivery(runtime().store, sub_id, message_id)
         if entry is None:
             raise ApiError("not_found", f"no delivery {message_id!r} in this subscription")
+        runtime().service.schedule([work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook",
+                                              [sub_id, message_id])])
         return entry

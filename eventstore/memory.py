@@ -40,6 +40,7 @@ from eventstore.base import (
     canonical_json,
     genesis_hash,
 )
+from eventstore.outbox import OutboxEntry, check_outbox, next_lease
 from eventstore.verify import verify_events
 
 
@@ -67,6 +68,7 @@ class MemoryStore:
         self._log: list[StoredEvent] = []  # every live event, in position order
         self._positions: list[int] = []  # parallel to _log, for bisect
         self._next_position = 1
+        self._outbox: dict[str, OutboxEntry] = {}
         self._snapshots: dict[tuple[str, int, str], dict[int, bytes]] = {}
         self._documents: dict[str, dict[str, dict[str, Any]]] = {}
         self._texts: dict[int, tuple[str, str]] = {}  # position -> canonical JSON of data and meta
@@ -149,8 +151,10 @@ class MemoryStore:
         meta: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        outbox: list[dict[str, Any]] | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        work = check_outbox(outbox)
         meta = check_dict(meta if meta is not None else {}, "meta")
         meta_text = canonical_json(meta)
         check_expected_version(expected_version)
@@ -189,9 +193,45 @@ class MemoryStore:
                 entry.idempotency[idempotency_key] = IdempotencyRecord(
                     idempotency_key, request_hash or "", info.generation, stored[0].version, stored[-1].version
                 )
+            for item in work:
+                self._outbox[item.key] = item
             self._append_count += 1
             self._appended.notify_all()
             return [self._copy_event(e) for e in stored]
+
+    # -- outbox (eventstore.outbox) ------------------------------------------------------------------
+    def put_outbox(self, entries: list[dict[str, Any]]) -> None:
+        work = check_outbox(entries)
+        with self._lock:
+            for item in work:
+                self._outbox[item.key] = item
+
+    def claim_outbox(self, now: float, lease: float, limit: int = 100) -> list[OutboxEntry]:
+        check_paging(limit)
+        next_lease(lease, 0)
+        with self._lock:
+            due = sorted((e for e in self._outbox.values() if e.due_at <= now), key=lambda e: (e.due_at, e.key))
+            claimed = []
+            for entry in due[:limit]:
+                entry = replace(entry, due_at=now + next_lease(lease, entry.attempts), attempts=entry.attempts + 1)
+                self._outbox[entry.key] = entry
+                claimed.append(entry)
+            return [replace(e, args=json_copy(e.args, "args")) for e in claimed]
+
+    def complete_outbox(self, key: str, token: str) -> bool:
+        with self._lock:
+            entry = self._outbox.get(key)
+            if entry is None or entry.token != token:
+                return False
+            del self._outbox[key]
+            return True
+
+    def list_outbox(self, job: str | None = None, limit: int = 100) -> list[OutboxEntry]:
+        check_paging(limit)
+        with self._lock:
+            found = sorted((e for e in self._outbox.values() if job is None or e.job == job),
+                           key=lambda e: (e.due_at, e.key))
+            return [replace(e, args=json_copy(e.args, "args")) for e in found[:limit]]
 
     def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
         with self._lock:

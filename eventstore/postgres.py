@@ -65,11 +65,14 @@ from eventstore.base import (
     canonical_json,
     genesis_hash,
 )
+from eventstore.outbox import check_outbox
+from eventstore.postgres_outbox import OUTBOX_UPSERT, PostgresOutbox, outbox_params
 from eventstore.postgres_schema import (
     FUNCTIONS,
     MAX_BATCH,
     MIGRATION_LOCK_KEY,
     MIGRATIONS,
+    NAMED_MIGRATIONS,
     NOTIFY_CHANNEL,
     VISIBLE_LIMIT,
 )
@@ -94,7 +97,7 @@ def describe_url(url: str) -> str:
     return f"postgresql://{params.get('user', '')}@{host}:{params.get('port', 5432)}/{params.get('dbname', '')}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresOutbox):
     """Implements ``eventstore.base.EventStore`` on PostgreSQL (13 or newer: pg_current_xact_id; tested on 15)."""
 
     def __init__(
@@ -172,6 +175,14 @@ class PostgresStore:
                     else:
                         conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY,"
+                         " applied_at timestamptz NOT NULL DEFAULT now())")
+            done = {name for (name,) in conn.execute("SELECT name FROM schema_migrations").fetchall()}
+            for name, statements in NAMED_MIGRATIONS.items():
+                if name not in done:
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
             # functions hold no data: (re)install them whenever their definitions change
             digest = hashlib.sha256("\n".join(FUNCTIONS).encode()).hexdigest()
             installed = conn.execute("SELECT digest FROM schema_functions").fetchone()
@@ -298,8 +309,10 @@ class PostgresStore:
         meta: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        outbox: list[dict[str, Any]] | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        work = check_outbox(outbox)
         meta_text = canonical_json(check_dict(meta if meta is not None else {}, "meta"))
         check_expected_version(expected_version)
         if idempotency_key is not None:
@@ -307,19 +320,24 @@ class PostgresStore:
         if len(encoded) > MAX_BATCH:
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
-            try:  # one statement in autocommit; with a signer, the signature joins its transaction
+            try:
+                # one statement (one round trip): the outbox rows are written only if the append succeeds,
+                # since an error in tw_append aborts the whole statement; with a signer, the signature joins
+                # its transaction
                 with conn.transaction() if self._signer is not None else nullcontext():
                     rows = conn.execute(
-                        "SELECT * FROM tw_append(%s, %s, %b, %s, %s, %s, %s)",
-                        (
-                            stream,
-                            expected_version,
-                            [data_text for _, data_text in encoded],
-                            meta_text,
-                            idempotency_key,
-                            request_hash or "",
-                            self._serialize,
-                        ),
+                        ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "")
+                        + "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)",
+                        {
+                            "s": stream,
+                            "e": expected_version,
+                            "d": [data_text for _, data_text in encoded],
+                            "m": meta_text,
+                            "k": idempotency_key,
+                            "h": request_hash or "",
+                            "z": self._serialize,
+                            **outbox_params(work),
+                        },
                     ).fetchall()
                     if self._signer is not None:  # the stream row is locked by tw_append until commit
                         head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])

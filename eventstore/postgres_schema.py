@@ -154,6 +154,17 @@ MIGRATIONS: list[list[str]] = [
     ],
 ]
 
+# Named migrations, applied once each (recorded by name in schema_migrations) after the numbered ones.
+NAMED_MIGRATIONS: dict[str, list[str]] = {
+    "outbox": [
+        """CREATE TABLE outbox (
+            key text PRIMARY KEY, token text NOT NULL, job text NOT NULL, args jsonb NOT NULL,
+            due_at double precision NOT NULL, attempts integer NOT NULL DEFAULT 0)""",
+        "CREATE INDEX outbox_due ON outbox (due_at)",
+        "CREATE INDEX outbox_job ON outbox (job, due_at)",
+    ],
+}
+
 # Functions hold no data: migrate() (re)installs them when these definitions change (digest in
 # schema_functions).
 FUNCTIONS: list[str] = [
@@ -169,5 +180,6 @@ ALL_TABLES = (
     "idempotency_keys",
     "snapshots",
     "documents",
+    "outbox",
     "event_streams",
 )

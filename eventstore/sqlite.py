@@ -47,6 +47,8 @@ from eventstore.base import (
     canonical_json,
     genesis_hash,
 )
+from eventstore.outbox import check_outbox
+from eventstore.sqlite_outbox import SqliteOutbox, write_outbox
 from eventstore.verify import verify_events
 
 _EVENT_COLUMNS = "stream, version, position, generation, data, meta, hash, recorded_at"
@@ -94,8 +96,19 @@ MIGRATIONS: list[list[str]] = [
 
 _STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata, creation"
 
+# Named migrations, applied once each (recorded by name in schema_migrations) after the numbered ones.
+NAMED_MIGRATIONS: dict[str, list[str]] = {
+    "outbox": [
+        """CREATE TABLE outbox (
+            key TEXT PRIMARY KEY, token TEXT NOT NULL, job TEXT NOT NULL, args TEXT NOT NULL,
+            due_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)""",
+        "CREATE INDEX outbox_due ON outbox (due_at)",
+        "CREATE INDEX outbox_job ON outbox (job, due_at)",
+    ],
+}
 
-class SqliteStore:
+
+class SqliteStore(SqliteOutbox):
     """Implements ``eventstore.base.EventStore`` on one SQLite file."""
 
     def __init__(
@@ -176,6 +189,13 @@ class SqliteStore:
                     else:
                         conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (number, utc_now_iso()))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            done = {name for (name,) in conn.execute("SELECT name FROM schema_migrations")}
+            for name, statements in NAMED_MIGRATIONS.items():
+                if name not in done:
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, utc_now_iso()))
 
     def _rehash_streams(self, conn: sqlite3.Connection) -> None:
         """Re-hash stored events in the current chain format (their creation metadata: the metadata now)."""
@@ -286,8 +306,10 @@ class SqliteStore:
         meta: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        outbox: list[dict[str, Any]] | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        work = check_outbox(outbox)
         meta = check_dict(meta if meta is not None else {}, "meta")
         check_expected_version(expected_version)
         if idempotency_key is not None:
@@ -346,6 +368,7 @@ class SqliteStore:
                 (last_version, previous, sign_head(self._signer, stream, info.generation, last_version, previous),
                  stream),
             )
+            write_outbox(conn, work)
         with self._appended:
             self._append_count += 1
             self._appended.notify_all()

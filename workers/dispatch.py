@@ -1,45 +1,67 @@
 """Dispatchers for background jobs: RQ on Redis, or an in-process runner.
 
-Jobs are referred to by name (``"play_bot_turn"``) and run by ``workers.jobs``; every job is idempotent,
-so a duplicate or a retry is harmless.
+Outbox work (``workers.sweeper``) is dispatched as ``run_entry(key, token, job, args)``, which runs the
+named job of ``workers.jobs`` and then completes the outbox entry. Every job is idempotent, so a
+duplicate or a retry is harmless. Webhook jobs go to a queue of their own, so a slow receiver never
+holds up bot turns.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
-from collections.abc import Callable
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
+
+from eventstore.outbox import OutboxEntry
+from workers.sweeper import WEBHOOK_JOBS, RetryLater
 
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "tradewinds"
+WEBHOOK_QUEUE_NAME = "tradewinds-webhooks"
+BOT_JOB_TIMEOUT = 30  # seconds: the hardest bot level searches for at most 5 s
+WEBHOOK_JOB_TIMEOUT = 120
+HEARTBEAT_EVERY = 1.0  # a running job refreshes its alive key this often (from its first second on)
+HEARTBEAT_TTL = 3  # seconds without a heartbeat before a started job counts as dead
+REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
+
+
+def queue_for(job: str) -> str:
+    return WEBHOOK_QUEUE_NAME if job in WEBHOOK_JOBS else QUEUE_NAME
 
 
 class Dispatcher(Protocol):
     kind: str
 
-    def enqueue(self, job: str, *args: Any, job_id: str | None = None) -> None: ...
-    def enqueue_in(self, seconds: float, job: str, *args: Any) -> None: ...
-    def lock(self, name: str, timeout: float = 60.0) -> AbstractContextManager: ...
+    def dispatch(self, entry: OutboxEntry) -> None: ...
+    def is_live(self, entry: OutboxEntry) -> bool: ...
+    def enqueue(self, job: str, *args: Any) -> None: ...
+    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager: ...
+    def heartbeat(self, token: str) -> AbstractContextManager: ...
     def ping(self) -> None: ...
 
 
+def entry_args(entry: OutboxEntry) -> tuple:
+    return (entry.key, entry.token, entry.job, list(entry.args))
+
+
 class _LocalLocks:
-    """Named locks for one process (jobs that must not run twice at once for the same key)."""
+    """Named locks for one process; a lock held by another job is never waited for."""
 
     def __init__(self) -> None:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
     @contextmanager
-    def lock(self, name: str, timeout: float = 60.0):
+    def try_lock(self, name: str, ttl: float = 120.0) -> Iterator[None]:
         with self._guard:
             lock = self._locks.setdefault(name, threading.Lock())
-        if not lock.acquire(timeout=timeout):
-            raise TimeoutError(f"lock {name!r} is held by another job")
+        if not lock.acquire(blocking=False):
+            raise RetryLater(1.0)
         try:
             yield
         finally:
@@ -47,10 +69,10 @@ class _LocalLocks:
 
 
 class InlineDispatcher:
-    """Runs jobs synchronously in the caller's thread, one after the other (no recursion).
+    """Runs jobs synchronously in the caller's thread, one after the other (no recursion). For tests.
 
-    A job enqueued while another runs is appended to the queue and run when the current job returns.
-    Used by tests and by ``InProcessDispatcher``'s worker thread.
+    A job dispatched while another runs is appended to the queue and run when the current job returns.
+    Work for later stays in the outbox until a sweep (``Runtime.sweep(now=...)``) finds it due.
     """
 
     kind = "inline"
@@ -60,23 +82,20 @@ class InlineDispatcher:
         self._queue: deque[tuple[str, tuple]] = deque()
         self._local = threading.local()
         self._locks = _LocalLocks()
-        self.delayed: list[tuple[float, str, tuple]] = []  # (seconds, job, args): run by run_delayed()
 
-    def lock(self, name: str, timeout: float = 60.0):
-        return self._locks.lock(name, timeout)
+    def try_lock(self, name: str, ttl: float = 120.0):
+        return self._locks.try_lock(name, ttl)
 
-    def enqueue_in(self, seconds: float, job: str, *args: Any) -> None:
-        """Kept for the caller to run with ``run_delayed`` (tests control time)."""
-        self.delayed.append((seconds, job, args))
+    def heartbeat(self, token: str):
+        return nullcontext()
 
-    def run_delayed(self) -> int:
-        """Run every delayed job now; returns how many ran."""
-        jobs, self.delayed = self.delayed, []
-        for _, job, args in jobs:
-            self.enqueue(job, *args)
-        return len(jobs)
+    def dispatch(self, entry: OutboxEntry) -> None:
+        self.enqueue("run_entry", *entry_args(entry))
 
-    def enqueue(self, job: str, *args: Any, job_id: str | None = None) -> None:
+    def is_live(self, entry: OutboxEntry) -> bool:
+        return False
+
+    def enqueue(self, job: str, *args: Any) -> None:
         self._queue.append((job, args))
         if getattr(self._local, "draining", False):
             return
@@ -86,7 +105,7 @@ class InlineDispatcher:
                 name, job_args = self._queue.popleft()
                 try:
                     self._run(name, job_args)
-                except Exception:  # a failed job is logged; the next append re-queues bot turns
+                except Exception:  # a failed job is logged; its outbox entry is swept again later
                     log.exception("job %s%r failed", name, job_args)
         finally:
             self._local.draining = False
@@ -96,52 +115,59 @@ class InlineDispatcher:
 
 
 class InProcessDispatcher:
-    """Runs jobs on a few background threads of this process (the default without Redis)."""
+    """Runs jobs on background threads of this process (the default without Redis).
+
+    Bot turns and webhook deliveries have threads of their own, so a slow receiver never holds up a game.
+    """
 
     kind = "in-process"
 
-    def __init__(self, run: Callable[[str, tuple], None], threads: int = 2) -> None:
+    def __init__(self, run: Callable[[str, tuple], None], threads: int = 2, webhook_threads: int = 2) -> None:
         self._run = run
-        self._queue: deque[tuple[str, tuple]] = deque()
         self._cond = threading.Condition()
-        self._threads: list[threading.Thread] = []
-        self._size = threads
+        self._lanes: dict[str, deque[tuple[str, tuple, str | None]]] = {QUEUE_NAME: deque(), WEBHOOK_QUEUE_NAME: deque()}
+        self._threads: dict[str, list[threading.Thread]] = {QUEUE_NAME: [], WEBHOOK_QUEUE_NAME: []}
+        self._sizes = {QUEUE_NAME: threads, WEBHOOK_QUEUE_NAME: webhook_threads}
         self._busy = 0
-        self._timers: set[threading.Timer] = set()
+        self._live: set[str] = set()
         self._locks = _LocalLocks()
 
-    def enqueue(self, job: str, *args: Any, job_id: str | None = None) -> None:
+    def dispatch(self, entry: OutboxEntry) -> None:
+        self._put(queue_for(entry.job), "run_entry", entry_args(entry), entry.token)
+
+    def is_live(self, entry: OutboxEntry) -> bool:
         with self._cond:
-            self._queue.append((job, args))
-            self._threads = [t for t in self._threads if t.is_alive()]
-            if len(self._threads) < self._size:
-                thread = threading.Thread(target=self._loop, name="tradewinds-jobs", daemon=True)
-                self._threads.append(thread)
+            return entry.token in self._live
+
+    def enqueue(self, job: str, *args: Any) -> None:
+        self._put(queue_for(job), job, args, None)
+
+    def _put(self, lane: str, job: str, args: tuple, token: str | None) -> None:
+        with self._cond:
+            if token is not None:
+                self._live.add(token)
+            self._lanes[lane].append((job, args, token))
+            threads = self._threads[lane] = [t for t in self._threads[lane] if t.is_alive()]
+            if len(threads) < self._sizes[lane]:
+                thread = threading.Thread(target=self._loop, args=(lane,), name=f"tradewinds-{lane}", daemon=True)
+                threads.append(thread)
                 thread.start()
-            self._cond.notify()
+            self._cond.notify_all()
 
-    def enqueue_in(self, seconds: float, job: str, *args: Any) -> None:
-        def fire() -> None:
-            with self._cond:
-                self._timers.discard(timer)
-            self.enqueue(job, *args)
+    def try_lock(self, name: str, ttl: float = 120.0):
+        return self._locks.try_lock(name, ttl)
 
-        timer = threading.Timer(seconds, fire)
-        timer.daemon = True
-        with self._cond:
-            self._timers.add(timer)
-        timer.start()
+    def heartbeat(self, token: str):
+        return nullcontext()
 
-    def lock(self, name: str, timeout: float = 60.0):
-        return self._locks.lock(name, timeout)
-
-    def _loop(self) -> None:
+    def _loop(self, lane: str) -> None:
+        queue = self._lanes[lane]
         while True:
             with self._cond:
-                while not self._queue:
+                while not queue:
                     self._cond.notify_all()
                     self._cond.wait()
-                name, args = self._queue.popleft()
+                name, args, token = queue.popleft()
                 self._busy += 1
             try:
                 self._run(name, args)
@@ -150,19 +176,21 @@ class InProcessDispatcher:
             finally:
                 with self._cond:
                     self._busy -= 1
+                    if token is not None:
+                        self._live.discard(token)
                     self._cond.notify_all()
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
-        """Block until no job is queued, running or scheduled (for tests and orderly shutdown)."""
+        """Block until no job is queued or running (for tests and orderly shutdown)."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._queue and not self._busy and not self._timers, timeout)
+            return self._cond.wait_for(lambda: not any(self._lanes.values()) and not self._busy, timeout)
 
     def ping(self) -> None:
         return None
 
 
 class RQDispatcher:
-    """Queues jobs on RQ; ``tradewinds worker`` runs them."""
+    """Queues jobs on RQ; ``tradewinds worker`` runs them. Survives Redis being away: the outbox keeps the work."""
 
     kind = "rq"
 
@@ -170,29 +198,109 @@ class RQDispatcher:
         from redis import Redis
         from rq import Queue
 
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=10)
+        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=5,
+                                    health_check_interval=10)
         self.queue = Queue(QUEUE_NAME, connection=self.redis)
+        self.webhook_queue = Queue(WEBHOOK_QUEUE_NAME, connection=self.redis)
+        self._down_until = 0.0
+        self._beating: dict[str, bool] = {}  # running jobs' tokens: whether their alive key was written
+        self._beat_lock = threading.Lock()
+        self._beat_thread: threading.Thread | None = None
 
-    def enqueue(self, job: str, *args: Any, job_id: str | None = None) -> None:
-        from rq import Retry
+    def _queue(self, job: str):
+        return self.webhook_queue if job in WEBHOOK_JOBS else self.queue
 
-        self.queue.enqueue(
-            f"workers.jobs.{job}",
-            *args,
-            job_id=job_id,
-            retry=Retry(max=3, interval=[1, 5, 15]),
-            job_timeout=120,
-            result_ttl=60,
-            failure_ttl=24 * 3600,
-        )
+    def _enqueue(self, job: str, args: tuple, job_id: str | None) -> None:
+        if time.monotonic() < self._down_until:
+            raise ConnectionError("Redis was unreachable a moment ago; the outbox keeps the work")
+        try:
+            self._queue(job).enqueue(
+                f"workers.jobs.{'run_entry' if job_id else job}",
+                *args,
+                job_id=job_id,
+                job_timeout=WEBHOOK_JOB_TIMEOUT if job in WEBHOOK_JOBS else BOT_JOB_TIMEOUT,
+                result_ttl=0,  # the outcome is in the store; a finished job leaves nothing in Redis
+                failure_ttl=3600,
+            )
+        except Exception:
+            self._down_until = time.monotonic() + REDIS_DOWN_PAUSE
+            raise
 
-    def enqueue_in(self, seconds: float, job: str, *args: Any) -> None:
-        from datetime import timedelta
+    def dispatch(self, entry: OutboxEntry) -> None:
+        self._enqueue(entry.job, entry_args(entry), f"ob-{entry.token}")
 
-        self.queue.enqueue_in(timedelta(seconds=seconds), f"workers.jobs.{job}", *args, job_timeout=120)
+    def enqueue(self, job: str, *args: Any) -> None:
+        self._enqueue(job, args, None)
 
-    def lock(self, name: str, timeout: float = 60.0):
-        return self.redis.lock(f"tradewinds:lock:{name}", timeout=timeout, blocking_timeout=timeout)
+    def is_live(self, entry: OutboxEntry) -> bool:
+        """Queued, or started by a worker whose heartbeat for it is fresh."""
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job, JobStatus
+
+        try:
+            status = Job.fetch(f"ob-{entry.token}", connection=self.redis).get_status(refresh=False)
+        except NoSuchJobError:
+            return False
+        if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+            return True
+        if status == JobStatus.STARTED:
+            return bool(self.redis.exists(alive_key(entry.token)))
+        return False
+
+    @contextmanager
+    def try_lock(self, name: str, ttl: float = 120.0) -> Iterator[None]:
+        from redis.exceptions import LockError
+
+        lock = self.redis.lock(f"tradewinds:lock:{name}", timeout=ttl, blocking=False)
+        if not lock.acquire(blocking=False):
+            raise RetryLater(1.0)
+        try:
+            yield
+        finally:
+            try:
+                lock.release()
+            except LockError:  # it expired meanwhile
+                log.warning("lock %s expired before its job ended", name)
+
+    @contextmanager
+    def heartbeat(self, token: str) -> Iterator[None]:
+        """While a job runs, keep its alive key fresh; a dead worker's job is then noticed within seconds.
+
+        One thread per process beats for every running job; a job shorter than a second (most) never
+        writes its key: a sweeper looks at an entry only after its lease, far longer than that."""
+        with self._beat_lock:
+            self._beating[token] = False
+            if self._beat_thread is None or not self._beat_thread.is_alive():
+                self._beat_thread = threading.Thread(target=self._beat, name="tradewinds-heartbeat", daemon=True)
+                self._beat_thread.start()
+        try:
+            yield
+        finally:
+            with self._beat_lock:
+                beaten = self._beating.pop(token, False)
+            if beaten:
+                try:
+                    self.redis.delete(alive_key(token))
+                except Exception:
+                    pass
+
+    def _beat(self) -> None:
+        while True:
+            time.sleep(HEARTBEAT_EVERY)
+            with self._beat_lock:
+                tokens = list(self._beating)
+            for token in tokens:
+                try:
+                    self.redis.set(alive_key(token), 1, ex=HEARTBEAT_TTL)
+                except Exception:  # Redis is away: the sweeper will retry the work if this job dies
+                    continue
+                with self._beat_lock:
+                    if token in self._beating:
+                        self._beating[token] = True
 
     def ping(self) -> None:
         self.redis.ping()
+
+
+def alive_key(token: str) -> str:
+    return f"tradewinds:alive:{token}"

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import registry
@@ -30,6 +30,7 @@ from eventstore.base import (
 )
 from workers import clocks, snapshots
 from workers.signing import ServerKey
+from workers.sweeper import dispatch_now, work_item
 
 log = logging.getLogger(__name__)
 
@@ -203,10 +204,12 @@ class GameService:
             meta["clock"] = clocks.initial(clock, seat_records, rules.to_act(rules.fold(events)), time.time())
         self.store.put_document(SEAT_TOKENS, game_id, {"seats": token_hashes})
         self.store.create_stream(game_id, game_type, metadata)
-        self.store.append(game_id, events, 0, meta=meta)
+        info = StreamInfo(game_id, game_type, "", "active", len(events), 0, metadata)
+        opening = LoadedGame(info, rules, rules.fold(events), len(events), 0)
+        work = self.work_for(opening, meta.get("clock")) if start_bots else []
+        self.store.append(game_id, events, 0, meta=meta, outbox=work)
         game = self.load(game_id)
-        if start_bots:
-            self.after_change(game)
+        dispatch_now(self.dispatcher, work)
         return game, tokens
 
     # ------------------------------------------------------------------ loading
@@ -329,6 +332,7 @@ class GameService:
         if_match: list[str] | None = None,
         idempotency_key: str | None = None,
         actor: str = "human",
+        loaded: LoadedGame | None = None,
     ) -> MoveOutcome:
         """Decide the commands in order, all or nothing, and append their events in one transaction.
 
@@ -340,7 +344,7 @@ class GameService:
             if replay is not None:
                 return replay
         for _attempt in range(APPEND_ATTEMPTS):
-            game = self.load(game_id)
+            game = loaded if loaded is not None and _attempt == 0 else self.load(game_id)  # a caller's fresh load
             try:
                 events, state_after = self._decide_checked(game, seat, commands, if_match, actor)
             except GameError:
@@ -354,6 +358,8 @@ class GameService:
             meta: dict[str, Any] = {"actor": actor, "seat": seat, "move": uuid.uuid4().hex}
             if game.info.metadata.get("clock"):
                 meta["clock"] = self._clock_after_move(game, seat, state_after)
+            planned = LoadedGame(game.info, game.rules, state_after, game.version + len(events), game.generation)
+            work = self.work_for(planned, meta.get("clock"))
             try:
                 stored = self.store.append(
                     game_id,
@@ -362,6 +368,7 @@ class GameService:
                     meta=meta,
                     idempotency_key=idempotency_key,
                     request_hash=request_hash if idempotency_key else None,
+                    outbox=work,
                 )
             except DuplicateIdempotencyKey:
                 replay = self._replay(game_id, idempotency_key, request_hash)
@@ -381,8 +388,14 @@ class GameService:
                         etag=latest.etag,
                     ) from None
                 continue
+            # committed: from here on nothing may fail the move (the outbox holds the work it causes)
             after = self._fold_new(game, stored)
-            self.after_change(after)
+            if after.over:
+                try:
+                    self.record_finish(after)
+                except Exception:  # the finish_game job in the outbox records it later
+                    log.warning("could not record the end of %s yet", game_id, exc_info=True)
+            dispatch_now(self.dispatcher, work)
             return MoveOutcome(after, stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
@@ -447,6 +460,8 @@ class GameService:
         out = [s for s in clocks.flagged(clock, time.time()) if game.seats[s]["kind"] == "human"]
         if out:
             self.time_out(game_id, out)
+        elif game.bot_seats_to_act():  # a retried check after a crash: the timed-out seat's bot plays
+            self.after_change(game)
         return out
 
     def time_out(self, game_id: str, seats: list[int]) -> None:
@@ -465,7 +480,7 @@ class GameService:
     def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
         state = game.rules.fold([e.data for e in stored], game.state)
         version = stored[-1].version if stored else game.version
-        info = self.store.stream_info(game.info.stream)
+        info = replace(game.info, version=version)  # an append changes nothing else of the stream
         self._remember(game.info.stream, game.generation, version, state)
         return LoadedGame(info, game.rules, state, version, game.generation)
 
@@ -499,28 +514,45 @@ class GameService:
             # appends wake the wait; truncations do not, so re-check at least every WAIT_SLICE seconds
             self.store.wait_for_append(head, min(remaining, WAIT_SLICE))
 
-    # ------------------------------------------------------------- after append
-    def after_change(self, game: LoadedGame) -> None:
-        if game.info.metadata.get("created_by") and self.dispatcher is not None:
-            self.dispatcher.enqueue("sync_webhooks", game.info.stream)
+    # ------------------------------------------------------------- after a change
+    def work_for(self, game: LoadedGame, clock: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """The outbox entries a game in this state needs: its bot turn, its clock check, webhooks, its end."""
+        stream = game.info.stream
+        work = []
+        if game.info.metadata.get("created_by"):
+            work.append(work_item(f"webhooks:{stream}", "sync_webhooks", [stream]))
         if game.over:
-            if game.info.status != "finished":
-                result = game.result_dict()
-                self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
-                self._record_rated(game, result)
-                tournament_id = game.info.metadata.get("tournament_id")
-                if tournament_id and self.dispatcher is not None:
-                    self.dispatcher.enqueue("advance_tournament", tournament_id)
-            return
-        if self.dispatcher is None:
-            return
+            work.append(work_item(f"finish:{stream}", "finish_game", [stream]))
+            return work
         if game.bot_seats_to_act():
-            self.schedule_bot_turn(game)
-        clock = self.last_clock(game)
+            work.append(work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation]))
         flag = clocks.next_flag_fall(clock) if clock else None
         if flag is not None:
-            delay = max(0.0, clock["since"] + flag - time.time()) + 0.05
-            self.dispatcher.enqueue_in(delay, "check_clock", game.info.stream, game.version, game.generation)
+            delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
+            work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))
+        return work
+
+    def schedule(self, work: list[dict[str, Any]]) -> None:
+        """Store work in the outbox, then hand what is due now to the dispatcher (failures only logged)."""
+        if work:
+            self.store.put_outbox(work)
+            dispatch_now(self.dispatcher, work)
+
+    def schedule_deliveries(self, sub_ids: list[str]) -> None:
+        self.schedule([work_item(f"deliver:{sub_id}", "deliver_webhooks", [sub_id]) for sub_id in sub_ids])
+
+    def after_change(self, game: LoadedGame) -> None:
+        """A change made outside an append (a timeout, an undo, a tournament's new table) schedules its work."""
+        if game.over:
+            self.record_finish(game)
+        self.schedule(self.work_for(game, self.last_clock(game)))
+
+    def record_finish(self, game: LoadedGame) -> None:
+        """Mark a finished game finished and keep its rated result (idempotent)."""
+        if game.over and game.info.status != "finished":
+            result = game.result_dict()
+            self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
+            self._record_rated(game, result)
 
     def _record_rated(self, game: LoadedGame, result: dict[str, Any]) -> None:
         """Keep a finished rated game's placements for the leaderboards (removed again if it is undone)."""
@@ -535,19 +567,46 @@ class GameService:
         })
 
     def schedule_bot_turn(self, game: LoadedGame) -> None:
-        job_id = f"bot-{game.info.stream}-{game.generation}-{game.version}"
-        self.dispatcher.enqueue("play_bot_turn", game.info.stream, game.version, game.generation, job_id=job_id)
+        stream = game.info.stream
+        self.schedule([work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation])])
+
+    def pending_bot_turns(self, limit: int = 1000) -> list[Any]:
+        """Games waiting for a bot: an indexed query over the outbox, not a scan of the games."""
+        return self.store.list_outbox(job="play_bot_turn", limit=limit)
+
+    def backfill_outbox(self, page: int = 500) -> int:
+        """Write the outbox work of every active game that has none (once, after upgrading to the outbox:
+        ``tradewinds migrate``); returns how many games got work."""
+        pending = {e.key for e in self.store.list_outbox(limit=10**7)}
+        written, offset = 0, 0
+        while streams := self.store.list_streams(status="active", limit=page, offset=offset):
+            offset += len(streams)
+            for info in streams:
+                if f"bot:{info.stream}" in pending or f"clock:{info.stream}" in pending:
+                    continue
+                try:
+                    game = self.load(info.stream)
+                    work = [w for w in self.work_for(game, self.last_clock(game)) if w["key"] not in pending]
+                except Exception:
+                    log.exception("could not load game %s", info.stream)
+                    continue
+                if work:
+                    self.store.put_outbox(work)
+                    written += 1
+        return written
 
     def resume_pending_bots(self, limit: int = 1000) -> int:
-        """Queue bot turns of active games where a bot is to act (after a restart)."""
+        """Dispatch the pending bot turns that have no live job (at start-up; the sweeper does it later too)."""
+        from workers.sweeper import as_entry
+
         queued = 0
-        for info in self.store.list_streams(status="active", limit=limit):
+        for entry in self.pending_bot_turns(limit):
             try:
-                game = self.load(info.stream)
-            except Exception:
-                log.exception("could not load game %s", info.stream)
-                continue
-            if game.bot_seats_to_act():
-                self.schedule_bot_turn(game)
+                if self.dispatcher.is_live(entry):
+                    continue
+                self.dispatcher.dispatch(as_entry(entry))
                 queued += 1
+            except Exception as exc:
+                log.warning("could not dispatch the bot turn %s: %s", entry.key, exc)
+                break
         return queued

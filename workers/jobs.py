@@ -52,7 +52,7 @@ def play_bot_turn(game_id: str, expected_version: int, expected_generation: int 
     seed = game.info.metadata["seed"]
     command = choose_move(game.rules, game.state, seat, level, rng_for(seed, game.version, f"bot{seat}"))
     try:
-        service.submit(game_id, seat, [command], if_match=[game.etag], actor="bot")
+        service.submit(game_id, seat, [command], if_match=[game.etag], actor="bot", loaded=game)
     except GameError as exc:
         if exc.code == "stale_version":
             return "stale"
@@ -79,28 +79,61 @@ def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict
     return make_bot("random", 0).choose(rules, state, seat, rng)
 
 
+JOBS = frozenset({"play_bot_turn", "check_clock", "finish_game", "advance_tournament", "sync_webhooks",
+                  "deliver_webhooks", "redeliver_webhook"})
+
+
+def run_entry(key: str, token: str, job: str, args: list) -> str:
+    """Run one outbox entry's job, then complete the entry (unless the job asked to be run again later)."""
+    from workers.sweeper import RetryLater, work_item
+
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}")
+    runtime = get_runtime()
+    with runtime.dispatcher.heartbeat(token):
+        try:
+            outcome = globals()[job](*args)
+        except RetryLater as later:
+            runtime.service.schedule([work_item(key, job, args, delay=later.delay)])
+            return "retry later"
+    runtime.store.complete_outbox(key, token)
+    return str(outcome)
+
+
 def sync_webhooks(game_id: str) -> int:
-    """Turn a game's new events into webhook events (one process at a time per game), then deliver."""
+    """Turn a game's new events into webhook events (one job at a time per game), then deliver them."""
     from workers import webhooks
 
     runtime = get_runtime()
-    with runtime.dispatcher.lock(f"webhook-sync:{game_id}"):
+    with runtime.dispatcher.try_lock(f"webhook-sync:{game_id}"):
         touched = webhooks.sync_game(runtime.service, game_id)
-    for sub_id in touched:
-        runtime.dispatcher.enqueue("deliver_webhooks", sub_id)
+    runtime.service.schedule_deliveries(touched)
     return len(touched)
 
 
 def deliver_webhooks(sub_id: str) -> int:
-    """Send a subscription's queue in order; on failure, try again later with exponential back-off."""
+    """Send a subscription's queue in order (one job at a time per subscription, never waiting for another).
+
+    A failed send retries later with exponential back-off; a long queue continues in the next job.
+    """
+    from workers import webhooks
+    from workers.sweeper import RetryLater
+
+    runtime = get_runtime()
+    with runtime.dispatcher.try_lock(f"webhook-deliver:{sub_id}"):
+        sent, retry_in = webhooks.deliver(runtime.store, sub_id, max_sends=webhooks.SENDS_PER_JOB)
+    if retry_in is not None:
+        raise RetryLater(retry_in)
+    return sent
+
+
+def redeliver_webhook(sub_id: str, message_id: str) -> bool:
+    """Send one delivery again (asked for through the API), in turn with the subscription's other sends."""
     from workers import webhooks
 
     runtime = get_runtime()
-    with runtime.dispatcher.lock(f"webhook-deliver:{sub_id}"):
-        sent, retry_in = webhooks.deliver(runtime.store, sub_id)
-    if retry_in is not None:
-        runtime.dispatcher.enqueue_in(retry_in, "deliver_webhooks", sub_id)
-    return sent
+    with runtime.dispatcher.try_lock(f"webhook-deliver:{sub_id}"):
+        return webhooks.redeliver(runtime.store, sub_id, message_id) is not None
 
 
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:
@@ -108,10 +141,23 @@ def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     return get_runtime().service.check_clock(game_id, version, generation)
 
 
+def finish_game(game_id: str) -> str:
+    """A game ended: its status, rated result and tournament follow (also after a crash right after the move)."""
+    runtime = get_runtime()
+    game = runtime.service.load(game_id)
+    if not game.over:
+        return "not over"
+    runtime.service.record_finish(game)
+    tournament_id = game.info.metadata.get("tournament_id")
+    if tournament_id:
+        return advance_tournament(tournament_id)
+    return "finished"
+
+
 def advance_tournament(tournament_id: str) -> str:
     """A tournament game finished: record it, and start the next round or close the tournament."""
     from workers.tournaments import Tournaments
 
     runtime = get_runtime()
-    with runtime.dispatcher.lock(f"tournament:{tournament_id}", timeout=300):
+    with runtime.dispatcher.try_lock(f"tournament:{tournament_id}", ttl=300):
         return Tournaments(runtime.service).advance(tournament_id)

@@ -11,6 +11,7 @@ from eventstore.base import EventStore, Signer
 from workers import dispatch, jobs
 from workers.games import GameService
 from workers.signing import KeyFileError, ServerKey, key_file_path
+from workers.sweeper import Sweeper
 
 DEFAULT_DATA_DIR = "tradewinds-data"
 
@@ -52,6 +53,7 @@ class Runtime:
     service: GameService
     database_url: str
     redis_url: str | None
+    sweeper: Sweeper | None = None
 
     @property
     def key(self) -> ServerKey:
@@ -96,6 +98,22 @@ class Runtime:
             jobs.set_runtime(runtime)
         return runtime
 
+    def __post_init__(self) -> None:
+        if self.sweeper is None:
+            self.sweeper = Sweeper(self.store, self.dispatcher)
+        if getattr(self.dispatcher, "kind", None) == "in-process":
+            self.sweeper.start()  # the in-process runner sweeps its own outbox
+
+    def sweep(self, now: float | None = None) -> int:
+        """Dispatch due outbox work now (``now`` in the future runs work scheduled for later: tests)."""
+        assert self.sweeper is not None
+        return self.sweeper.sweep_once(now)
+
+    def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.stop()
+        self.store.close()
+
     @classmethod
     def signed(
         cls,
@@ -104,11 +122,14 @@ class Runtime:
         database_url: str = "memory://",
         redis_url: str | None = None,
         key: ServerKey | None = None,
+        sweep_interval: float | None = None,
     ) -> Runtime:
-        """A runtime around a store opened with ``open_store(signer)``, signing with ``key`` (or a new one)."""
+        """A runtime around a store opened with ``open_store(signer)``, signing with ``key`` (or a new one);
+        ``sweep_interval`` sets how often its outbox sweeper looks for due work (its default otherwise)."""
         key = key or ServerKey.generate()
         store = open_store(key.sign)
-        return cls(store, dispatcher, GameService(store, dispatcher, key=key), database_url, redis_url)
+        sweeper = Sweeper(store, dispatcher, interval=sweep_interval) if sweep_interval is not None else None
+        return cls(store, dispatcher, GameService(store, dispatcher, key=key), database_url, redis_url, sweeper)
 
     @classmethod
     def from_environment(cls, dispatcher: str | None = None) -> Runtime:

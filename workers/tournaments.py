@@ -169,9 +169,7 @@ class Tournaments:
 
     def _kick(self, t: dict[str, Any]) -> None:
         subs = [s["id"] for s in webhooks.subscriptions_for(self.store, t["key_id"])]
-        if self.service.dispatcher is not None:
-            for sub_id in subs:
-                self.service.dispatcher.enqueue("deliver_webhooks", sub_id)
+        self.service.schedule_deliveries(subs)
 
     def advance(self, tournament_id: str) -> str:
         """Record finished games; start the next round or finish when the current one is complete."""

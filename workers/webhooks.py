@@ -43,7 +43,8 @@ SUBSCRIPTIONS = "webhooks"
 CURSORS = "webhook_game_cursors"
 BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
 BACKOFF_CAP = 600.0
-TIMEOUT = 10.0
+TIMEOUT = 5.0  # seconds a receiver may take to answer one send
+SENDS_PER_JOB = 20  # a longer queue continues in the next job, so no job holds its lock for long
 WEBHOOK_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
 
 
@@ -205,8 +206,10 @@ def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> tuple[bool, str]:
         return False, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
 
 
-def deliver(store, sub_id: str, batch: int = 100) -> tuple[int, float | None]:
-    """Send a subscription's pending events in order; returns (sent, seconds until a retry or None)."""
+def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
+    """Send a subscription's pending events in order; returns (sent, seconds until a retry or None).
+
+    After ``max_sends`` sends it stops and returns a retry in 0 s (the rest goes in the next job)."""
     sub = get_subscription(store, sub_id)
     if sub is None or not sub["active"]:
         return 0, None
@@ -219,6 +222,8 @@ def deliver(store, sub_id: str, batch: int = 100) -> tuple[int, float | None]:
         for entry in entries:
             if entry["status"] == "delivered":
                 continue
+            if max_sends is not None and sent >= max_sends:
+                return sent, 0.0
             ok, outcome = send(sub, entry)
             entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome})
             if not ok:
@@ -237,6 +242,13 @@ def deliver(store, sub_id: str, batch: int = 100) -> tuple[int, float | None]:
             sent += 1
         offset += len(entries)
         store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
+
+
+def find_delivery(store, sub_id: str, message_id: str) -> dict | None:
+    for _, entry in store.list_documents(queue_name(sub_id), limit=100_000):
+        if entry["id"] == message_id:
+            return entry
+    return None
 
 
 def redeliver(store, sub_id: str, message_id: str) -> dict | None:

@@ -45,10 +45,11 @@ def test_a_seat_out_of_time_is_played_by_a_bot(runtime, client, monkeypatch, pol
     monkeypatch.setattr(time, "time", lambda: now[0])
     game = clocked_game(client, policy, bank=10, rounds=1)
     gid = game["id"]
-    scheduled = [job for job in runtime.dispatcher.delayed if job[1] == "check_clock"]
-    assert scheduled and 10 <= scheduled[0][0] <= 10.1
+    scheduled = runtime.store.list_outbox(job="check_clock")  # written with the move, for the flag-fall
+    assert scheduled and 10 <= scheduled[0].due_at - now[0] <= 10.1
+    assert runtime.sweep() == 0  # not due yet
     now[0] += 11
-    runtime.dispatcher.run_delayed()  # the flag-fall check fires: seat 0 is out of time
+    assert runtime.sweep() == 1  # the flag-fall check fires: seat 0 is out of time
     body = client.get(f"/games/{gid}").get_json()
     seat0 = body["seats"][0]
     assert seat0["kind"] == "bot" and seat0["timed_out"] is True and seat0["forfeited"] is (policy == "forfeit")

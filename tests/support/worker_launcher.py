@@ -1,6 +1,7 @@
-"""Runs `tradewinds worker` with the test-only game and a deliberately slow bot level registered.
+"""Runs `tradewinds worker` (or `serve`) with the test-only game and a deliberately slow bot level registered.
 
-Used by tests that start real RQ worker processes: ``python -m tests.support.worker_launcher [worker args]``.
+Used by tests that start real processes: ``python -m tests.support.worker_launcher [worker args]``, or
+``python -m tests.support.worker_launcher serve [serve args]``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ def register_test_extras() -> None:
 
 
 if __name__ == "__main__":
+    import faulthandler
+    import signal
+
+    faulthandler.register(signal.SIGUSR1)  # a test can ask a stuck process for its threads' stacks
     register_test_extras()
     from api.cli import main
 
-    sys.exit(main(["worker", *sys.argv[1:]]))
+    args = sys.argv[1:]
+    sys.exit(main(args if args[:1] == ["serve"] else ["worker", *args]))

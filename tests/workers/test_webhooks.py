@@ -135,10 +135,12 @@ def test_a_receiver_that_was_down_gets_everything_in_order_once_back(site, recei
     assert receiver.accepted == [] and receiver.refused >= 1
     log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
     assert log[0]["status"] == "retrying" and log[0]["attempts"][0]["outcome"] == "HTTP 503"
-    assert runtime.dispatcher.delayed, "a retry was scheduled"
+    [retry] = runtime.store.list_outbox(job="deliver_webhooks")
+    assert retry.due_at > time.time(), "a retry was scheduled for later"
     receiver.down = False
-    while runtime.dispatcher.run_delayed():
-        pass
+    for _ in range(20):
+        if not runtime.sweep(now=time.time() + 3600):  # the back-off has passed
+            break
     for game in games:
         mine = [d for d in receiver.accepted if d["data"]["game_id"] == game["id"]]
         assert [d["type"] for d in mine][0] == "game.started" and mine[-1]["type"] == "game.finished"
@@ -155,8 +157,9 @@ def test_back_off_grows_exponentially(site, receiver):
     keyed_game(client, key)
     delays = []
     for _ in range(4):
-        delays.extend(seconds for seconds, _, _ in runtime.dispatcher.delayed)
-        runtime.dispatcher.run_delayed()
+        now = time.time()
+        delays.extend(round(e.due_at - now) for e in runtime.store.list_outbox(job="deliver_webhooks"))
+        runtime.sweep(now=now + 3600)
     assert delays[:4] == [webhooks.BACKOFF_BASE * 2**i for i in range(4)]
 
 
@@ -166,8 +169,14 @@ def test_redelivery_on_request(site, receiver):
     keyed_game(client, key)
     first = receiver.accepted[0]
     again = client.post(f"/webhooks/{sub['id']}/deliveries/{first['id']}/redeliver", headers=auth(key))
-    assert again.status_code == 200 and again.get_json()["attempts"][-1]["redelivery"] is True
+    assert again.status_code == 202  # queued: the send happens in a webhook job, not in the request
+    assert not any(a.get("redelivery") for a in again.get_json()["attempts"])
+    log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    entry = next(d for d in log if d["id"] == first["id"])
+    assert entry["attempts"][-1]["redelivery"] is True
     assert [d["id"] for d in receiver.accepted].count(first["id"]) == 2
+    missing = client.post(f"/webhooks/{sub['id']}/deliveries/msg_nope/redeliver", headers=auth(key))
+    assert missing.status_code == 404
 
 
 def test_subscriptions_belong_to_their_key(site, receiver):
@@ -192,7 +201,7 @@ def test_real_background_retries(receiver, monkeypatch):
 
     monkeypatch.setattr(webhooks, "BACKOFF_BASE", 0.05)
     dispatcher = InProcessDispatcher(run_job)
-    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
+    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher, sweep_interval=0.05)
     store = runtime.store
     jobs.set_runtime(runtime)
     try:
@@ -210,4 +219,5 @@ def test_real_background_retries(receiver, monkeypatch):
         assert receiver.refused >= 2
         dispatcher.wait_idle()
     finally:
+        runtime.sweeper.stop()
         jobs.set_runtime(None)

@@ -1,0 +1,102 @@
+"""``tradewinds worker``: an RQ worker that builds its runtime once, sweeps the outbox and outlives Redis restarts.
+
+By default jobs run in the worker process (RQ's ``SimpleWorker``): the store's connection pool, the
+game cache and the Redis connection are made once, not for every job, so a random bot's turn costs a
+few milliseconds. The trade-off: a job that crashes the interpreter takes the worker with it (run workers
+under a supervisor, see docs/operations.md), and a job's timeout is enforced with ``SIGALRM`` in the
+worker's main thread. ``--fork`` keeps RQ's forking worker (a fresh process per job; the runtime is then
+built in every work horse).
+
+Every worker also runs the outbox sweeper (``workers.sweeper``), so work whose job was lost (a Redis
+restart, a killed worker) is dispatched again within seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from workers import jobs
+from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAME
+from workers.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+QUEUES = {"bots": [QUEUE_NAME], "webhooks": [WEBHOOK_QUEUE_NAME], "all": [QUEUE_NAME, WEBHOOK_QUEUE_NAME]}
+RECONNECT_CAP = 5.0  # seconds between attempts to reach Redis again, at most
+WORKER_TTL = 30  # RQ's worker key lifetime: its blocking dequeue waits WORKER_TTL - 15 s at a time
+
+
+def worker_classes():
+    from rq import SimpleWorker, Worker
+
+    class TradewindsSimpleWorker(SimpleWorker):
+        max_connection_wait_time = RECONNECT_CAP
+
+    class TradewindsForkWorker(Worker):
+        max_connection_wait_time = RECONNECT_CAP
+
+    return TradewindsSimpleWorker, TradewindsForkWorker
+
+
+def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool = False,
+        say=print) -> int:
+    """Work until stopped (SIGTERM / SIGINT), reconnecting to Redis with back-off whenever it goes away."""
+    from redis import Redis
+
+    simple, forking = worker_classes()
+    cls = forking if fork else simple
+    if not fork:
+        jobs.set_runtime(runtime)  # built once: every job of this process shares it
+    names = QUEUES[queues]
+    resumed = _resume(runtime)
+    say(f"Tradewinds worker on {', '.join(repr(n) for n in names)} ({'fork per job' if fork else 'in-process'}; "
+        f"{resumed} pending bot turn(s) re-queued)")
+    assert runtime.sweeper is not None
+    if not burst:
+        runtime.sweeper.start()
+    connection = Redis.from_url(runtime.redis_url)
+    backoff = 0.25
+    while True:
+        worker = None
+        try:
+            worker = cls(names, connection=connection, worker_ttl=WORKER_TTL)
+            worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
+        except Exception as exc:  # Redis went away during start-up or teardown
+            log.warning("worker lost Redis: %s", exc)
+        if burst or _stopped(worker):
+            runtime.sweeper.stop()
+            return 0
+        say(f"Tradewinds worker: reconnecting to Redis in {backoff:.2f} s")
+        time.sleep(backoff)
+        if _stopped(worker):  # SIGTERM while waiting
+            runtime.sweeper.stop()
+            return 0
+        backoff = min(backoff * 2, RECONNECT_CAP)
+        if _redis_up(connection):
+            backoff = 0.25
+
+
+def _stopped(worker) -> bool:
+    """Whether a SIGTERM / SIGINT asked this worker to stop (RQ records the time of the request)."""
+    return worker is not None and (worker._stop_requested or worker._shutdown_requested_date is not None)
+
+
+def _redis_up(connection) -> bool:
+    try:
+        connection.ping()
+        return True
+    except Exception:
+        return False
+
+
+def _resume(runtime: Runtime) -> int:
+    """At start: bot turns without a live job, and any due outbox work, are dispatched again."""
+    try:
+        resumed = runtime.service.resume_pending_bots()
+        assert runtime.sweeper is not None
+        runtime.sweeper.sweep_once()
+        return resumed
+    except Exception as exc:
+        log.warning("could not resume pending work yet (the sweeper will): %s", exc)
+        return 0
