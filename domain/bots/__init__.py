@@ -36,9 +36,9 @@ own turn; with 10-ply random rollouts, ``mcts:100`` lost 4 games of 4 to ``easy`
 level      bot       iterations  time budget  rollout depth  meant for
 =========  ========  ==========  ===========  =============  ======================================
 random     random    --          --           --             filling seats, smoke tests
-easy       greedy    1 decision  180 ms       own turn       beginners; under 0.2 s
-medium     mcts      300         950 ms       0 plies        casual play; at most 1 s
-hard       mcts      2000        4800 ms      0 plies        strongest offered; at most 5 s
+easy       greedy    1 decision  150 ms       own turn       beginners; under 0.2 s
+medium     mcts      300         900 ms       0 plies        casual play; at most 1 s
+hard       mcts      2000        4700 ms      0 plies        strongest offered; at most 5 s
 =========  ========  ==========  ===========  =============  ======================================
 """
 

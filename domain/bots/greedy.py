@@ -68,7 +68,7 @@ class GreedyBot(Bot):
                 except IllegalCommand:
                     continue
                 if look.horizon:
-                    after, played = play_out(rules, after, seat, chance, look)
+                    after, played = play_out(rules, after, seat, chance, look, should_stop)
                     steps[index] += played
                 totals[index] += float(rules.evaluate(after, seat))
                 counts[index] += 1

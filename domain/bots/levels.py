@@ -29,9 +29,9 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "random": Level("random", "random", None, None, 0, "uniformly random legal commands"),
-    "easy": Level("easy", "greedy", None, 180, 0, "greedy: one decision, played out through the seat's own turn"),
-    "medium": Level("medium", "mcts", 300, 950, 0, "ISMCTS over played-out turns, small budget"),
-    "hard": Level("hard", "mcts", 2000, 4800, 0, "ISMCTS over played-out turns, larger budget"),
+    "easy": Level("easy", "greedy", None, 150, 0, "greedy: one decision, played out through the seat's own turn"),
+    "medium": Level("medium", "mcts", 300, 900, 0, "ISMCTS over played-out turns, small budget"),
+    "hard": Level("hard", "mcts", 2000, 4700, 0, "ISMCTS over played-out turns, larger budget"),
 }
 
 # Plain bot names; "mcts" alone uses MCTSBot's defaults, "mcts:N" sets N iterations and "mcts:N:D" also

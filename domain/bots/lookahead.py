@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from domain.bots.base import apply_command, copy_rng
+from domain.bots.base import StopCheck, apply_command, copy_rng
 from domain.game import IllegalCommand, Rules, State
 
 
@@ -62,16 +62,19 @@ def play_out(
     seat: int,
     rng: random.Random,
     look: LookAhead = DEFAULT_LOOKAHEAD,
+    should_stop: StopCheck | None = None,
 ) -> tuple[State, int]:
     """The state after ``seat`` plays its own follow-up decisions greedily; also how many it played.
 
     Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
-    after ``look.horizon`` commands, or when ``look.budget`` candidates have been tried. ``state`` is
-    never mutated. ``rng`` is only copied, never advanced.
+    after ``look.horizon`` commands, when ``look.budget`` candidates have been tried, or when the
+    caller's ``should_stop()`` (a wall-clock budget, checked before every candidate but the first) turns
+    true. ``state`` is never mutated. ``rng`` is only copied, never advanced.
     """
     played = 0
     tried = 0
-    while played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
+    stopped = False
+    while not stopped and played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
         legal = rules.legal_commands(state, seat)
         if not legal:
             break
@@ -79,6 +82,9 @@ def play_out(
         best_value = 0.0
         for command in legal:
             if tried >= look.budget and best is not None:
+                break
+            if tried and should_stop is not None and should_stop():
+                stopped = True
                 break
             tried += 1
             try:

@@ -205,7 +205,7 @@ class MCTSBot(Bot):
         while done < limit:
             if done and should_stop is not None and should_stop():
                 break
-            self._iterate(rules, state, seat, root, seats, rng, fast)
+            self._iterate(rules, state, seat, root, seats, rng, fast, should_stop)
             done += 1
         self.last_iterations = done
         self.last_root = root
@@ -222,6 +222,7 @@ class MCTSBot(Bot):
         seats: int,
         rng: random.Random,
         fast: InPlaceStepper | None,
+        should_stop: StopCheck | None = None,
     ) -> None:
         world = rules.determinize(state, seat, rng)
         if fast is not None:
@@ -269,7 +270,7 @@ class MCTSBot(Bot):
             path.append(best_child)
             node = best_child
         world = self._rollout(rules, world, rng, fast)
-        rewards = self._rewards(rules, world, seats, rng)
+        rewards = self._rewards(rules, world, seats, rng, should_stop)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -299,7 +300,14 @@ class MCTSBot(Bot):
             world = self._step(rules, world, command, mover, rng, fast)
         return world
 
-    def _rewards(self, rules: Rules, world: State, seats: int, rng: random.Random | None = None) -> list[float]:
+    def _rewards(
+        self,
+        rules: Rules,
+        world: State,
+        seats: int,
+        rng: random.Random | None = None,
+        should_stop: StopCheck | None = None,
+    ) -> list[float]:
         """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
         seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
         adapts to the magnitudes seen in this search, so small gains still register for the leader.
@@ -308,7 +316,7 @@ class MCTSBot(Bot):
         if not rules.is_over(world) and self.look.horizon:
             acting = rules.to_act(world)
             if len(acting) == 1:
-                world, _ = play_out(rules, world, next(iter(acting)), rng or random.Random(0), self.look)
+                world, _ = play_out(rules, world, next(iter(acting)), rng or random.Random(0), self.look, should_stop)
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards

@@ -140,3 +140,17 @@ def test_mcts_starts_afresh_once_another_seat_has_acted():
     unrelated.choose(rules, state, 0, random.Random(1))
     unrelated.choose(rules, after(rules, state, "open"), 0, random.Random(2))
     assert unrelated.last_reused == 0
+
+
+def test_play_out_stops_when_the_clock_runs_out():
+    rules, state = start(4)
+    opened = after(rules, state, "open")
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) >= 2  # time is up before the third candidate
+
+    played, count = play_out(rules, opened, 0, random.Random(0), should_stop=should_stop)
+    assert count == 2 and played.opened == 3  # two commands played, then the budget check stopped it
+    assert play_out(rules, opened, 0, random.Random(0), should_stop=lambda: False)[1] == 4
