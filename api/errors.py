@@ -31,6 +31,7 @@ CODES: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Request body too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "rate_limited": (429, "Too many requests for this API key"),
+    "too_many_followers": (429, "Too many live followers for this address, game or server"),
     "invalid_command": (422, "The command is malformed"),
     "invalid_seats": (422, "The seats do not suit this game"),
     "invalid_options": (422, "The options do not suit this game"),

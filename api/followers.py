@@ -1,0 +1,188 @@
+"""Caps on live followers (per client address, per game, per process) and noticing a client that left.
+
+Counts are shared by every process through Redis when it is configured: each follower holds a member of
+a sorted set per address and per game, scored by when it lapses, and refreshes it while it streams, so
+the slots of a killed process lapse within ``SLOT_TTL`` seconds. Without Redis they are counted in the
+process (``serve`` then runs one worker process). The per-process cap keeps request threads (or
+connections) free for ordinary requests whatever the other caps say.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from api.errors import ApiError
+
+SLOT_TTL = 15.0  # seconds a slot lives in Redis without a refresh
+REFRESH_SECONDS = 5.0
+
+
+def setting(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class Caps:
+    per_address: int
+    per_game: int
+    per_process: int
+
+    @classmethod
+    def from_environment(cls) -> Caps:
+        return cls(
+            per_address=setting("TRADEWINDS_FOLLOWERS_PER_ADDRESS", 20),
+            per_game=setting("TRADEWINDS_FOLLOWERS_PER_GAME", 1000),
+            per_process=setting("TRADEWINDS_FOLLOWERS_PER_PROCESS", 900),
+        )
+
+
+def too_many(detail: str) -> ApiError:
+    return ApiError("too_many_followers", detail, headers={"Retry-After": "5"})
+
+
+class LocalSlots:
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, keys: list[tuple[str, int, str]], slot_id: str) -> None:
+        with self._lock:
+            for key, cap, detail in keys:
+                if self._counts.get(key, 0) >= cap:
+                    raise too_many(detail)
+            for key, _, _ in keys:
+                self._counts[key] = self._counts.get(key, 0) + 1
+
+    def refresh(self, keys: list[str], slot_id: str) -> None:
+        return None
+
+    def release(self, keys: list[str], slot_id: str) -> None:
+        with self._lock:
+            for key in keys:
+                left = self._counts.get(key, 0) - 1
+                if left > 0:
+                    self._counts[key] = left
+                else:
+                    self._counts.pop(key, None)
+
+    def count(self, key: str) -> int:
+        with self._lock:
+            return self._counts.get(key, 0)
+
+
+class RedisSlots:
+    PREFIX = "tradewinds:followers:"
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+
+    def take(self, keys: list[tuple[str, int, str]], slot_id: str) -> None:
+        now = time.time()
+        pipe = self.redis.pipeline()
+        for key, _, _ in keys:
+            name = self.PREFIX + key
+            pipe.zremrangebyscore(name, "-inf", now)
+            pipe.zadd(name, {slot_id: now + SLOT_TTL})
+            pipe.zcard(name)
+            pipe.expire(name, int(SLOT_TTL) * 2)
+        results = pipe.execute()
+        for index, (_key, cap, detail) in enumerate(keys):
+            if results[index * 4 + 2] > cap:
+                self.release([k for k, _, _ in keys], slot_id)
+                raise too_many(detail)
+
+    def refresh(self, keys: list[str], slot_id: str) -> None:
+        pipe = self.redis.pipeline()
+        for key in keys:
+            pipe.zadd(self.PREFIX + key, {slot_id: time.time() + SLOT_TTL})
+            pipe.expire(self.PREFIX + key, int(SLOT_TTL) * 2)
+        pipe.execute()
+
+    def release(self, keys: list[str], slot_id: str) -> None:
+        pipe = self.redis.pipeline()
+        for key in keys:
+            pipe.zrem(self.PREFIX + key, slot_id)
+        pipe.execute()
+
+    def count(self, key: str) -> int:
+        name = self.PREFIX + key
+        self.redis.zremrangebyscore(name, "-inf", time.time())
+        return int(self.redis.zcard(name))
+
+
+@dataclass
+class Slot:
+    limiter: FollowerLimits
+    keys: list[str]
+    slot_id: str
+    refreshed: float = field(default_factory=time.monotonic)
+    released: bool = False
+
+    def refresh(self) -> None:
+        if time.monotonic() - self.refreshed >= REFRESH_SECONDS:
+            self.refreshed = time.monotonic()
+            self.limiter.shared.refresh(self.keys[1:], self.slot_id)
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.limiter.local.release(self.keys[:1], self.slot_id)
+            self.limiter.shared.release(self.keys[1:], self.slot_id)
+
+
+class FollowerLimits:
+    def __init__(self, caps: Caps, redis: Any = None) -> None:
+        self.caps = caps
+        self.local = LocalSlots()  # the per-process cap is always counted here
+        self.shared: LocalSlots | RedisSlots = RedisSlots(redis) if redis is not None else LocalSlots()
+
+    def acquire(self, address: str, game_id: str) -> Slot:
+        slot_id = uuid.uuid4().hex
+        process_key = "process"
+        self.local.take([(process_key, self.caps.per_process,
+                          f"this server process follows {self.caps.per_process} streams already; try again shortly")],
+                        slot_id)
+        shared = [
+            (f"addr:{address}", self.caps.per_address,
+             f"at most {self.caps.per_address} live followers per client address; close one first"),
+            (f"game:{game_id}", self.caps.per_game,
+             f"at most {self.caps.per_game} live followers per game; try again shortly"),
+        ]
+        try:
+            self.shared.take(shared, slot_id)
+        except BaseException:
+            self.local.release([process_key], slot_id)
+            raise
+        return Slot(self, [process_key] + [k for k, _, _ in shared], slot_id)
+
+    def count(self, address: str | None = None, game_id: str | None = None) -> int:
+        if address is not None:
+            return self.shared.count(f"addr:{address}")
+        if game_id is not None:
+            return self.shared.count(f"game:{game_id}")
+        return self.local.count("process")
+
+
+def client_gone(sock: socket.socket | None) -> bool:
+    """True when the peer of a streaming response has closed its end (readable, and reading gives EOF).
+
+    A follower sends nothing after its request, so a readable socket means EOF or a reset; bytes (a
+    pipelined request) are left alone.
+    """
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        if not readable:
+            return False
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
