@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, request, stream_with_context
+from flask import Flask, Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -286,7 +286,7 @@ class Stream(MethodView):
         slot = acquire_slot(game_id)
         sock = request.environ.get("gunicorn.socket")
         fmt = query["format"]
-        stream = stream_with_context(follow(follower, truncated, limit, slot, sock, fmt))
+        stream = follow(follower, truncated, limit, slot, sock, fmt)  # needs no request context
         response = Response(stream, mimetype=NDJSON if fmt == "ndjson" else SSE,
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         response.call_on_close(slot.release)  # also when the body is never iterated
