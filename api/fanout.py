@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from eventstore.base import StoredEvent, StreamNotFound
@@ -36,6 +36,9 @@ RESYNC = "resync"
 class Delivery:
     game: LoadedGame  # the game folded after these events (its version may be later still)
     events: tuple[StoredEvent, ...]  # this game's new events, in version order
+    # frames already rendered, shared by followers who see the same (seat, format): spectators of a
+    # game redact and encode each event once, not once each
+    rendered: dict[Any, str] = field(default_factory=dict, compare=False, repr=False)
 
 
 class Subscription:

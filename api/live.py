@@ -34,6 +34,7 @@ blp = Blueprint("live", __name__, description="Follow games live")
 
 HEARTBEAT_SECONDS = 10.0  # a keep-alive comment at least this often (proxies, and dead-peer detection)
 CHECK_SECONDS = 1.0  # how often an idle follower checks that its client is still there
+STALL_SECONDS = 15.0  # a write that cannot proceed for this long drops the follower
 EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -159,7 +160,7 @@ class Follower:
                 yield "game_event", event_body(game, stored, self.seat, game.over), self._id(stored.version)
                 self.sent = stored.version
 
-    def take(self, item) -> Iterator[tuple[str, dict, str]] | None:
+    def take(self, item, frame) -> Iterator[str] | None:
         """The frames of one delivery, or None when the follower must re-read from the store instead."""
         if item == RESYNC or not isinstance(item, Delivery) or item.game.generation != self.generation:
             return None
@@ -170,11 +171,16 @@ class Follower:
                 return None
             expected += 1
         self.game = item.game
-        return self._frames(item, events)
+        return self._frames(item, events, frame)
 
-    def _frames(self, item: Delivery, events) -> Iterator[tuple[str, dict, str]]:
+    def _frames(self, item: Delivery, events, frame) -> Iterator[str]:
         for event in events:
-            yield "game_event", event_body(item.game, event, self.seat, item.game.over), self._id(event.version)
+            key = (self.seat, frame, event.version)
+            text = item.rendered.get(key)
+            if text is None:
+                body = event_body(item.game, event, self.seat, item.game.over)
+                text = item.rendered[key] = frame("game_event", body, self._id(event.version))
+            yield text
             self.sent = event.version
 
     def finished(self) -> bool:
@@ -209,12 +215,11 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                 if remaining <= 0:
                     return
                 for item in sub.get(min(remaining, CHECK_SECONDS)):
-                    frames = None if resync else follower.take(item)
+                    frames = None if resync else follower.take(item, frame)
                     if frames is None:
                         resync = True
                         continue
-                    for kind, data, event_id in frames:
-                        yield frame(kind, data, event_id)
+                    yield from frames
                 now = time.monotonic()
                 if now - last_check >= CHECK_SECONDS:
                     last_check = now
@@ -285,6 +290,8 @@ class Stream(MethodView):
         follower = Follower(svc, hub(), game_id, seat, sent)
         slot = acquire_slot(game_id)
         sock = request.environ.get("gunicorn.socket")
+        if sock is not None:
+            sock.settimeout(STALL_SECONDS)  # a client that stops reading is dropped, not waited on forever
         fmt = query["format"]
         stream = follow(follower, truncated, limit, slot, sock, fmt)  # needs no request context
         response = Response(stream, mimetype=NDJSON if fmt == "ndjson" else SSE,

@@ -132,8 +132,12 @@ def cooperative_psycopg() -> None:
         from psycopg import waiting
     except ImportError:
         return
+    import selectors
+
     if waiting.wait is getattr(waiting, "wait_c", None):
         waiting.wait = waiting.wait_poll if hasattr(waiting, "wait_poll") else waiting.wait_select
+    if hasattr(waiting, "DefaultSelector"):  # wait_conn (connecting) uses the selector bound at import
+        waiting.DefaultSelector = selectors.DefaultSelector
 
 
 def run(host: str, port: int, size: Sizing, database_url: str, redis_url: str | None, access_log: bool,
@@ -171,4 +175,12 @@ def run(host: str, port: int, size: Sizing, database_url: str, redis_url: str | 
 
     for handler in logging.getLogger().handlers:
         handler.addFilter(ScrubFilter())
+    if size.worker_class == "gevent":
+        import warnings
+
+        from gevent.monkey import MonkeyPatchWarning
+
+        # The master imported ssl (via redis) before the worker patches. Plain redis:// and libpq (its
+        # own TLS) are cooperative; a rediss:// URL would do its TLS reads unpatched (docs/streaming.md).
+        warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
     Server().run()

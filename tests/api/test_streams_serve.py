@@ -218,3 +218,37 @@ def test_a_stream_ticket_opens_the_seat_stream_once_and_never_reaches_the_access
         output = stop(proc)
     assert "stream-tickets" in output and "ticket=[redacted]" in output
     assert ticket["ticket"] not in output
+
+
+GEVENT_PROBE = """
+import sys, time
+import psycopg  # imported before patching, as in serve's master process
+from gevent import monkey
+monkey.patch_all()
+import gevent
+from api.serving import cooperative_psycopg
+if sys.argv[2] == "fixed":
+    cooperative_psycopg()
+ticks = []
+def ticker():
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        ticks.append(time.monotonic())
+        gevent.sleep(0.05)
+def query():
+    with psycopg.connect(sys.argv[1]) as conn:
+        conn.execute("SELECT pg_sleep(0.8)")
+gevent.joinall([gevent.spawn(ticker), gevent.spawn(query)])
+print(max([b - a for a, b in zip(ticks, ticks[1:])] or [1.0]))
+"""
+
+
+def test_under_gevent_a_slow_query_no_longer_stops_the_other_greenlets(pg):
+    def longest_gap(mode):
+        result = subprocess.run([sys.executable, "-c", GEVENT_PROBE, pg, mode], cwd=ROOT, capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return float(result.stdout.strip())
+
+    assert longest_gap("as-imported") >= 0.7  # psycopg's C wait holds the whole event loop
+    assert longest_gap("fixed") < 0.5
