@@ -28,7 +28,7 @@ from api.fanout import RESYNC, Delivery, Hub
 from api.followers import Caps, FollowerLimits, Slot, client_gone
 from api.games import event_body
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
-from workers.games import GameService
+from workers.games import GameService, LoadedGame
 
 blp = Blueprint("live", __name__, description="Follow games live")
 
@@ -89,7 +89,7 @@ def limits() -> FollowerLimits:
 
 
 def _extension(name: str, build):
-    app = current_app._get_current_object()
+    app: Flask = current_app  # the proxy: its extensions are the app's
     found = app.extensions.get(name)
     if found is None:
         with _setup_lock:
@@ -141,7 +141,7 @@ class Follower:
         self.seat = seat
         self.sent = sent
         self.generation = svc.store.stream_info(game_id).generation
-        self.game = None
+        self.game: LoadedGame | None = None
 
     def catch_up(self) -> Iterator[tuple[str, dict, str]]:
         """Send what the store holds past ``sent`` (and any truncation first)."""
@@ -206,9 +206,9 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                 if resync:
                     resync = False
                     with _catch_ups:
-                        frames = [frame(kind, data, event_id) for kind, data, event_id in follower.catch_up()]
-                    yield from frames
-                if follower.finished():
+                        caught = [frame(kind, data, event_id) for kind, data, event_id in follower.catch_up()]
+                    yield from caught
+                if follower.game is not None and follower.finished():
                     yield frame("game_over", {"result": follower.game.result_dict()}, follower._id())
                     return
                 remaining = deadline - time.monotonic()
@@ -261,7 +261,17 @@ STREAM_DOC = {
     "text/event-stream by default; with `format=ndjson`, one JSON object a line with `event`, `data` and `id` "
     "(an empty line is a keep-alive).",
     "content": {
-        SSE: {"schema": {"type": "string", "description": "Server-Sent Events; each `data` is JSON text"}},
+        SSE: {"schema": {
+            "type": "object",
+            "description": "one Server-Sent Event; `data` is JSON text",
+            "required": ["event", "data"],
+            "properties": {
+                "event": {"type": "string", "enum": ["game_event", "truncated", "game_over"]},
+                "data": {"type": "string", "contentMediaType": "application/json"},
+                "id": {"type": "string", "pattern": "^[0-9]+[.][0-9]+$"},
+                "retry": {"type": "integer"},
+            },
+        }},
         NDJSON: {"schema": {"type": "string", "description": "JSON Lines: {event, data, id}"}},
     },
 }
@@ -281,6 +291,7 @@ class Stream(MethodView):
         """
         svc = service()
         info = svc.info(game_id)
+        seat: int | None
         if "ticket" in query:
             seat = redeem_ticket(svc.store, game_id, query["ticket"])
         else:

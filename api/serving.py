@@ -137,7 +137,7 @@ def cooperative_psycopg() -> None:
     if waiting.wait is getattr(waiting, "wait_c", None):
         waiting.wait = waiting.wait_poll if hasattr(waiting, "wait_poll") else waiting.wait_select
     if hasattr(waiting, "DefaultSelector"):  # wait_conn (connecting) uses the selector bound at import
-        waiting.DefaultSelector = selectors.DefaultSelector
+        setattr(waiting, "DefaultSelector", selectors.DefaultSelector)  # noqa: B010
 
 
 def run(host: str, port: int, size: Sizing, database_url: str, redis_url: str | None, access_log: bool,
