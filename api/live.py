@@ -291,15 +291,15 @@ class Stream(MethodView):
         """
         svc = service()
         info = svc.info(game_id)
-        seat: int | None
-        if "ticket" in query:
-            seat = redeem_ticket(svc.store, game_id, query["ticket"])
-        else:
-            seat = caller_for(info).seat
         sent, truncated = resume_point(svc, game_id, headers.get("last_event_id") or query.get("last_event_id"))
         limit = min(query["max_seconds"], current_app.config.get("STREAM_MAX_SECONDS", 3600))
-        follower = Follower(svc, hub(), game_id, seat, sent)
-        slot = acquire_slot(game_id)
+        slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
+        try:
+            seat = redeem_ticket(svc.store, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
+            follower = Follower(svc, hub(), game_id, seat, sent)
+        except BaseException:
+            slot.release()
+            raise
         sock = request.environ.get("gunicorn.socket")
         if sock is not None:
             sock.settimeout(STALL_SECONDS)  # a client that stops reading is dropped, not waited on forever

@@ -184,3 +184,19 @@ def threaded_app():
     yield runtime, create_app(runtime, {"STREAM_MAX_SECONDS": 10})
     dispatcher.wait_idle()
     jobs.set_runtime(None)
+
+
+def test_a_refused_follower_keeps_its_ticket_and_a_bad_ticket_takes_no_slot(capped):
+    client = capped.test_client()
+    game = create_secret_game(client)
+    for _ in range(3):
+        assert client.get(f"/games/{game['id']}/stream?ticket=twst_bad&max_seconds=1").status_code == 401
+    held = [hold(client, game["id"]), hold(client, game["id"])]
+    assert [r.status_code for r in held] == [200, 200]
+    ticket = ticket_for(client, game, 0)
+    assert client.get(ticket["stream_url"] + "&max_seconds=1").status_code == 429
+    held.pop().close()
+    response = client.get(ticket["stream_url"] + "&max_seconds=1", buffered=False)
+    assert response.status_code == 200
+    response.close()
+    held[0].close()
