@@ -33,6 +33,7 @@ import selectors
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -283,7 +284,8 @@ def benchmark(args) -> int:
     })
     cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", str(args.workers),
            "--worker-class", "gevent", "--connections", str(args.followers + 200)]
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = tempfile.NamedTemporaryFile("w+", prefix="tradewinds-followers-", suffix=".log", delete=False)
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -334,6 +336,9 @@ def benchmark(args) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         admin(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        problems = [line for line in Path(log.name).read_text().splitlines()
+                    if "Traceback" in line or "ERROR" in line or "WARNING" in line]
+        print(f"server log: {log.name} ({len(problems)} error or warning lines)")
     return 0
 
 

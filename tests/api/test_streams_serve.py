@@ -13,6 +13,7 @@ import selectors
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -30,23 +31,29 @@ def start_server(database_url, redis_url, *extra, env=None):
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("TRADEWINDS_")}
     full_env.update({"TRADEWINDS_DATABASE_URL": database_url, "TRADEWINDS_REDIS_URL": redis_url, **(env or {})})
     cmd = [sys.executable, "-m", "tests.support.serve_launcher", "--port", str(port), "--workers", "1", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = tempfile.NamedTemporaryFile("w+", prefix="tradewinds-serve-", suffix=".log")  # never a full pipe
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log = log
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(base + "/health")
     except AssertionError:
         proc.kill()
-        raise AssertionError(proc.communicate()[0]) from None
+        raise AssertionError(stop(proc)) from None
     return proc, base, port
 
 
 def stop(proc) -> str:
     proc.terminate()
     try:
-        return proc.communicate(timeout=15)[0]
+        proc.wait(timeout=15)
     except subprocess.TimeoutExpired:
         proc.kill()
-        return proc.communicate()[0]
+        proc.wait()
+    proc.log.seek(0)
+    output = proc.log.read()
+    proc.log.close()
+    return output
 
 
 class RawFollower:
