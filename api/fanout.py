@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,10 @@ from workers.games import GameService, LoadedGame
 log = logging.getLogger(__name__)
 
 WAIT_SECONDS = 1.0  # one wake-up wait; the hub re-reads at least this often
+# While events flow, re-read at least this often: on PostgreSQL an event is readable only once every
+# older write transaction has ended, which can be after its NOTIFY arrived (eventstore.postgres).
+BUSY_WAIT_SECONDS = 0.1
+BUSY_FOR_SECONDS = 5.0
 SWEEP_SECONDS = 2.0  # how often the generations of followed games are checked (undo appends nothing)
 BATCH = 1000  # events per read_all
 MAX_PENDING = 64  # deliveries queued for one follower before it is told to re-read instead
@@ -78,6 +82,26 @@ class Subscription:
         self.close()
 
 
+class RenderCache:
+    """A bounded map of rendered frames (least recently stored dropped first)."""
+
+    def __init__(self, size: int = 20000) -> None:
+        self._size = size
+        self._items: OrderedDict[Any, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> str | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: Any, text: str) -> str:
+        with self._lock:
+            self._items[key] = text
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return text
+
+
 class Hub:
     """The per-process fan-out; started on the first subscription, idle (no queries) without followers."""
 
@@ -90,6 +114,7 @@ class Hub:
         self._has_subscribers = threading.Event()
         self._closed = False
         self._generations: dict[str, int] = {}
+        self.rendered = RenderCache()  # followers' catch-up frames, shared
         self.wakeups = 0  # counters for tests and the benchmark
         self.reads = 0
 
@@ -131,6 +156,7 @@ class Hub:
     def _run(self) -> None:
         position: int | None = None
         last_sweep = time.monotonic()
+        last_event = 0.0
         while not self._closed:
             try:
                 if not self._has_subscribers.wait(timeout=WAIT_SECONDS):
@@ -141,7 +167,8 @@ class Hub:
                     # anything appended between a follower's own catch-up and now: it re-reads
                     self._broadcast(RESYNC)
                     continue
-                self.store.wait_for_append(position, WAIT_SECONDS)
+                busy = time.monotonic() - last_event < BUSY_FOR_SECONDS
+                self.store.wait_for_append(position, BUSY_WAIT_SECONDS if busy else WAIT_SECONDS)
                 self.wakeups += 1
                 while True:
                     batch = self.store.read_all(position, BATCH)
@@ -149,6 +176,7 @@ class Hub:
                     if not batch:
                         break
                     position = batch[-1].position
+                    last_event = time.monotonic()
                     self._deliver(batch)
                     if len(batch) < BATCH:
                         break

@@ -143,21 +143,29 @@ class Follower:
         self.generation = svc.store.stream_info(game_id).generation
         self.game: LoadedGame | None = None
 
-    def catch_up(self) -> Iterator[tuple[str, dict, str]]:
-        """Send what the store holds past ``sent`` (and any truncation first)."""
+    def catch_up(self, frame) -> Iterator[str]:
+        """Send what the store holds past ``sent`` (and any truncation first).
+
+        Rendered events are shared through the hub's cache: an audience that joins at once renders a
+        game's history once per seat, not once per follower."""
         while True:
             game = self.svc.load(self.game_id)
             if game.generation != self.generation:
                 self.sent, _ = resume_point(self.svc, self.game_id, f"{self.generation}.{self.sent}")
                 self.generation = game.generation
-                yield "truncated", {"generation": self.generation, "to_version": self.sent}, self._id()
+                yield frame("truncated", {"generation": self.generation, "to_version": self.sent}, self._id())
             self.game = game
             if game.version <= self.sent:
                 return
             for stored in self.svc.store.read(self.game_id, self.sent + 1, game.version):
                 if stored.generation > self.generation:
                     break  # truncated meanwhile: the next turn says so
-                yield "game_event", event_body(game, stored, self.seat, game.over), self._id(stored.version)
+                key = (self.game_id, self.generation, stored.version, self.seat, frame, game.over)
+                text = self.hub.rendered.get(key)
+                if text is None:
+                    body = event_body(game, stored, self.seat, game.over)
+                    text = self.hub.rendered.put(key, frame("game_event", body, self._id(stored.version)))
+                yield text
                 self.sent = stored.version
 
     def take(self, item, frame) -> Iterator[str] | None:
@@ -206,7 +214,7 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                 if resync:
                     resync = False
                     with _catch_ups:
-                        caught = [frame(kind, data, event_id) for kind, data, event_id in follower.catch_up()]
+                        caught = list(follower.catch_up(frame))
                     yield from caught
                 if follower.game is not None and follower.finished():
                     yield frame("game_over", {"result": follower.game.result_dict()}, follower._id())
