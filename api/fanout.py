@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ BUSY_WAIT_SECONDS = 0.1
 BUSY_FOR_SECONDS = 5.0
 SWEEP_SECONDS = 2.0  # how often the generations of followed games are checked (undo appends nothing)
 BATCH = 1000  # events per read_all
+LOADERS = 4  # games of one batch folded at once (store connections the hub may take)
 MAX_PENDING = 64  # deliveries queued for one follower before it is told to re-read instead
 RESYNC = "resync"
 
@@ -115,6 +117,7 @@ class Hub:
         self._closed = False
         self._generations: dict[str, int] = {}
         self.rendered = RenderCache()  # followers' catch-up frames, shared
+        self._loader: ThreadPoolExecutor | None = None
         self.wakeups = 0  # counters for tests and the benchmark
         self.reads = 0
 
@@ -194,17 +197,30 @@ class Hub:
         for event in batch:
             if event.stream in followed:
                 by_game.setdefault(event.stream, []).append(event)
+        games = self._load_all(list(by_game))
         for game_id, events in by_game.items():
-            try:
-                game = self.service.load(game_id)
-            except Exception:
-                log.warning("live fan-out could not load %s", game_id, exc_info=True)
-                item: Any = RESYNC
-            else:
+            game = games[game_id]
+            item: Any = RESYNC
+            if game is not None:
                 self._generations[game_id] = game.generation
                 item = Delivery(game, tuple(events))
             for sub in followed[game_id]:
                 sub.put(item)
+
+    def _load(self, game_id: str) -> LoadedGame | None:
+        try:
+            return self.service.load(game_id)
+        except Exception:
+            log.warning("live fan-out could not load %s", game_id, exc_info=True)
+            return None
+
+    def _load_all(self, game_ids: list[str]) -> dict[str, LoadedGame | None]:
+        """Fold the games of one batch, a few at once (each load waits on the store)."""
+        if len(game_ids) <= 1:
+            return {game_id: self._load(game_id) for game_id in game_ids}
+        if self._loader is None:
+            self._loader = ThreadPoolExecutor(LOADERS, thread_name_prefix="tradewinds-fanout-load")
+        return dict(zip(game_ids, self._loader.map(self._load, game_ids), strict=True))
 
     def _sweep(self) -> None:
         for game_id, subs in self._followed().items():
