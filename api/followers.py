@@ -9,6 +9,7 @@ connections) free for ordinary requests whatever the other caps say.
 
 from __future__ import annotations
 
+import logging
 import os
 import select
 import socket
@@ -22,6 +23,21 @@ from api.errors import ApiError
 
 SLOT_TTL = 15.0  # seconds a slot lives in Redis without a refresh
 REFRESH_SECONDS = 5.0
+REDIS_CONNECTIONS = 16  # per process: followers wait for one rather than open one each
+
+log = logging.getLogger(__name__)
+
+
+def shared_redis(url: str | None) -> Any:
+    """A Redis client of the follower counts' own: a bounded, blocking pool (a thousand followers
+    refreshing their slots must queue for a connection, not fail for want of one)."""
+    if not url:
+        return None
+    from redis import BlockingConnectionPool, Redis
+
+    pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=10,
+                                           socket_connect_timeout=3, socket_timeout=10)
+    return Redis(connection_pool=pool)
 
 
 def setting(name: str, default: int) -> int:
@@ -129,13 +145,19 @@ class Slot:
     def refresh(self) -> None:
         if time.monotonic() - self.refreshed >= REFRESH_SECONDS:
             self.refreshed = time.monotonic()
-            self.limiter.shared.refresh(self.keys[1:], self.slot_id)
+            try:
+                self.limiter.shared.refresh(self.keys[1:], self.slot_id)
+            except Exception:  # Redis is down or slow: the stream goes on; the slot may lapse early
+                log.warning("could not refresh a follower slot", exc_info=True)
 
     def release(self) -> None:
         if not self.released:
             self.released = True
             self.limiter.local.release(self.keys[:1], self.slot_id)
-            self.limiter.shared.release(self.keys[1:], self.slot_id)
+            try:
+                self.limiter.shared.release(self.keys[1:], self.slot_id)
+            except Exception:  # it lapses within SLOT_TTL anyway
+                log.warning("could not release a follower slot", exc_info=True)
 
 
 class FollowerLimits:

@@ -25,7 +25,7 @@ from api.app import Blueprint
 from api.common import caller_for, errors, service
 from api.errors import ApiError
 from api.fanout import RESYNC, Delivery, Hub
-from api.followers import Caps, FollowerLimits, Slot, client_gone
+from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
 from workers.games import GameService, LoadedGame
@@ -83,7 +83,7 @@ def hub() -> Hub:
 def limits() -> FollowerLimits:
     def build(app: Flask) -> FollowerLimits:
         caps = app.config.get("FOLLOWER_CAPS") or Caps.from_environment()
-        return FollowerLimits(caps, getattr(app.extensions["tradewinds"].dispatcher, "redis", None))
+        return FollowerLimits(caps, shared_redis(app.extensions["tradewinds"].redis_url))
 
     return _extension("tradewinds_followers", build)
 
