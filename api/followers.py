@@ -16,13 +16,13 @@ import socket
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from api.errors import ApiError
 
 SLOT_TTL = 15.0  # seconds a slot lives in Redis without a refresh
-REFRESH_SECONDS = 5.0
+REFRESH_SECONDS = 5.0  # one pipeline per process refreshes all its followers' slots
 REDIS_CONNECTIONS = 16  # per process: followers wait for one rather than open one each
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ class LocalSlots:
             for key, _, _ in keys:
                 self._counts[key] = self._counts.get(key, 0) + 1
 
-    def refresh(self, keys: list[str], slot_id: str) -> None:
+    def refresh(self, slots: list[tuple[list[str], str]]) -> None:
         return None
 
     def release(self, keys: list[str], slot_id: str) -> None:
@@ -115,10 +115,14 @@ class RedisSlots:
                 self.release([k for k, _, _ in keys], slot_id)
                 raise too_many(detail)
 
-    def refresh(self, keys: list[str], slot_id: str) -> None:
-        pipe = self.redis.pipeline()
-        for key in keys:
-            pipe.zadd(self.PREFIX + key, {slot_id: time.time() + SLOT_TTL})
+    def refresh(self, slots: list[tuple[list[str], str]]) -> None:
+        """Extend the lapse time of these (keys, slot id) in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        lapse = time.time() + SLOT_TTL
+        for keys, slot_id in slots:
+            for key in keys:
+                pipe.zadd(self.PREFIX + key, {slot_id: lapse}, xx=True)  # a released slot stays released
+        for key in {key for keys, _ in slots for key in keys}:
             pipe.expire(self.PREFIX + key, int(SLOT_TTL) * 2)
         pipe.execute()
 
@@ -139,20 +143,12 @@ class Slot:
     limiter: FollowerLimits
     keys: list[str]
     slot_id: str
-    refreshed: float = field(default_factory=time.monotonic)
     released: bool = False
-
-    def refresh(self) -> None:
-        if time.monotonic() - self.refreshed >= REFRESH_SECONDS:
-            self.refreshed = time.monotonic()
-            try:
-                self.limiter.shared.refresh(self.keys[1:], self.slot_id)
-            except Exception:  # Redis is down or slow: the stream goes on; the slot may lapse early
-                log.warning("could not refresh a follower slot", exc_info=True)
 
     def release(self) -> None:
         if not self.released:
             self.released = True
+            self.limiter.forget(self.slot_id)
             self.limiter.local.release(self.keys[:1], self.slot_id)
             try:
                 self.limiter.shared.release(self.keys[1:], self.slot_id)
@@ -165,6 +161,33 @@ class FollowerLimits:
         self.caps = caps
         self.local = LocalSlots()  # the per-process cap is always counted here
         self.shared: LocalSlots | RedisSlots = RedisSlots(redis) if redis is not None else LocalSlots()
+        self._live: dict[str, list[str]] = {}  # slot id -> its shared keys, refreshed together
+        self._lock = threading.Lock()
+        self._refresher: threading.Thread | None = None
+
+    def forget(self, slot_id: str) -> None:
+        with self._lock:
+            self._live.pop(slot_id, None)
+
+    def _remember(self, slot_id: str, keys: list[str]) -> None:
+        with self._lock:
+            self._live[slot_id] = keys
+            if isinstance(self.shared, RedisSlots) and (self._refresher is None or not self._refresher.is_alive()):
+                self._refresher = threading.Thread(target=self._refresh, name="tradewinds-slots", daemon=True)
+                self._refresher.start()
+
+    def _refresh(self) -> None:
+        """Every REFRESH_SECONDS, one pipeline extends every live slot of this process."""
+        while True:
+            time.sleep(REFRESH_SECONDS)
+            with self._lock:
+                slots = [(keys, slot_id) for slot_id, keys in self._live.items()]
+            if not slots:
+                continue
+            try:
+                self.shared.refresh(slots)
+            except Exception:  # Redis is down or slow: streams go on; their slots may lapse early
+                log.warning("could not refresh %d follower slots", len(slots), exc_info=True)
 
     def acquire(self, address: str, game_id: str) -> Slot:
         slot_id = uuid.uuid4().hex
@@ -183,6 +206,7 @@ class FollowerLimits:
         except BaseException:
             self.local.release([process_key], slot_id)
             raise
+        self._remember(slot_id, [k for k, _, _ in shared])
         return Slot(self, [process_key] + [k for k, _, _ in shared], slot_id)
 
     def count(self, address: str | None = None, game_id: str | None = None) -> int:

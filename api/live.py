@@ -33,7 +33,7 @@ from workers.games import GameService, LoadedGame
 blp = Blueprint("live", __name__, description="Follow games live")
 
 HEARTBEAT_SECONDS = 10.0  # a keep-alive comment at least this often (proxies, and dead-peer detection)
-CHECK_SECONDS = 1.0  # how often an idle follower checks that its client is still there
+CHECK_SECONDS = 2.0  # how often an idle follower checks that its client is still there
 STALL_SECONDS = 15.0  # a write that cannot proceed for this long drops the follower
 EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 SSE = "text/event-stream"
@@ -233,7 +233,6 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                     last_check = now
                     if client_gone(sock):
                         return
-                    slot.refresh()
                 if now - last_beat >= HEARTBEAT_SECONDS:
                     last_beat = now
                     yield ": keep-alive\n\n" if fmt == "sse" else "\n"
