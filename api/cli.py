@@ -21,33 +21,21 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from gunicorn.app.base import BaseApplication
+    from api import serving
 
-    # Open once in the master to fail fast on bad configuration, then again in the worker after the fork.
+    # Open once in the master to fail fast on bad configuration, then again in each worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
     probe.close()  # its store and its sweeper: the served process builds its own after the fork
     bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
-
-    class Server(BaseApplication):
-        def load_config(self):
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", 1)
-            self.cfg.set("worker_class", "api.server.ProblemThreadWorker")
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("timeout", 120)
-            self.cfg.set("accesslog", "-" if args.access_log else None)
-
-        def load(self):
-            from api.app import create_app
-
-            runtime = Runtime.build(database_url, redis_url)
-            runtime.service.resume_pending_bots()
-            return create_app(runtime)
-
+    size = serving.sizing(args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url))
+    control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
     print(f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})")
-    print(f"API document: http://{args.host}:{args.port}/openapi.json", flush=True)
-    Server().run()
+    print(f"API document: http://{args.host}:{args.port}/openapi.json")
+    caps = serving.caps_for(size)
+    print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
+    print(f"control socket: {control or 'none'}", flush=True)
+    serving.run(args.host, args.port, size, database_url, redis_url, args.access_log, control)
     return 0
 
 
@@ -176,7 +164,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the REST API (SQLite and in-process bots unless configured)")
     serve.add_argument("--host", default=os.environ.get("TRADEWINDS_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("TRADEWINDS_PORT", "8000")))
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--workers", type=int, default=None,
+                       help="worker processes (TRADEWINDS_WORKERS; default: the machine's cores with Redis, else 1)")
+    serve.add_argument("--worker-class", choices=["gevent", "gthread"], default=None,
+                       help="TRADEWINDS_WORKER_CLASS; default gevent with Redis (bots run in RQ workers), else gthread")
+    serve.add_argument("--threads", type=int, default=None, help="threads per gthread worker (TRADEWINDS_THREADS; 32)")
+    serve.add_argument("--connections", type=int, default=None,
+                       help="connections per gevent worker (TRADEWINDS_CONNECTIONS; 1000)")
+    serve.add_argument("--control-socket", default=None,
+                       help="gunicorn control socket path (TRADEWINDS_CONTROL_SOCKET; default: none)")
     serve.add_argument("--data-dir", default=None, help="folder for the SQLite store (default ./tradewinds-data)")
     serve.add_argument("--access-log", action="store_true")
     serve.set_defaults(func=cmd_serve)

@@ -86,6 +86,9 @@ CODES: dict[str, Code] = {
         "has reached.")),
     "idempotency_conflict": Code(422, "Idempotency-Key reused for a different request", (
         "This Idempotency-Key was already used for a different body or seat; use a new key for a new move.")),
+    "too_many_followers": Code(429, "Too many live followers for this address, game or server", (
+        "Live followers (streams and long-polls) are capped per client address, per game and per server process; "
+        "`detail` names the cap that was reached. Close a stream you no longer read, or retry later.")),
     "rate_limited": Code(429, "Too many requests for this API key", (
         "The API key used up its requests for the current window; `Retry-After` says when to retry and the "
         "`RateLimit` header how much is left.")),

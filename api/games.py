@@ -367,7 +367,9 @@ class Events(MethodView):
         seat = caller_for(info).seat
         after, limit = query["after"], query["limit"]
         if query["wait"] > 0 and after >= info.version:
-            svc.wait_for_change(game_id, info.version, info.generation, query["wait"])
+            from api.live import wait_for_change  # the live fan-out: no query per waiting long-poll
+
+            wait_for_change(svc, game_id, info.version, info.generation, query["wait"])
             info = svc.info(game_id)
         stored = svc.store.read(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
         game = svc.load(game_id)

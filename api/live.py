@@ -1,18 +1,23 @@
-"""Live following: Server-Sent Events resumable with Last-Event-ID, and long-polling of the event log.
+"""Live following: Server-Sent Events (or NDJSON) resumable with Last-Event-ID, stream tickets, long-polls.
 
 Event ids are ``<generation>.<version>``. A follower whose last id belongs to a history that an undo
 replaced receives a ``truncated`` event naming the version to roll back to, then the new history.
+
+Followers wait on the process's fan-out hub (``api.fanout``): no query and no database connection per
+follower while it waits. Each holds a slot counted per client address, per game and per process
+(``api.followers``); a follower whose client has gone is dropped within ``CHECK_SECONDS``.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 
 import marshmallow as ma
-from flask import Response, current_app, stream_with_context
+from flask import Flask, Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -20,13 +25,23 @@ from api.app import Blueprint
 from api.common import caller_for, service
 from api.contract import errors
 from api.errors import ApiError
+from api.fanout import RESYNC, Delivery, Hub
+from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
-from workers.games import GameService
+from api.tickets import TicketSchema, issue_ticket, redeem_ticket
+from workers.games import GameService, LoadedGame
 
 blp = Blueprint("live", __name__, description="Follow games live")
 
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_SECONDS = 10.0  # a keep-alive comment at least this often (proxies, and dead-peer detection)
+CHECK_SECONDS = 2.0  # how often an idle follower checks that its client is still there
+STALL_SECONDS = 15.0  # a write that cannot proceed for this long drops the follower
 EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
+SSE = "text/event-stream"
+NDJSON = "application/x-ndjson"
+CATCH_UPS = 4  # followers reading the store at once per process: the rest of the pool stays free for requests
+_setup_lock = threading.Lock()
+_catch_ups = threading.BoundedSemaphore(CATCH_UPS)
 
 
 SSE_EVENT = {
@@ -67,8 +82,50 @@ class StreamQuerySchema(ma.Schema):
         validate=validate.Range(1, 3600),
         metadata={"description": "close the stream after this long (clients reconnect with Last-Event-ID)"},
     )
+    ticket = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={"description": "a stream ticket from POST /games/{game_id}/stream-tickets, for clients that "
+                  "cannot send a bearer header (EventSource): the stream is then the ticket's seat's; usable once"},
+    )
+    last_event_id = fields.String(
+        metadata={"description": "as the Last-Event-ID header, for a client opening a new stream with a new ticket"},
+    )
+    format = fields.String(
+        load_default="sse",
+        validate=validate.OneOf(["sse", "ndjson"]),
+        metadata={"description": "`sse` (text/event-stream) or `ndjson` (one JSON object a line, for fetch())"},
+    )
 
 
+# -- per-process state -------------------------------------------------------------------------------
+def hub() -> Hub:
+    return _extension("tradewinds_hub", lambda app: Hub(app.extensions["tradewinds"].service))
+
+
+def limits() -> FollowerLimits:
+    def build(app: Flask) -> FollowerLimits:
+        caps = app.config.get("FOLLOWER_CAPS") or Caps.from_environment()
+        return FollowerLimits(caps, shared_redis(app.extensions["tradewinds"].redis_url))
+
+    return _extension("tradewinds_followers", build)
+
+
+def _extension(name: str, build):
+    app: Flask = current_app  # the proxy: its extensions are the app's
+    found = app.extensions.get(name)
+    if found is None:
+        with _setup_lock:
+            found = app.extensions.get(name)
+            if found is None:
+                found = app.extensions[name] = build(app)
+    return found
+
+
+def acquire_slot(game_id: str) -> Slot:
+    return limits().acquire(request.remote_addr or "unknown", game_id)
+
+
+# -- resuming ----------------------------------------------------------------------------------------
 def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[int, bool]:
     """The version to send from (exclusive) and whether the follower saw a history since undone."""
     info = svc.store.stream_info(game_id)
@@ -90,72 +147,214 @@ def sse(event: str, data: dict, event_id: str | None = None) -> str:
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def follow(svc: GameService, game_id: str, seat: int | None, sent: int, truncated: bool, max_seconds: float
-           ) -> Iterator[str]:
+def ndjson(event: str, data: dict, event_id: str | None = None) -> str:
+    line = {"event": event, "data": data, **({"id": event_id} if event_id else {})}
+    return json.dumps(line, separators=(",", ":")) + "\n"
+
+
+# -- following ---------------------------------------------------------------------------------------
+class Follower:
+    """One stream: catch up from the store, then take the hub's deliveries; ``frames`` yields (event, data, id)."""
+
+    def __init__(self, svc: GameService, the_hub: Hub, game_id: str, seat: int | None, sent: int) -> None:
+        self.svc = svc
+        self.hub = the_hub
+        self.game_id = game_id
+        self.seat = seat
+        self.sent = sent
+        self.generation = svc.store.stream_info(game_id).generation
+        self.game: LoadedGame | None = None
+
+    def catch_up(self, frame) -> Iterator[str]:
+        """Send what the store holds past ``sent`` (and any truncation first).
+
+        Rendered events are shared through the hub's cache: an audience that joins at once renders a
+        game's history once per seat, not once per follower."""
+        while True:
+            game = self.svc.load(self.game_id)
+            if game.generation != self.generation:
+                self.sent, _ = resume_point(self.svc, self.game_id, f"{self.generation}.{self.sent}")
+                self.generation = game.generation
+                yield frame("truncated", {"generation": self.generation, "to_version": self.sent}, self._id())
+            self.game = game
+            if game.version <= self.sent:
+                return
+            for stored in self.svc.store.read(self.game_id, self.sent + 1, game.version):
+                if stored.generation > self.generation:
+                    break  # truncated meanwhile: the next turn says so
+                key = (self.game_id, self.generation, stored.version, self.seat, frame, game.over)
+                text = self.hub.rendered.get(key)
+                if text is None:
+                    body = event_body(game, stored, self.seat, game.over)
+                    text = self.hub.rendered.put(key, frame("game_event", body, self._id(stored.version)))
+                yield text
+                self.sent = stored.version
+
+    def take(self, item, frame) -> Iterator[str] | None:
+        """The frames of one delivery, or None when the follower must re-read from the store instead."""
+        if item == RESYNC or not isinstance(item, Delivery) or item.game.generation != self.generation:
+            return None
+        events = [e for e in item.events if not (e.generation == self.generation and e.version <= self.sent)]
+        expected = self.sent + 1
+        for event in events:
+            if event.generation != self.generation or event.version != expected:
+                return None
+            expected += 1
+        self.game = item.game
+        return self._frames(item, events, frame)
+
+    def _frames(self, item: Delivery, events, frame) -> Iterator[str]:
+        for event in events:
+            key = (self.seat, frame, event.version)
+            text = item.rendered.get(key)
+            if text is None:
+                body = event_body(item.game, event, self.seat, item.game.over)
+                text = item.rendered[key] = frame("game_event", body, self._id(event.version))
+            yield text
+            self.sent = event.version
+
+    def finished(self) -> bool:
+        return self.game is not None and self.game.over and self.sent >= self.game.version
+
+    def _id(self, version: int | None = None) -> str:
+        return f"{self.generation}.{self.sent if version is None else version}"
+
+
+def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, sock, fmt: str) -> Iterator[str]:
+    frame = ndjson if fmt == "ndjson" else sse
     deadline = time.monotonic() + max_seconds
-    generation = svc.store.stream_info(game_id).generation
-    if truncated:
-        yield sse("truncated", {"generation": generation, "to_version": sent}, f"{generation}.{sent}")
-    yield "retry: 2000\n\n"
-    last_beat = time.monotonic()
-    while True:
-        game = svc.load(game_id)
-        if game.generation != generation:
-            sent, _ = resume_point(svc, game_id, f"{generation}.{sent}")
-            generation = game.generation
-            yield sse("truncated", {"generation": generation, "to_version": sent}, f"{generation}.{sent}")
-        if game.version > sent:
-            for stored in svc.store.read(game_id, sent + 1, game.version):
-                if stored.generation > generation:
-                    break  # truncated meanwhile: the next loop turn says so
-                body = event_body(game, stored, seat, game.over)
-                yield sse("game_event", body, f"{generation}.{stored.version}")
-                sent = stored.version
-            continue
-        if game.over:
-            yield sse("game_over", {"result": game.result_dict()}, f"{generation}.{sent}")
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        if time.monotonic() - last_beat >= HEARTBEAT_SECONDS:
-            yield ": keep-alive\n\n"
-            last_beat = time.monotonic()
-        svc.wait_for_change(game_id, sent, generation, min(remaining, HEARTBEAT_SECONDS))
+    try:
+        with follower.hub.subscribe(follower.game_id) as sub:  # before catching up: nothing falls between
+            if truncated:
+                yield frame("truncated", {"generation": follower.generation, "to_version": follower.sent},
+                            follower._id())
+            if fmt == "sse":
+                yield "retry: 2000\n\n"
+            resync = True
+            last_beat = last_check = time.monotonic()
+            while True:
+                if resync:
+                    resync = False
+                    with _catch_ups:
+                        caught = list(follower.catch_up(frame))
+                    yield from caught
+                if follower.game is not None and follower.finished():
+                    yield frame("game_over", {"result": follower.game.result_dict()}, follower._id())
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                for item in sub.get(min(remaining, CHECK_SECONDS)):
+                    frames = None if resync else follower.take(item, frame)
+                    if frames is None:
+                        resync = True
+                        continue
+                    yield from frames
+                now = time.monotonic()
+                if now - last_check >= CHECK_SECONDS:
+                    last_check = now
+                    if client_gone(sock):
+                        return
+                if now - last_beat >= HEARTBEAT_SECONDS:
+                    last_beat = now
+                    yield ": keep-alive\n\n" if fmt == "sse" else "\n"
+    finally:
+        slot.release()
+
+
+def wait_for_change(svc: GameService, game_id: str, version: int, generation: int, timeout: float) -> bool:
+    """Long-poll: block until the game moves past ``version`` or is truncated, without a query while waiting."""
+    slot = acquire_slot(game_id)
+    try:
+        with hub().subscribe(game_id) as sub:
+            deadline = time.monotonic() + timeout
+            check = True
+            while True:
+                if check:
+                    info = svc.store.stream_info(game_id)
+                    if info.version != version or info.generation != generation:
+                        return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                items = sub.get(remaining)
+                check = bool(items)  # any delivery or resync: look (a resync may change nothing)
+    finally:
+        slot.release()
+
+
+# -- routes ------------------------------------------------------------------------------------------
+STREAM_DOC = {
+    "description": "text/event-stream of `game_event` (id `<generation>.<version>`, data as in the event log, "
+    "redacted for the caller), `truncated` (an undo: roll back to `to_version`) and `game_over` (the result; the "
+    "stream then ends). With `format=ndjson`, one JSON object a line with `event`, `data` and `id` (an empty "
+    "line is a keep-alive).",
+    "content": {
+        SSE: {
+            "schema": {
+                "type": "string",
+                "description": "Server-Sent Events text: blocks of `id:`, `event:` and `data:` lines (data is one JSON "
+                "object) separated by a blank line; `retry:` and `: keep-alive` comment lines may appear. "
+                "`x-sse-event` describes one event.",
+            },
+            "x-sse-event": SSE_EVENT,
+        },
+        NDJSON: {"schema": {"type": "string", "description": "JSON Lines: {event, data, id}"}},
+    },
+}
 
 
 @blp.route("/games/<game_id:game_id>/stream")
 class Stream(MethodView):
     @blp.arguments(StreamHeadersSchema(), location="headers")
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(
-        operationId="streamGame",
-        security=[{"seatToken": []}, {}],
-        responses={
-            "200": {
-                "description": "text/event-stream of `game_event` (id `<generation>.<version>`, data as in the "
-                "event log, redacted for the caller), `truncated` (an undo: roll back to `to_version`) and "
-                "`game_over` (the result; the stream then ends)",
-                "content": {"text/event-stream": {
-                    "schema": {
-                        "type": "string",
-                        "description": "Server-Sent Events text: blocks of `id:`, `event:` and `data:` lines (data "
-                        "is one JSON object) separated by a blank line; `retry:` and `: keep-alive` comment lines "
-                        "may appear. `x-sse-event` describes one event.",
-                    },
-                    "x-sse-event": SSE_EVENT,
-                }},
-            }
-        },
-    )
-    @errors(blp, "unauthorized", "unknown_game", "invalid_event_id")
+    @blp.doc(operationId="streamGame", security=[{"seatToken": []}, {}], responses={"200": STREAM_DOC})
+    @errors(blp, "unauthorized", "unknown_game", "invalid_event_id", "too_many_followers")
     def get(self, headers, query, game_id):
-        """Follow a game live (Server-Sent Events), resumable with Last-Event-ID"""
+        """Follow a game live (Server-Sent Events or NDJSON), resumable with Last-Event-ID
+
+        Followers are capped per client address, per game and per server process (429
+        `too_many_followers`). Browsers pass a stream ticket (`ticket=`) instead of the bearer header.
+        """
         svc = service()
         info = svc.info(game_id)
-        seat = caller_for(info).seat
-        sent, truncated = resume_point(svc, game_id, headers.get("last_event_id"))
+        sent, truncated = resume_point(svc, game_id, headers.get("last_event_id") or query.get("last_event_id"))
         limit = min(query["max_seconds"], current_app.config.get("STREAM_MAX_SECONDS", 3600))
-        stream = stream_with_context(follow(svc, game_id, seat, sent, truncated, limit))
-        return Response(stream, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
+        try:
+            seat = redeem_ticket(svc.store, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
+            follower = Follower(svc, hub(), game_id, seat, sent)
+        except BaseException:
+            slot.release()
+            raise
+        sock = request.environ.get("gunicorn.socket")
+        if sock is not None:
+            sock.settimeout(STALL_SECONDS)  # a client that stops reading is dropped, not waited on forever
+        fmt = query["format"]
+        stream = follow(follower, truncated, limit, slot, sock, fmt)  # needs no request context
+        response = Response(stream, mimetype=NDJSON if fmt == "ndjson" else SSE,
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response.call_on_close(slot.release)  # also when the body is never iterated
+        return response
+
+
+@blp.route("/games/<game_id:game_id>/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.response(201, TicketSchema)
+    @errors(blp, "unauthorized", "unknown_game")
+    @blp.doc(operationId="createStreamTicket", security=[{"seatToken": []}])
+    def post(self, game_id):
+        """A short-lived, single-use ticket to open this seat's stream where no bearer header can be sent
+
+        Pass it as `?ticket=` to GET /games/{game_id}/stream (e.g. `new EventSource(url)`). It works once,
+        for this game and seat only, and expires after `expires_in` seconds. When the stream ends, fetch a
+        new ticket and resume with `last_event_id=`.
+        """
+        svc = service()
+        seat = caller_for(svc.info(game_id)).seat
+        if seat is None:
+            raise ApiError("unauthorized", "a stream ticket is for a seat: send its seat token as a bearer token")
+        seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))
+        issued = issue_ticket(svc.store, game_id, seat, seconds)
+        return issued, 201, {"Location": issued["stream_url"]}
+

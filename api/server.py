@@ -1,5 +1,8 @@
-"""The HTTP server of ``tradewinds serve``: gunicorn's threaded worker, answering the requests it refuses before
-the application sees them (request line too long, headers too large, malformed) as problem+json too."""
+"""The HTTP server of ``tradewinds serve``: gunicorn's workers, answering the requests they refuse before the
+application sees them (request line too long, headers too large) as problem+json too.
+
+``ProblemThreadWorker`` is the threaded worker; ``api.server_gevent.ProblemGeventWorker`` the gevent one (kept
+apart so that the threaded server never imports gevent)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,9 @@ def refusal_code(exc: BaseException) -> str | None:
     return None
 
 
-class ProblemThreadWorker(ThreadWorker):
+class ProblemRefusals:
+    """Mixed into a gunicorn worker class: its refusals of oversized requests become problem+json."""
+
     def handle_error(self, req, client, addr, exc):
         code = refusal_code(exc)
         if code is None:
@@ -38,3 +43,13 @@ class ProblemThreadWorker(ThreadWorker):
             write_nonblock(client, head + body)
         except Exception:
             self.log.debug("could not send the refusal")
+
+
+class ProblemThreadWorker(ProblemRefusals, ThreadWorker):
+    pass
+
+
+WORKER_CLASSES = {
+    "gthread": "api.server.ProblemThreadWorker",
+    "gevent": "api.server_gevent.ProblemGeventWorker",
+}

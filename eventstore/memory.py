@@ -363,6 +363,11 @@ class MemoryStore:
         with self._lock:
             self._documents.get(collection, {}).pop(key, None)
 
+    def take_document(self, collection: str, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            doc = self._documents.get(collection, {}).pop(key, None)
+            return json_copy(doc, "document") if doc is not None else None
+
 
 def _copy_info(info: StreamInfo) -> StreamInfo:
     return replace(info, metadata=json_copy(info.metadata, "metadata"), creation=json_copy(info.creation, "metadata"))

@@ -573,6 +573,13 @@ class PostgresStore(PostgresOutbox):
         with self._connection() as conn:
             conn.execute("DELETE FROM documents WHERE collection = %s AND key = %s", (collection, key))
 
+    def take_document(self, collection: str, key: str) -> dict[str, Any] | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "DELETE FROM documents WHERE collection = %s AND key = %s RETURNING doc", (collection, key)
+            ).fetchone()
+        return row[0] if row else None
+
 
 def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | None) -> Exception:
     state = exc.sqlstate

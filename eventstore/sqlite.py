@@ -547,6 +547,13 @@ class SqliteStore(SqliteOutbox):
         with self._transaction() as conn:
             conn.execute("DELETE FROM documents WHERE collection = ? AND key = ?", (collection, key))
 
+    def take_document(self, collection: str, key: str) -> dict[str, Any] | None:
+        with self._transaction() as conn:
+            row = conn.execute(
+                "DELETE FROM documents WHERE collection = ? AND key = ? RETURNING doc", (collection, key)
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
 
 def _row_info(row: tuple) -> StreamInfo:
     stream, game_type, created_at, status, version, generation, metadata, creation = row

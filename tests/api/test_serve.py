@@ -132,3 +132,24 @@ def test_the_http_server_refuses_oversized_requests_as_problems(server):
     many = b"".join(b"X-H%d: v\r\n" % i for i in range(150))
     status, _, body = raw_request(base, b"GET /games HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
     assert status == 431 and json.loads(body)["type"] == "/problems/headers_too_large"
+
+
+def test_serve_says_what_it_is_sized_for_and_uses_no_shared_control_socket(tmp_path):
+    port = free_port()
+    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path), "--threads", "16")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert "1 gthread worker process(es) x 16 threads: sized for 12 live followers" in lines[2], lines
+    assert "4 threads kept for other requests" in lines[2] and "per client address" in lines[2]
+    assert lines[3].strip() == "control socket: none"
+
+
+def test_several_workers_without_redis_is_refused_in_one_line(tmp_path):
+    cmd, env = tradewinds("serve", "--port", str(free_port()), "--data-dir", str(tmp_path), "--workers", "2")
+    result = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "needs TRADEWINDS_REDIS_URL" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -489,6 +489,27 @@ def test_documents_put_get_list_delete(store: EventStore) -> None:
         store.put_document("api_keys", "k4", ["not", "a", "dict"])
 
 
+
+def test_take_document_hands_a_document_to_exactly_one_of_racing_takers(store):
+    import threading
+
+    store.put_document("tickets", "t1", {"seat": 1})
+    assert store.take_document("tickets", "missing") is None
+    results: list = []
+    barrier = threading.Barrier(4)
+
+    def take():
+        barrier.wait()
+        results.append(store.take_document("tickets", "t1"))
+
+    threads = [threading.Thread(target=take) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results, key=lambda r: r is None) == [{"seat": 1}, None, None, None]
+    assert store.get_document("tickets", "t1") is None
+
 # -- live followers -------------------------------------------------------------------------------
 
 

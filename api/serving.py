@@ -1,0 +1,187 @@
+"""``tradewinds serve``: gunicorn sized for live followers, one control socket per instance (or none).
+
+Two worker classes (measurements in docs/streaming.md):
+
+- ``gevent`` (the default when Redis is configured): every connection is a greenlet, so a follower or
+  a long-poll costs a greenlet and a socket, not a thread; ``--connections`` per worker process.
+- ``gthread`` (the default on the embedded set-up): a pool of ``--threads`` per process; followers may
+  take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread. Without
+  Redis, bot turns run in the serving process, and a search that thinks for seconds would stop a gevent
+  worker's event loop for that long; threads keep answering meanwhile.
+
+Without Redis there is one worker process: bot turns, rate limits and follower caps then live in that
+process. With Redis they are shared, and ``--workers`` defaults to the machine's cores.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from api.followers import Caps
+from api.tickets import scrub
+from workers.runtime import ConfigError
+
+GEVENT_RESERVE = 100  # connections per gevent worker kept for ordinary requests
+
+
+@dataclass(frozen=True)
+class Sizing:
+    worker_class: str
+    workers: int
+    threads: int
+    connections: int
+
+    @property
+    def followers_per_process(self) -> int:
+        if self.worker_class == "gevent":
+            return max(1, self.connections - GEVENT_RESERVE)
+        return max(1, self.threads - self.request_threads)
+
+    @property
+    def request_threads(self) -> int:
+        return max(4, self.threads // 4)
+
+    def describe(self) -> str:
+        followers = self.workers * self.followers_per_process
+        if self.worker_class == "gevent":
+            return (f"{self.workers} gevent worker process(es) x {self.connections} connections: sized for "
+                    f"{followers} live followers and long-polls, with {self.workers * GEVENT_RESERVE} connections "
+                    "kept for other requests")
+        return (f"{self.workers} gthread worker process(es) x {self.threads} threads: sized for {followers} live "
+                f"followers and long-polls, with {self.workers * self.request_threads} threads kept for other "
+                "requests")
+
+
+def env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {value!r}") from None
+
+
+def sizing(worker_class: str | None, workers: int | None, threads: int | None, connections: int | None,
+           shared: bool) -> Sizing:
+    """Resolve the serve options; ``shared`` is whether Redis is configured (bots and caps shared)."""
+    worker_class = worker_class or os.environ.get("TRADEWINDS_WORKER_CLASS") or ("gevent" if shared else "gthread")
+    if worker_class not in ("gevent", "gthread"):
+        raise ConfigError(f"unknown worker class {worker_class!r}: use gevent or gthread")
+    workers = workers if workers is not None else env_int("TRADEWINDS_WORKERS")
+    if workers is None:
+        workers = (os.cpu_count() or 1) if shared else 1
+    if workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    if workers > 1 and not shared:
+        raise ConfigError(f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, bot turns, rate limits "
+                          "and follower caps are kept in one process (use --workers 1)")
+    threads = threads if threads is not None else (env_int("TRADEWINDS_THREADS") or 32)
+    connections = connections if connections is not None else (env_int("TRADEWINDS_CONNECTIONS") or 1000)
+    if threads < 2 or connections < GEVENT_RESERVE + 1:
+        raise ConfigError(f"--threads must be at least 2 and --connections at least {GEVENT_RESERVE + 1}")
+    return Sizing(worker_class, workers, threads, connections)
+
+
+def caps_for(size: Sizing) -> Caps:
+    caps = Caps.from_environment()
+    configured = env_int("TRADEWINDS_FOLLOWERS_PER_PROCESS")
+    per_process = min(configured, size.followers_per_process) if configured else size.followers_per_process
+    return Caps(caps.per_address, caps.per_game, per_process)
+
+
+class ScrubFilter(logging.Filter):
+    """Drops stream-ticket values from every log record (access lines and error messages alike)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "ticket=" in message:
+            record.msg, record.args = scrub(message), None
+        return True
+
+
+def _scrubbing_logger():
+    from gunicorn.glogging import Logger
+
+    class ScrubbingLogger(Logger):
+        def setup(self, cfg):
+            super().setup(cfg)
+            for log in (self.error_log, self.access_log):
+                for handler in log.handlers:
+                    handler.addFilter(ScrubFilter())
+
+    return ScrubbingLogger
+
+
+def cooperative_psycopg() -> None:
+    """Under gevent, make psycopg wait through the (patched) ``select`` module.
+
+    psycopg 3 picks its wait function when it is imported: the C one, which blocks the whole event loop,
+    unless gevent has patched ``select`` by then. ``serve`` opens the store once in the master process
+    (to fail fast) before gunicorn forks and patches, so the choice is made again here, in the worker.
+    """
+    try:
+        from gevent import monkey
+    except ImportError:
+        return
+    if not monkey.is_module_patched("select"):
+        return
+    try:
+        from psycopg import waiting
+    except ImportError:
+        return
+    import selectors
+
+    if waiting.wait is getattr(waiting, "wait_c", None):
+        waiting.wait = waiting.wait_poll if hasattr(waiting, "wait_poll") else waiting.wait_select
+    if hasattr(waiting, "DefaultSelector"):  # wait_conn (connecting) uses the selector bound at import
+        setattr(waiting, "DefaultSelector", selectors.DefaultSelector)  # noqa: B010
+
+
+def run(host: str, port: int, size: Sizing, database_url: str, redis_url: str | None, access_log: bool,
+        control_socket: str | None) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    from api.server import WORKER_CLASSES
+    from workers.runtime import Runtime
+
+    caps = caps_for(size)
+
+    class Server(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", size.workers)
+            self.cfg.set("worker_class", WORKER_CLASSES[size.worker_class])
+            self.cfg.set("threads", size.threads)
+            self.cfg.set("worker_connections", size.connections)
+            self.cfg.set("timeout", 120)
+            self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
+            self.cfg.set("accesslog", "-" if access_log else None)
+            self.cfg.set("logger_class", _scrubbing_logger())
+            if "control_socket" in self.cfg.settings:  # gunicorn 24 and later
+                if control_socket:
+                    self.cfg.set("control_socket", control_socket)
+                else:
+                    self.cfg.set("control_socket_disable", True)
+
+        def load(self):
+            from api.app import create_app
+
+            cooperative_psycopg()
+            runtime = Runtime.build(database_url, redis_url)
+            runtime.service.resume_pending_bots()
+            return create_app(runtime, {"FOLLOWER_CAPS": caps})
+
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(ScrubFilter())
+    if size.worker_class == "gevent":
+        import warnings
+
+        from gevent.monkey import MonkeyPatchWarning
+
+        # The master imported ssl (via redis) before the worker patches. Plain redis:// and libpq (its
+        # own TLS) are cooperative; a rediss:// URL would do its TLS reads unpatched (docs/streaming.md).
+        warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
+    Server().run()

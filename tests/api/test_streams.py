@@ -1,0 +1,202 @@
+"""Live following at scale, in process: the fan-out hub, follower caps, stream tickets, NDJSON, long-polls."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from api.app import create_app
+from api.followers import Caps
+from tests.api.conftest import auth, create_secret_game
+from tests.api.test_live import parse
+
+
+@pytest.fixture
+def capped(runtime):
+    return create_app(runtime, {"STREAM_MAX_SECONDS": 5, "FOLLOWER_CAPS": Caps(per_address=2, per_game=3,
+                                                                             per_process=4)})
+
+
+def hold(client, gid, **headers):
+    response = client.get(f"/games/{gid}/stream?max_seconds=5", headers=headers, buffered=False)
+    return response
+
+
+def test_a_third_follower_from_one_address_gets_a_429_problem_until_one_leaves(capped):
+    client = capped.test_client()
+    game = create_secret_game(client)
+    first, second = hold(client, game["id"]), hold(client, game["id"])
+    assert first.status_code == second.status_code == 200
+    third = hold(client, game["id"])
+    assert third.status_code == 429 and third.mimetype == "application/problem+json"
+    problem = third.get_json()
+    assert problem["code"] == "too_many_followers" and "at most 2 live followers per client address" in problem["detail"]
+    assert third.headers["Retry-After"]
+    first.close()
+    again = hold(client, game["id"])
+    assert again.status_code == 200
+    second.close()
+    again.close()
+
+
+def test_the_per_game_cap_counts_every_address(capped):
+    game = create_secret_game(capped.test_client())
+    held = [hold(capped.test_client(), game["id"], **{"X-Test": str(i)}) for i in range(2)]
+    other = capped.test_client()
+    other_env = {"REMOTE_ADDR": "10.0.0.9"}
+    held.append(other.get(f"/games/{game['id']}/stream?max_seconds=5", environ_base=other_env, buffered=False))
+    assert [r.status_code for r in held] == [200, 200, 200]
+    refused = other.get(f"/games/{game['id']}/stream?max_seconds=5", environ_base=other_env, buffered=False)
+    assert refused.status_code == 429 and "per game" in refused.get_json()["detail"]
+    other_game = create_secret_game(capped.test_client())
+    assert other.get(f"/games/{other_game['id']}/stream?max_seconds=1", environ_base=other_env,
+                     buffered=False).status_code == 200
+    for response in held:
+        response.close()
+
+
+def ticket_for(client, game, seat):
+    response = client.post(f"/games/{game['id']}/stream-tickets", headers=auth(game["seat_tokens"][seat]["token"]))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def dealt_numbers(items):
+    return {d["data"]["seat"]: d["data"]["number"] for kind, _, d in items
+            if kind == "game_event" and d["type"] == "SecretDealt"}
+
+
+def test_a_stream_ticket_opens_its_own_seat_stream_once(client):
+    game = create_secret_game(client, seats=3, rounds=2)
+    ticket = ticket_for(client, game, 2)
+    assert ticket["seat"] == 2 and ticket["ticket"].startswith("twst_") and ticket["expires_in"] > 0
+    assert ticket["stream_url"] == f"/games/{game['id']}/stream?ticket={ticket['ticket']}"
+    response = client.get(ticket["stream_url"] + "&max_seconds=1", buffered=False)
+    assert response.status_code == 200
+    numbers = dealt_numbers(parse(response.response))
+    response.close()
+    assert numbers[2] is not None and numbers[0] is None and numbers[1] is None
+    used = client.get(ticket["stream_url"] + "&max_seconds=1")
+    assert used.status_code == 401 and used.get_json()["code"] == "unauthorized"
+
+
+def test_a_ticket_is_for_one_game_only_and_needs_a_seat_token(client):
+    game, other = create_secret_game(client), create_secret_game(client, seed=8)
+    ticket = ticket_for(client, game, 0)
+    assert client.get(f"/games/{other['id']}/stream?ticket={ticket['ticket']}&max_seconds=1").status_code == 401
+    assert client.post(f"/games/{game['id']}/stream-tickets").status_code == 401
+    forged = client.get(f"/games/{game['id']}/stream?ticket=twst_forged&max_seconds=1")
+    assert forged.status_code == 401
+
+
+def test_a_stream_ticket_expires(runtime):
+    app = create_app(runtime, {"STREAM_TICKET_SECONDS": 1, "STREAM_MAX_SECONDS": 5})
+    client = app.test_client()
+    game = create_secret_game(client)
+    ticket = ticket_for(client, game, 0)
+    time.sleep(1.1)
+    assert client.get(ticket["stream_url"] + "&max_seconds=1").status_code == 401
+
+
+def test_the_ndjson_stream_carries_the_same_events(client):
+    game = create_secret_game(client, seats=1, rounds=1)
+    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
+                headers=auth(game["seat_tokens"][0]["token"]))
+    response = client.get(f"/games/{game['id']}/stream?format=ndjson&max_seconds=2")
+    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
+    lines = [json.loads(line) for line in response.get_data(as_text=True).splitlines() if line]
+    sse = list(parse(client.get(f"/games/{game['id']}/stream?max_seconds=2").response))
+    assert [(x["event"], x.get("id"), x["data"]) for x in lines] == sse
+    assert lines[-1]["event"] == "game_over"
+
+
+def test_followers_wait_on_the_hub_and_see_moves_and_undos(threaded_app):
+    runtime, app = threaded_app
+    client = app.test_client()
+    game = create_secret_game(client, seats=1, rounds=10)
+    token = game["seat_tokens"][0]["token"]
+    collected: list[list] = [[] for _ in range(5)]
+
+    def follow(into):
+        response = app.test_client().get(f"/games/{game['id']}/stream?max_seconds=6", buffered=False)
+        for item in parse(response.response):
+            into.append(item)
+            if item[0] == "truncated":
+                break
+        response.close()
+
+    threads = [threading.Thread(target=follow, args=(into,)) for into in collected]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    for _ in range(3):
+        assert client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
+                           headers=auth(token)).status_code == 200
+    time.sleep(0.5)
+    hub = app.extensions["tradewinds_hub"]
+    assert hub.follower_count() == 5
+    queries = []
+    real_info, real_read = runtime.store.stream_info, runtime.store.read
+    runtime.store.stream_info = lambda *a, **k: queries.append("info") or real_info(*a, **k)
+    runtime.store.read = lambda *a, **k: queries.append("read") or real_read(*a, **k)
+    time.sleep(2.5)  # five idle followers: only the hub's generation check of the one game queries
+    runtime.store.stream_info, runtime.store.read = real_info, real_read
+    assert queries.count("info") <= 2 and "read" not in queries, queries
+    undo = client.post(f"/games/{game['id']}/undo", json={"to_version": game["version"] + 2}, headers=auth(token))
+    assert undo.status_code == 200, undo.get_json()
+    for thread in threads:
+        thread.join(timeout=10)
+    stored_before_undo = game["version"] + 6
+    for items in collected:
+        versions = [d["version"] for kind, _, d in items if kind == "game_event"]
+        assert versions == list(range(1, stored_before_undo + 1))
+        assert items[-1][0] == "truncated" and items[-1][2] == {"generation": 1, "to_version": game["version"] + 2}
+
+
+def test_a_long_poll_waits_on_the_hub_and_counts_as_a_follower(capped):
+    client = capped.test_client()
+    game = create_secret_game(client, seats=2, rounds=3)
+    held = [hold(client, game["id"]), hold(client, game["id"])]
+    refused = client.get(f"/games/{game['id']}/events?after={game['version']}&wait=1")
+    assert refused.status_code == 429
+    for response in held:
+        response.close()
+    start = time.monotonic()
+    page = client.get(f"/games/{game['id']}/events?after={game['version']}&wait=0.5").get_json()
+    assert page["events"] == [] and time.monotonic() - start >= 0.5
+
+
+@pytest.fixture
+def threaded_app():
+    from eventstore.memory import MemoryStore
+    from workers import jobs
+    from workers.dispatch import InProcessDispatcher
+    from workers.games import GameService
+    from workers.runtime import Runtime, run_job
+
+    store = MemoryStore()
+    dispatcher = InProcessDispatcher(run_job)
+    runtime = Runtime(store, dispatcher, GameService(store, dispatcher), "memory://", None)
+    jobs.set_runtime(runtime)
+    yield runtime, create_app(runtime, {"STREAM_MAX_SECONDS": 10})
+    dispatcher.wait_idle()
+    jobs.set_runtime(None)
+
+
+def test_a_refused_follower_keeps_its_ticket_and_a_bad_ticket_takes_no_slot(capped):
+    client = capped.test_client()
+    game = create_secret_game(client)
+    for _ in range(3):
+        assert client.get(f"/games/{game['id']}/stream?ticket=twst_bad&max_seconds=1").status_code == 401
+    held = [hold(client, game["id"]), hold(client, game["id"])]
+    assert [r.status_code for r in held] == [200, 200]
+    ticket = ticket_for(client, game, 0)
+    assert client.get(ticket["stream_url"] + "&max_seconds=1").status_code == 429
+    held.pop().close()
+    response = client.get(ticket["stream_url"] + "&max_seconds=1", buffered=False)
+    assert response.status_code == 200
+    response.close()
+    held[0].close()
