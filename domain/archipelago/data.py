@@ -18,6 +18,30 @@ short/medium/long objectives in turn:
     is concentrated in long games (5 / 35 / 30 / 19 %).
     v1.1 values, 60 games per player count: independence 7 / 28 / 27 / 15 %, cap 0 % everywhere.
     v1.1 values with only the two divisor changes, 60 games: independence 2 / 22 / 12 / 7 %, cap 0 / 0 / 2 / 0 %.
+
+Crisis penalty in force (Q53, v1.2 records it as a DECISION): after a domestic demand ``REB += ceil(L / k)``
+for ``L`` citizens still lying, with ``k`` = the back's printed divisor + the bonus above: every yellow back with
+``c = 5`` has ``k = 7``, with ``c = 6`` ``k = 8``; both red backs have ``k = 7`` (``c`` = 4 and 3). The seed's
+reading is one step per lying citizen (``k = 1``); an export demand adds 1 ``REB`` per missing unit (unchanged).
+
+Card backs (v1.2, §3.10: a public back must not name its hidden front). The 40 distinct backs became the 12 named
+backs of ``BACKS``, each shared by 3 to 5 cards; colour counts kept (28 yellow, 6 red, 6 beige). Yellow: 8 backs
+(FISH 8 cards, FRUIT 7, CATTLE 7, WOOD 3, STONE 3 domestic demands, against 7 / 7 / 7 / 3 / 2 and two export-only
+backs before; c = 5 on 16 cards and c = 6 on 12, against 15 / 11; 36 export units, 15 of them ANY, against 38 / 14).
+Red: R1 (FISH 4, X: WOOD + ANY) and R2 (FRUIT 3, X: IRON + ANY), 2 export units each (13 before on 6 cards).
+Beige: two events are left, FAIR_WEATHER (3 cards) and PEACE_TREATY (3 cards); BUMPER_HARVEST, IMMIGRANTS,
+RELIGIOUS_HOLIDAY and TRADE_WINDS stay implemented (§6.4) but no back carries them now. Together with the v1.2
+rule changes (unbuilt wonders score nothing, any unit of the hirer allows a hire) the balance was measured again
+with ``ARCHIPELAGO_BALANCE_LOG=FILE python benchmarks/archipelago_balance.py 500 2`` (stopped early, then
+``python benchmarks/archipelago_balance.py report FILE``), greedy bots as on this branch:
+    305 games (77 / 77 / 76 / 75 for 2 / 3 / 4 / 5 players, games 0-76 of each count, lengths in turn; the run
+    was stopped early on a busy machine). Independence 5.2 % [2.0, 12.6] / 16.9 % [10.1, 26.8] / 11.8 % [6.4,
+    21.0] / 9.3 % [4.6, 18.0]; safety cap 0 % at every count, upper bounds 4.8 / 4.8 / 4.8 / 4.9 %; declared
+    94.8 / 83.1 / 88.2 / 90.7 %; mean rounds 8.5 / 6.4 / 5.7 / 4.8 (95 % Wilson intervals in brackets).
+    The cap target (< 5 % at the upper bound) holds at every count. The independence target (< 25 % at the upper
+    bound) holds for 2, 4 and 5 players but not for 3 (upper bound 26.8 %; the point estimate, 16.9 %, is the
+    v1.1-tuned figure of 17.0 % at 500 games); independence is again concentrated in long games (16 / 36 / 28 /
+    24 %). Not retuned here: a 3-player retune needs runs longer than this machine allowed.
 """
 
 from __future__ import annotations
