@@ -193,7 +193,10 @@ def not_modified(etag: str) -> bool:
         return False
     if not VISIBLE.fullmatch(value):
         raise ApiError("invalid_request", "If-None-Match takes entity-tags of visible ASCII, or *")
-    tags = entity_tags(value)
+    try:
+        tags = entity_tags(value)
+    except ApiError:
+        return False  # not an entity-tag list: it matches nothing, so the full answer is sent
     return tags is None or any(tag == etag for _, tag in tags)
 
 
