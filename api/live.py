@@ -83,11 +83,12 @@ class StreamQuerySchema(ma.Schema):
         metadata={"description": "close the stream after this long (clients reconnect with Last-Event-ID)"},
     )
     ticket = fields.String(
-        validate=validate.Length(1, 200),
+        validate=validate.Regexp(r"^twst_[A-Za-z0-9_-]{1,195}$", error="a ticket as POST .../stream-tickets returns it"),
         metadata={"description": "a stream ticket from POST /games/{game_id}/stream-tickets, for clients that "
                   "cannot send a bearer header (EventSource): the stream is then the ticket's seat's; usable once"},
     )
     last_event_id = fields.String(
+        validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
         metadata={"description": "as the Last-Event-ID header, for a client opening a new stream with a new ticket"},
     )
     format = fields.String(
