@@ -101,7 +101,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
     )
 
-    from api import games, history, live, meta, tournaments, webhooks
+    from api import games, history, live, meta, tournaments, webclient, webhooks
 
     api.register_blueprint(meta.blp)
     api.register_blueprint(games.blp)
@@ -110,6 +110,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(tournaments.blp)
     app.extensions["tradewinds_api"] = api
+    app.register_blueprint(webclient.blp)  # the browser client at / (plain Flask: not part of the API document)
 
     from api import contract
 
