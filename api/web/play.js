@@ -253,7 +253,7 @@ function drawClock(t, el) {
     const left = Math.max(0, c.remaining[seat] - (running ? elapsed : 0));
     const m = Math.floor(left / 60);
     const s = Math.floor(left % 60);
-    span.textContent = ` ⏱ ${m}:${String(s).padStart(2, '0')}`;
+    span.textContent = ` · ${m}:${String(s).padStart(2, '0')}`;
     span.classList.toggle('running', running);
     span.setAttribute('aria-label', `${m} minutes ${s} seconds left${running ? ', running' : ''}`);
   }

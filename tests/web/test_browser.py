@@ -85,7 +85,8 @@ def test_a_spectator_sees_each_move_within_a_second(live_server, browser, contex
     watcher_context = browser.new_context(viewport={"width": 1000, "height": 800})
     try:
         watcher = console.watch(watcher_context.new_page())
-        watcher.goto(f"{live_server.url}/?game={game_id}#watch")
+        watcher.goto(live_server.url + "/")  # the lobby lists the active game; open it as a spectator
+        watcher.get_by_role("link", name=f"Watch game {game_id}").click()
         watcher.get_by_role("heading", name="Spectating", exact=True).wait_for()
         assert watcher.locator("button.choice").count() == 0
         for _ in range(5):

@@ -22,7 +22,7 @@ function hexMap(state) {
   const ys = tiles.map((t) => centre(t)[1]);
   const pad = size + 4;
   const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-  const svg = s('svg', { viewBox: box.join(' '), class: 'hexmap', role: 'img', 'aria-label': `Map of ${tiles.length} tiles` });
+  const svg = s('svg', { viewBox: box.join(' '), width: Math.round(box[2] * 1.5), height: Math.round(box[3] * 1.5), class: 'hexmap', role: 'img', 'aria-label': `Map of ${tiles.length} tiles` });
   for (const t of tiles) {
     const [x, y] = centre(t);
     const corners = Array.from({ length: 6 }, (_, i) => {
@@ -36,7 +36,7 @@ function hexMap(state) {
       s('polygon', { points: corners, class: land >= 3 ? 'land' : 'sea' }),
       s('text', { x, y: y - 8, 'text-anchor': 'middle', class: 'hex-id' }, t.tile),
       s('text', { x, y: y + 6, 'text-anchor': 'middle', class: 'hex-icons' }, (t.icons || []).map((i) => i[0] + i.slice(1, 2).toLowerCase()).join(' ')),
-      s('text', { x, y: y + 20, 'text-anchor': 'middle', class: 'hex-units' }, here.length ? `👤${here.length}` : ''));
+      s('text', { x, y: y + 20, 'text-anchor': 'middle', class: 'hex-units' }, here.length ? `${here.length} unit${here.length === 1 ? '' : 's'}` : ''));
     svg.append(g);
   }
   return svg;

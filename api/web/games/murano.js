@@ -11,7 +11,7 @@ function ring(s, ctx) {
     return h('li', {}, piece(ctx, (c) => (c.type === 'move_ship' || c.type === 'pass') && c.to === space,
       { class: `space${ship !== undefined ? ' has-ship' : ''}` },
       h('span', { class: 'n' }, `${space}`), h('span', {}, title(action)),
-      ship !== undefined ? h('span', { class: `ship${isRed ? ' red' : ''}` }, ` ⛵${ship}${isRed ? ' (red)' : ''}`) : null));
+      ship !== undefined ? h('span', { class: `ship${isRed ? ' red' : ''}` }, `ship ${ship}${isRed ? ' (red)' : ''}`) : null));
   }));
 }
 
