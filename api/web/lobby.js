@@ -67,6 +67,10 @@ function createForm(types) {
   const seatsBox = h('fieldset', { class: 'seats' });
   const optionsBox = h('fieldset', { class: 'options' });
   const result = h('div', { class: 'created', 'aria-live': 'polite' });
+  const clockMinutes = h('input', { type: 'number', id: 'clock-minutes', min: 0, max: 600, value: 0 });
+  const clockBox = h('fieldset', { class: 'clock-options' }, h('legend', {}, 'Clock'),
+    h('div', { class: 'field' }, h('label', { for: 'clock-minutes' }, 'Minutes per seat'), clockMinutes,
+      h('small', { class: 'muted' }, '0: no clock. When a seat runs out, a bot plays on for it.')));
 
   const current = () => types.find((t) => t.name === typeSelect.value);
   function drawSeats() {
@@ -105,11 +109,14 @@ function createForm(types) {
       const type = input.dataset.type;
       options[input.name] = type === 'boolean' ? input.checked : type === 'integer' ? Number(input.value) : input.value;
     }
+    const body = { game_type: t.name, seats, options };
+    const minutes = Number(clockMinutes.value) || 0;
+    if (minutes > 0) body.clock = { bank_seconds: Math.round(minutes * 60), increment_seconds: 0, on_timeout: 'bot' };
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
     fill(result, h('p', { class: 'muted' }, 'Creating the game… (bots may move first)'));
     try {
-      const { data } = await api('POST', '/games', { body: { game_type: t.name, seats, options } });
+      const { data } = await api('POST', '/games', { body });
       const tokens = new Map(data.seat_tokens.map((s) => [s.seat, s.token]));
       const mine = kinds.indexOf('me');
       const invites = kinds.map((k, i) => (k === 'human' ? i : null)).filter((i) => i !== null);
@@ -137,7 +144,7 @@ function createForm(types) {
   fill(form,
     h('div', { class: 'field' }, h('label', { for: 'game-type' }, 'Game'), typeSelect),
     h('div', { class: 'field' }, h('label', { for: 'player-count' }, 'Players'), countSelect),
-    seatsBox, optionsBox,
+    seatsBox, optionsBox, clockBox,
     h('button', { type: 'submit', class: 'button' }, 'Create game'),
     result);
   drawType();

@@ -23,13 +23,15 @@ GAMES = {
 }
 
 
-def create_from_lobby(page, base, game_type, players=2, options=None, seats=None):
+def create_from_lobby(page, base, game_type, players=2, options=None, seats=None, clock_minutes=0):
     """Fill the lobby's form (visible controls only) and land on the new game's table."""
     page.goto(base + "/")
     page.get_by_label("Game", exact=True).select_option(game_type)
     page.get_by_label("Players").select_option(str(players))
     for i, kind in enumerate(seats or []):
         page.get_by_label(f"Seat {i + 1}", exact=True).select_option(kind)
+    if clock_minutes:
+        page.get_by_label("Minutes per seat").fill(str(clock_minutes))
     for name, value in (options or {}).items():
         page.locator(f"#opt-{name}").select_option(value)
     page.get_by_role("button", name="Create game").click()
@@ -199,3 +201,19 @@ def test_a_phone_can_create_and_play_by_keyboard(live_server, browser, console):
         shot(page, "phone")
     finally:
         phone.close()
+
+
+def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console):
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico", clock_minutes=5)
+    mine = page.locator('.seats-bar .clock[data-seat="0"]')
+    assert "running" in mine.get_attribute("class")
+    first = mine.inner_text()
+    assert re.fullmatch(r" · [45]:\d\d", first), first
+    page.wait_for_function(
+        "(t) => document.querySelector('.seats-bar .clock[data-seat=\"0\"]').textContent !== t", arg=first,
+        timeout=3000)
+    later = mine.inner_text()
+    seconds = [int(m) * 60 + int(s) for m, s in (re.search(r"(\d+):(\d+)", x).groups() for x in (first, later))]
+    assert seconds[1] < seconds[0]
+    assert page.locator('.seats-bar .clock[data-seat="1"]').inner_text() == " · 5:00"
