@@ -71,9 +71,18 @@ class Console:
 
     def __init__(self):
         self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, text: str) -> None:
+        """Tolerate console errors containing `text` (e.g. Chromium's line for an expected 412 answer)."""
+        self.allowed.append(text)
+
+    def _console(self, page, msg) -> None:
+        if msg.type == "error" and not any(text in msg.text for text in self.allowed):
+            self.errors.append(f"{page.url}: {msg.text}")
 
     def watch(self, page):
-        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{page.url}: {msg.text}"))
+        page.on("console", lambda msg: self._console(page, msg))
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: uncaught {exc}"))
         return page
 

@@ -217,3 +217,26 @@ def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console)
     seconds = [int(m) * 60 + int(s) for m, s in (re.search(r"(\d+):(\d+)", x).groups() for x in (first, later))]
     assert seconds[1] < seconds[0]
     assert page.locator('.seats-bar .clock[data-seat="1"]').inner_text() == " · 5:00"
+
+
+def test_a_refused_move_shows_the_apis_detail_and_the_table_recovers(live_server, context, console):
+    page = console.watch(context.new_page())
+    held = []  # hold the page's long-polls so it cannot see the move made behind its back
+    page.route(re.compile(r"/events\?after=\d+&wait="), lambda route: held.append(route))
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
+    client = live_server.client()
+    auth = {"Authorization": f"Bearer {token}"}
+    legal = client.get(f"/games/{game_id}/legal-commands", headers=auth).get_json()
+    stored = client.post(f"/games/{game_id}/commands", headers=auth, json={"command": legal["commands"][-1]})
+    assert stored.status_code == 200
+    console.allow("status of 412")  # Chromium logs every 4xx answer to fetch()
+    page.locator("button.choice:not([disabled])").first.click()
+    alert = page.locator("p.error[role=alert]")
+    alert.wait_for()
+    assert "reload it and decide again" in alert.inner_text()  # the problem's detail, as the API wrote it
+    current = client.get(f"/games/{game_id}").get_json()["version"]
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{current}'")
+    shot(page, "refused-move")
+    assert held, "the page follows the game by long-polling the event log"
+    assert page.locator("button.choice:not([disabled])").count() > 0  # and it can play on
