@@ -85,6 +85,8 @@ export function seatToken(gameId) {
   const fromUrl = fragment.get('seat');
   if (fromUrl) {
     localStorage.setItem(key, fromUrl);
+    // the token stays in this browser only: drop it from the address bar and the history entry
+    history.replaceState(null, '', location.pathname + location.search);
     return fromUrl;
   }
   if (fragment.get('watch') !== null) return null;

@@ -30,10 +30,9 @@ function hexMap(state) {
       return `${(x + size * Math.cos(a)).toFixed(1)},${(y + size * Math.sin(a)).toFixed(1)}`;
     }).join(' ');
     const here = units.get(t.tile) || [];
-    const land = (t.edges || '').split('').filter((e) => e !== 'S').length;
     const g = s('g', { class: `hex${t.controller !== null && t.controller !== undefined ? ` s${t.controller}` : ''}` },
       s('title', {}, `${t.tile} face ${t.face}: ${t.huts} huts, ${(t.icons || []).join(', ')}; ${here.length} units${t.controller !== null && t.controller !== undefined ? `; seat ${t.controller + 1} controls` : ''}`),
-      s('polygon', { points: corners, class: land >= 3 ? 'land' : 'sea' }),
+      s('polygon', { points: corners, class: t.has_land ? 'land' : 'sea' }),
       s('text', { x, y: y - 8, 'text-anchor': 'middle', class: 'hex-id' }, t.tile),
       s('text', { x, y: y + 6, 'text-anchor': 'middle', class: 'hex-icons' }, (t.icons || []).map((i) => i[0] + i.slice(1, 2).toLowerCase()).join(' ')),
       s('text', { x, y: y + 20, 'text-anchor': 'middle', class: 'hex-units' }, here.length ? `${here.length} unit${here.length === 1 ? '' : 's'}` : ''));
