@@ -210,8 +210,7 @@ function drawCommands(t, el) {
   fill(el.commands, h('h2', {}, `Your moves (${t.legal.choices.length})`),
     h('div', { class: 'choice-list' }, t.legal.choices.map((c) => h('button', {
       type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
-    }, c.label, c.cost ? h('span', { class: 'tag' }, ` −${c.cost}`) : null, c.gain ? h('span', { class: 'tag' }, ` +${c.gain}`) : null,
-    c.points ? h('span', { class: 'tag' }, ` ${c.points} VP`) : null))));
+    }, c.label, h('span', { class: 'tag' }, [c.cost ? `costs ${c.cost}` : '', c.gain ? `brings ${c.gain}` : '', c.points ? `${c.points} VP` : ''].filter(Boolean).map((x) => ` · ${x}`).join(''))))));
 }
 
 function drawUndo(t, el) {
