@@ -133,7 +133,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
     )
 
-    from api import conventions, games, history, live, meta, tournaments, webhooks
+    from api import conventions, games, history, live, meta, tournaments, webclient, webhooks
 
     conventions.register_converters(app, api)
 
@@ -144,6 +144,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(tournaments.blp)
     app.extensions["tradewinds_api"] = api
+    app.register_blueprint(webclient.blp)  # the browser client at / (plain Flask: not part of the API document)
 
     from api import game_contract
 

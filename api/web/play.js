@@ -1,0 +1,270 @@
+// The table: the board of the game (one module per game), the legal commands as labelled buttons,
+// the event log, undo, clocks and live updates through the long-polled event log.
+import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast } from './util.js';
+import { eventText } from './events.js';
+
+const BOARDS = {
+  puerto_rico: () => import('./games/puerto_rico.js'),
+  murano: () => import('./games/murano.js'),
+  amerigo: () => import('./games/amerigo.js'),
+  archipelago: () => import('./games/archipelago.js'),
+};
+
+export async function loadBoard(name) {
+  const load = BOARDS[name];
+  return load ? load() : import('./games/generic.js');
+}
+
+export async function showTable(main, gameId) {
+  const token = seatToken(gameId);
+  const t = {
+    id: gameId, token, game: null, etag: null, legal: null, type: null, board: null,
+    log: [], generation: null, busy: false, error: '', clockAt: 0,
+  };
+  const el = {
+    head: h('div', { class: 'table-head' }),
+    status: h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }),
+    board: h('section', { class: 'board', 'aria-label': 'Board' }),
+    commands: h('section', { class: 'commands panel', 'aria-label': 'Your moves' }),
+    undo: h('section', { class: 'undo panel', 'aria-label': 'Undo' }),
+    error: h('p', { class: 'error', role: 'alert' }),
+    log: h('ol', { class: 'log', 'aria-label': 'Event log' }),
+  };
+  fill(main, el.head, el.status, el.error,
+    h('div', { class: 'table' },
+      h('div', { class: 'table-main' }, el.board),
+      h('aside', { class: 'side' }, el.commands, el.undo,
+        h('section', { class: 'panel log-panel', 'aria-label': 'Event log' }, h('h2', {}, 'Log'), el.log))));
+
+  await refresh(t, el);
+  t.type = await gameType(t.game.game_type);
+  t.board = await loadBoard(t.game.game_type);
+  document.title = `Tradewinds — ${t.type.title}`;
+  draw(t, el);
+  await loadLog(t, el, 0);
+  follow(t, el);
+  setInterval(() => drawClock(t, el), 1000);
+}
+
+async function refresh(t, el) {
+  const { data, etag } = await api('GET', `/games/${t.id}`, { token: t.token });
+  t.game = data;
+  t.etag = etag;
+  t.clockAt = Date.now();
+  t.legal = null;
+  if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
+    t.legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
+    if (t.legal.etag !== data.etag) return refresh(t, el);
+  }
+  if (t.board) draw(t, el);
+}
+
+async function loadLog(t, el, after) {
+  let next = after;
+  while (next !== null) {
+    const { data } = await api('GET', `/games/${t.id}/events?after=${next}&limit=500`, { token: t.token });
+    t.generation = data.generation;
+    t.log.push(...data.events);
+    next = data.next_after;
+  }
+  drawLog(t, el);
+}
+
+// Live updates: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
+async function follow(t, el) {
+  for (;;) {
+    try {
+      const after = t.log.length ? t.log[t.log.length - 1].version : 0;
+      const { data } = await api('GET', `/games/${t.id}/events?after=${after}&wait=20&limit=500`, { token: t.token });
+      if (data.generation !== t.generation) {
+        t.log = [];
+        await loadLog(t, el, 0);
+        await refresh(t, el);
+        continue;
+      }
+      const last = t.log.length ? t.log[t.log.length - 1].version : 0;
+      const fresh = data.events.filter((e) => e.version > last);
+      if (fresh.length) {
+        t.log.push(...fresh);
+        drawLog(t, el);
+      }
+      if (data.version !== t.game.version && !t.busy) await refresh(t, el);
+      if (t.game.status === 'finished' && data.next_after === null) return;
+    } catch (err) {
+      if (err instanceof ApiError) showError(el, err.message);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function showError(el, message) {
+  el.error.textContent = message;
+  if (message) toast(message);
+}
+
+async function play(t, el, command) {
+  if (t.busy) return;
+  t.busy = true;
+  t.undoNote = '';
+  showError(el, '');
+  el.status.textContent = 'Sending your move…';
+  el.commands.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  try {
+    const { data } = await api('POST', `/games/${t.id}/commands`, {
+      token: t.token, body: { command }, headers: { 'If-Match': t.etag, 'Idempotency-Key': newKey() },
+    });
+    const known = new Set(t.log.map((e) => e.version));
+    t.log.push(...data.events.filter((e) => !known.has(e.version)));
+    drawLog(t, el);
+  } catch (err) {
+    showError(el, err.message);
+  } finally {
+    t.busy = false;
+    await refresh(t, el);
+  }
+}
+
+async function undo(t, el, path, body) {
+  showError(el, '');
+  try {
+    const { data } = await api('POST', `/games/${t.id}/${path}`, { token: t.token, body: body ?? {} });
+    t.undoNote = data.status === 'done' ? 'Undone.' : data.status === 'requested'
+      ? 'Undo requested: waiting for the other players.' : 'Undo declined.';
+  } catch (err) {
+    t.undoNote = `Undo refused: ${err.message}`;
+    showError(el, t.undoNote);
+  }
+  await refresh(t, el);
+}
+
+/** The version just before this seat's latest move (its first event), or null. */
+function lastMoveStart(t) {
+  const me = t.game.your_seat;
+  let i = t.log.length - 1;
+  while (i >= 0 && !(t.log[i].seat === me && t.log[i].actor === 'human')) i -= 1;
+  if (i < 0) return null;
+  while (i > 0 && t.log[i - 1].seat === me && t.log[i - 1].actor === 'human') i -= 1;
+  return t.log[i].version - 1;
+}
+
+function draw(t, el) {
+  const g = t.game;
+  const me = g.your_seat;
+  fill(el.head,
+    h('h1', {}, t.type.title, h('span', { class: 'muted' }, ` · ${me === null ? 'spectating' : `you are seat ${me + 1}`}`)),
+    h('ul', { class: 'seats-bar', 'aria-label': 'Players' }, g.seats.map((s) => h('li', {
+      class: `seat s${s.seat}${g.to_act.includes(s.seat) ? ' acting' : ''}${s.seat === me ? ' me' : ''}`,
+      'aria-current': g.to_act.includes(s.seat) ? 'true' : null,
+    }, h('span', { class: 'dot', 'aria-hidden': 'true' }), `${seatName(s)}${s.seat === me ? ' (you)' : ''}`,
+    g.to_act.includes(s.seat) ? h('span', { class: 'sr' }, ' — to act') : null,
+    h('span', { class: 'clock', 'data-seat': s.seat }),
+    g.result ? h('strong', { class: 'score' }, ` ${g.result.scores[s.seat]} pts · #${g.result.ranks[s.seat]}`) : null))),
+    h('p', { class: 'links' },
+      h('a', { href: `/?replay=${t.id}`, class: 'button secondary' }, 'Replay'),
+      h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`)));
+  drawClock(t, el);
+  el.status.textContent = statusText(t);
+  const ctx = {
+    catalogue: t.type.catalogue, type: t.type, seats: g.seats, me, game: g,
+    choices: t.legal ? t.legal.choices : [],
+    play: (command) => play(t, el, command),
+  };
+  try {
+    fill(el.board, t.board.render(g.state, ctx));
+  } catch (err) {
+    fill(el.board, h('p', { class: 'error' }, `The board could not be drawn: ${err.message}`));
+  }
+  drawCommands(t, el);
+  drawUndo(t, el);
+}
+
+function statusText(t) {
+  const g = t.game;
+  if (g.status === 'finished') {
+    const best = g.result.ranks.map((r, i) => [r, i]).filter(([r]) => r === 1).map(([, i]) => seatName(g.seats[i]));
+    return g.result.no_winner ? 'Game over: nobody won.' : `Game over. Winner: ${best.join(' and ')}.`;
+  }
+  const me = g.your_seat;
+  if (me !== null && g.to_act.includes(me)) return 'Your turn.';
+  const bots = g.to_act.filter((s) => g.seats[s].kind === 'bot');
+  if (bots.length) return `Waiting for bots… (${bots.map((s) => seatName(g.seats[s])).join(', ')}) — move ${g.version}`;
+  return `Waiting for ${g.to_act.map((s) => seatName(g.seats[s])).join(', ')}…`;
+}
+
+function drawCommands(t, el) {
+  const g = t.game;
+  if (g.status === 'finished') {
+    fill(el.commands, h('h2', {}, 'Final scores'), h('ol', { class: 'final' },
+      g.seats.map((s) => s.seat).sort((a, b) => g.result.ranks[a] - g.result.ranks[b])
+        .map((i) => h('li', {}, `${seatName(g.seats[i])}: ${g.result.scores[i]} points (rank ${g.result.ranks[i]})`))));
+    return;
+  }
+  if (g.your_seat === null) {
+    fill(el.commands, h('h2', {}, 'Spectating'), h('p', { class: 'muted' }, 'You watch this game; moves appear as they are played.'));
+    return;
+  }
+  if (!t.legal) {
+    fill(el.commands, h('h2', {}, 'Your moves'), h('p', { class: 'muted waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Not your turn.'));
+    return;
+  }
+  fill(el.commands, h('h2', {}, `Your moves (${t.legal.choices.length})`),
+    h('div', { class: 'choice-list' }, t.legal.choices.map((c) => h('button', {
+      type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
+    }, c.label, h('span', { class: 'tag' }, [c.cost ? `costs ${c.cost}` : '', c.gain ? `brings ${c.gain}` : '', c.points ? `${c.points} VP` : ''].filter(Boolean).map((x) => ` · ${x}`).join(''))))));
+}
+
+function drawUndo(t, el) {
+  const g = t.game;
+  if (g.your_seat === null || g.status === 'finished' || !g.undo_allowed) {
+    fill(el.undo);
+    el.undo.hidden = true;
+    return;
+  }
+  el.undo.hidden = false;
+  const req = g.undo_request;
+  const parts = [h('h2', {}, 'Undo')];
+  if (req && req.pending.length) {
+    parts.push(h('p', {}, `${seatName(g.seats[req.by])} asks to go back to move ${req.to_version}` + (req.reason ? ` (“${req.reason}”)` : '') + '.'));
+    if (req.pending.includes(g.your_seat)) {
+      parts.push(h('button', { type: 'button', class: 'button', onclick: () => undo(t, el, 'undo/accept') }, 'Accept undo'),
+        h('button', { type: 'button', class: 'button secondary', onclick: () => undo(t, el, 'undo/decline') }, 'Decline undo'));
+    } else {
+      parts.push(h('p', { class: 'muted' }, `Waiting for ${req.pending.map((s) => seatName(g.seats[s])).join(', ')}.`));
+    }
+  } else {
+    const to = lastMoveStart(t);
+    parts.push(h('button', {
+      type: 'button', class: 'button secondary', disabled: to === null ? true : null,
+      onclick: () => undo(t, el, 'undo', { to_version: to, reason: 'take back my last move' }),
+    }, 'Take back my last move'));
+  }
+  if (t.undoNote) parts.push(h('p', { role: 'status', class: 'undo-note' }, t.undoNote));
+  fill(el.undo, parts);
+}
+
+function drawClock(t, el) {
+  const c = t.game && t.game.clock;
+  if (!c) return;
+  const elapsed = (Date.now() - t.clockAt) / 1000;
+  for (const span of el.head.querySelectorAll('.clock')) {
+    const seat = Number(span.dataset.seat);
+    const running = c.running.includes(seat);
+    const left = Math.max(0, c.remaining[seat] - (running ? elapsed : 0));
+    const m = Math.floor(left / 60);
+    const s = Math.floor(left % 60);
+    span.textContent = ` · ${m}:${String(s).padStart(2, '0')}`;
+    span.classList.toggle('running', running);
+    span.setAttribute('aria-label', `${m} minutes ${s} seconds left${running ? ', running' : ''}`);
+  }
+}
+
+function drawLog(t, el) {
+  const seats = t.game ? t.game.seats : [];
+  fill(el.log, t.log.slice(-200).map((e) => h('li', {},
+    h('span', { class: 'v' }, `${e.version}`), ' ',
+    e.seat !== null && seats[e.seat] ? h('strong', {}, `${seatName(seats[e.seat])}: `) : null,
+    eventText(e))));
+  el.log.scrollTop = el.log.scrollHeight;
+}
+
+export { title };

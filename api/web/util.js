@@ -1,0 +1,117 @@
+// Small DOM and HTTP helpers shared by every page of the client.
+
+/** h('div', {class: 'x', onclick: fn}, child, ...) builds an element; strings become text nodes. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** An error the API answered with: its message is the problem's `detail`. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.detail) || `HTTP ${status}`);
+    this.status = status;
+    this.code = body && body.code;
+    this.body = body;
+  }
+}
+
+/** Call the public REST API (same origin). Returns {data, etag}; throws ApiError with the API's detail. */
+export async function api(method, path, { token, body, headers, signal } = {}) {
+  const hdrs = { Accept: 'application/json', ...(headers || {}) };
+  if (token) hdrs.Authorization = `Bearer ${token}`;
+  if (body !== undefined) hdrs['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method, headers: hdrs, signal, cache: 'no-store',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return { data, etag: response.headers.get('ETag'), text };
+}
+
+export function newKey() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+export function title(text) {
+  return String(text).replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+export function toast(message) {
+  const el = document.getElementById('toast');
+  el.textContent = message;
+  el.classList.add('show');
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => el.classList.remove('show'), 5000);
+}
+
+/** A seat's display name. */
+export function seatName(seat) {
+  if (!seat) return '?';
+  if (seat.kind === 'bot') return seat.name || `Bot (${seat.level || 'medium'})`;
+  return seat.name || `Player ${seat.seat + 1}`;
+}
+
+/** The seat token for a game: from the URL fragment (#seat=...) first, then localStorage. */
+export function seatToken(gameId) {
+  const key = `tradewinds:seat:${gameId}`;
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const fromUrl = fragment.get('seat');
+  if (fromUrl) {
+    localStorage.setItem(key, fromUrl);
+    // the token stays in this browser only: drop it from the address bar and the history entry
+    history.replaceState(null, '', location.pathname + location.search);
+    return fromUrl;
+  }
+  if (fragment.get('watch') !== null) return null;
+  return localStorage.getItem(key);
+}
+
+export function rememberSeat(gameId, token) {
+  localStorage.setItem(`tradewinds:seat:${gameId}`, token);
+}
+
+const typeCache = new Map();
+/** The static description of a game type (catalogue, commands), fetched once. */
+export async function gameType(name) {
+  if (!typeCache.has(name)) typeCache.set(name, api('GET', `/game-types/${encodeURIComponent(name)}`).then((r) => r.data));
+  return typeCache.get(name);
+}
+
+/** A small definition list: [[term, value], ...]. */
+export function facts(pairs, label) {
+  return h('dl', { class: 'facts', 'aria-label': label }, pairs.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+/** A compact "name: n" chip list of a {name: count} object, skipping zeros unless keepZero. */
+export function counts(obj, keepZero = false) {
+  const entries = Object.entries(obj || {}).filter(([, v]) => keepZero || v);
+  if (!entries.length) return h('span', { class: 'muted' }, 'none');
+  return h('span', { class: 'chips' }, entries.map(([k, v]) => h('span', { class: `chip c-${k}` }, `${title(k)} ${v}`)));
+}

@@ -1,0 +1,242 @@
+"""The browser client, driven in Chromium: lobby, full games against easy bots, spectating, replay, undo, phone.
+
+Each test clicks only visible controls (the labelled legal-command buttons and the page's own buttons) and
+asserts the console stays free of errors (the `console` fixture). Screenshots go to test-screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.web.conftest import shot
+
+# The longest game a test will play (human moves); a finished game needs 35-120 with two seats.
+MAX_MOVES = 400
+GAMES = {
+    "puerto_rico": {},
+    "murano": {},
+    "amerigo": {},
+    "archipelago": {"length": "short"},
+}
+
+
+def create_from_lobby(page, base, game_type, players=2, options=None, seats=None, clock_minutes=0):
+    """Fill the lobby's form (visible controls only) and land on the new game's table."""
+    page.goto(base + "/")
+    page.get_by_label("Game", exact=True).select_option(game_type)
+    page.get_by_label("Players").select_option(str(players))
+    for i, kind in enumerate(seats or []):
+        page.get_by_label(f"Seat {i + 1}", exact=True).select_option(kind)
+    if clock_minutes:
+        page.get_by_label("Minutes per seat").fill(str(clock_minutes))
+    for name, value in (options or {}).items():
+        page.locator(f"#opt-{name}").select_option(value)
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url(re.compile(r"\?game="))
+    page.locator("#version").wait_for()
+    return page.url.split("?game=")[1].split("#")[0]
+
+
+def game_id_of(page):
+    return page.url.split("?game=")[1].split("#")[0]
+
+
+def play_moves(page, limit):
+    """Click the first legal command until the final scores show or `limit` moves were made; returns the count."""
+    moves = 0
+    # Trade offers can be built forever (Archipelago): a player who wants the game to end makes none.
+    preferred = page.locator('button.choice:not([disabled]):not([data-type^="offer_"])')
+    any_choice = page.locator("button.choice:not([disabled])")
+    final = page.get_by_role("heading", name="Final scores")
+    while moves < limit:
+        page.wait_for_function(
+            "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
+            timeout=30_000)
+        if final.is_visible():
+            break
+        (preferred if preferred.count() else any_choice).first.click()
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("game_type", list(GAMES))
+def test_a_full_game_against_an_easy_bot(live_server, context, console, game_type):
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, game_type, options=GAMES[game_type])
+    assert page.locator(".board").is_visible()
+    play_moves(page, 6)
+    shot(page, f"{game_type}-mid")
+    play_moves(page, MAX_MOVES)
+    final = page.get_by_role("heading", name="Final scores")
+    final.wait_for(timeout=30_000)
+    shot(page, f"{game_type}-end")
+    scores = page.locator("ol.final li").all_inner_texts()
+    assert len(scores) == 2 and all("points" in s for s in scores)
+    api = live_server.client().get(f"/games/{game_id}").get_json()
+    assert api["status"] == "finished"
+    shown = sorted(float(re.search(r": ([\d.]+) points", s).group(1)) for s in scores)
+    assert shown == sorted(api["result"]["scores"])
+
+
+def test_a_spectator_sees_each_move_within_a_second(live_server, browser, context, console):
+    player = console.watch(context.new_page())
+    game_id = create_from_lobby(player, live_server.url, "puerto_rico")
+    watcher_context = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        watcher = console.watch(watcher_context.new_page())
+        watcher.goto(live_server.url + "/")  # the lobby lists the active game; open it as a spectator
+        watcher.get_by_role("link", name=f"Watch game {game_id}").click()
+        watcher.get_by_role("heading", name="Spectating", exact=True).wait_for()
+        assert watcher.locator("button.choice").count() == 0
+        for _ in range(5):
+            player.locator("button.choice:not([disabled])").first.click()
+            player.wait_for_function("!document.querySelector('button.choice[disabled]')")
+            version = live_server.client().get(f"/games/{game_id}").get_json()["version"]
+            started = time.monotonic()
+            watcher.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{version}'",
+                                      timeout=1000)
+            assert time.monotonic() - started < 1.0
+        shot(watcher, "spectator")
+    finally:
+        watcher_context.close()
+
+
+def test_replay_scrubs_a_finished_game_and_verifies_its_export(live_server, context, console):
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "amerigo")
+    play_moves(page, MAX_MOVES)
+    page.get_by_role("heading", name="Final scores").wait_for()
+    page.get_by_role("link", name="Replay").click()
+    page.wait_for_url(re.compile(r"\?replay="))
+    position = page.locator("output.position")
+    total = live_server.client().get(f"/games/{game_id}").get_json()["version"]
+    position.filter(has_text=f"Version {total} of {total}").wait_for()
+    page.get_by_role("button", name="First version").click()
+    position.filter(has_text=f"Version 1 of {total}").wait_for()
+    page.get_by_role("button", name="Next version").click()
+    position.filter(has_text=f"Version 2 of {total}").wait_for()
+    assert page.locator(".log li.current").get_attribute("data-version") == "2"
+    slider = page.get_by_label("Version", exact=True)
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    position.filter(has_text=f"Version 7 of {total}").wait_for()
+    shot(page, "replay")
+    page.get_by_role("button", name="Download the export and verify it").click()
+    page.locator("#verify-result").wait_for()
+    assert page.locator("#verify-result").inner_text().startswith("✔ Verified")
+    assert page.get_by_role("link", name="Save the export file").is_visible()
+
+
+def test_undo_takes_back_my_last_move(live_server, context, console):
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    client = live_server.client()
+    before = client.get(f"/games/{game_id}").get_json()["version"]
+    page.locator("button.choice:not([disabled])").first.click()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+    page.get_by_role("button", name="Take back my last move").click()
+    page.get_by_role("status").filter(has_text="Undone.").wait_for()
+    game = client.get(f"/games/{game_id}").get_json()
+    assert game["version"] == before and game["generation"] == 1
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{before}'")
+
+
+def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, context, console):
+    first = console.watch(context.new_page())
+    first.goto(live_server.url + "/")
+    first.get_by_label("Game", exact=True).select_option("puerto_rico")
+    first.get_by_label("Players").select_option("2")
+    first.get_by_label("Seat 2", exact=True).select_option("human")
+    first.get_by_role("button", name="Create game").click()
+    invite = first.get_by_label("Invite link for seat 2").input_value()
+    assert "#seat=" in invite
+    first.get_by_role("link", name="Go to my table").click()
+    first.locator("#version").wait_for()
+    other_context = browser.new_context()
+    try:
+        second = console.watch(other_context.new_page())
+        second.goto(invite)
+        second.get_by_text("you are seat 2").wait_for()
+        # play on whichever page may move until seat 2 has moved and seat 1 has moved after it
+        client = live_server.client()
+        moved = []
+        while not (2 in moved and moved[-1] == 1):
+            game = client.get(f"/games/{game_id_of(first)}").get_json()
+            seat = game["to_act"][0] + 1
+            page = first if seat == 1 else second
+            page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{game['version']}'")
+            page.locator("button.choice:not([disabled])").first.click()
+            page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{game['version']}'")
+            moved.append(seat)
+        second.wait_for_function(
+            f"document.querySelector('#version')?.dataset.version === "
+            f"'{client.get(f'/games/{game_id_of(first)}').get_json()['version']}'")
+        second.get_by_role("button", name="Take back my last move").click()
+        second.get_by_role("status").filter(has_text="Undo requested").wait_for()
+        first.reload()  # a reload keeps the seat (localStorage); the open request shows
+        first.get_by_role("button", name="Decline undo").click()
+        first.get_by_role("status").filter(has_text="Undo declined.").wait_for()
+        shot(first, "undo-declined")
+    finally:
+        other_context.close()
+
+
+def test_a_phone_can_create_and_play_by_keyboard(live_server, browser, console):
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = console.watch(phone.new_page())
+        create_from_lobby(page, live_server.url, "puerto_rico")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 380, f"the table is {width}px wide on a 375px screen"
+        first = page.locator("button.choice:not([disabled])").first
+        first.focus()
+        assert page.evaluate("document.activeElement.classList.contains('choice')")
+        before = page.locator("#version").get_attribute("data-version")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+        shot(page, "phone")
+    finally:
+        phone.close()
+
+
+def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console):
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico", clock_minutes=5)
+    mine = page.locator('.seats-bar .clock[data-seat="0"]')
+    assert "running" in mine.get_attribute("class")
+    first = mine.inner_text()
+    assert re.fullmatch(r" · [45]:\d\d", first), first
+    page.wait_for_function(
+        "(t) => document.querySelector('.seats-bar .clock[data-seat=\"0\"]').textContent !== t", arg=first,
+        timeout=3000)
+    later = mine.inner_text()
+    seconds = [int(m) * 60 + int(s) for m, s in (re.search(r"(\d+):(\d+)", x).groups() for x in (first, later))]
+    assert seconds[1] < seconds[0]
+    assert page.locator('.seats-bar .clock[data-seat="1"]').inner_text() == " · 5:00"
+
+
+def test_a_refused_move_shows_the_apis_detail_and_the_table_recovers(live_server, context, console):
+    page = console.watch(context.new_page())
+    held = []  # hold the page's long-polls so it cannot see the move made behind its back
+    page.route(re.compile(r"/events\?after=\d+&wait="), lambda route: held.append(route))
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
+    client = live_server.client()
+    auth = {"Authorization": f"Bearer {token}"}
+    legal = client.get(f"/games/{game_id}/legal-commands", headers=auth).get_json()
+    stored = client.post(f"/games/{game_id}/commands", headers=auth, json={"command": legal["commands"][-1]})
+    assert stored.status_code == 200
+    console.allow("status of 412")  # Chromium logs every 4xx answer to fetch()
+    page.locator("button.choice:not([disabled])").first.click()
+    alert = page.locator("p.error[role=alert]")
+    alert.wait_for()
+    assert "reload it and decide again" in alert.inner_text()  # the problem's detail, as the API wrote it
+    current = client.get(f"/games/{game_id}").get_json()["version"]
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{current}'")
+    shot(page, "refused-move")
+    assert held, "the page follows the game by long-polling the event log"
+    assert page.locator("button.choice:not([disabled])").count() > 0  # and it can play on
