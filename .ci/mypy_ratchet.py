@@ -26,7 +26,9 @@ def group_of(path: str) -> str:
 
 
 def main() -> int:
-    ceilings: dict[str, int] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"].get("tradewinds", {}).get("mypy-ratchet", {})
+    ceilings: dict[str, int] = (
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"].get("tradewinds", {}).get("mypy-ratchet", {})
+    )
     run = subprocess.run([sys.executable, "-m", "mypy", *PACKAGES], cwd=ROOT, capture_output=True, text=True)
     counts: Counter[str] = Counter()
     for line in run.stdout.splitlines():

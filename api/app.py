@@ -130,7 +130,8 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     )
 
     api.spec.components.security_scheme(
-        "apiKey", {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"}
+        "apiKey",
+        {"type": "http", "scheme": "bearer", "description": "an integrator key from `tradewinds apikey create`"},
     )
 
     from api import conventions, games, history, live, meta, tournaments, webclient, webhooks

@@ -30,7 +30,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
     size = serving.sizing(args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url))
     control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
-    print(f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})")
+    print(
+        f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})"
+    )
     print(f"API document: http://{args.host}:{args.port}/openapi.json")
     caps = serving.caps_for(size)
     print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
@@ -51,8 +53,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
         raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
     runtime = _runtime(dispatcher="rq")
-    return worker.run(runtime, queues=args.queues, burst=args.burst, fork=args.fork,
-                      say=lambda text: print(text, flush=True))
+    return worker.run(
+        runtime, queues=args.queues, burst=args.burst, fork=args.fork, say=lambda text: print(text, flush=True)
+    )
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -164,23 +167,37 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the REST API (SQLite and in-process bots unless configured)")
     serve.add_argument("--host", default=os.environ.get("TRADEWINDS_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("TRADEWINDS_PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=None,
-                       help="worker processes (TRADEWINDS_WORKERS; default: the machine's cores with Redis, else 1)")
-    serve.add_argument("--worker-class", choices=["gevent", "gthread"], default=None,
-                       help="TRADEWINDS_WORKER_CLASS; default gevent with Redis (bots run in RQ workers), else gthread")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes (TRADEWINDS_WORKERS; default: the machine's cores with Redis, else 1)",
+    )
+    serve.add_argument(
+        "--worker-class",
+        choices=["gevent", "gthread"],
+        default=None,
+        help="TRADEWINDS_WORKER_CLASS; default gevent with Redis (bots run in RQ workers), else gthread",
+    )
     serve.add_argument("--threads", type=int, default=None, help="threads per gthread worker (TRADEWINDS_THREADS; 32)")
-    serve.add_argument("--connections", type=int, default=None,
-                       help="connections per gevent worker (TRADEWINDS_CONNECTIONS; 1000)")
-    serve.add_argument("--control-socket", default=None,
-                       help="gunicorn control socket path (TRADEWINDS_CONTROL_SOCKET; default: none)")
+    serve.add_argument(
+        "--connections", type=int, default=None, help="connections per gevent worker (TRADEWINDS_CONNECTIONS; 1000)"
+    )
+    serve.add_argument(
+        "--control-socket", default=None, help="gunicorn control socket path (TRADEWINDS_CONTROL_SOCKET; default: none)"
+    )
     serve.add_argument("--data-dir", default=None, help="folder for the SQLite store (default ./tradewinds-data)")
     serve.add_argument("--access-log", action="store_true")
     serve.set_defaults(func=cmd_serve)
 
     worker = sub.add_parser("worker", help="run an RQ worker for bot turns and other jobs")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
-    worker.add_argument("--queues", choices=["all", "bots", "webhooks"], default="all",
-                        help="bots (bot turns, clocks, tournaments), webhooks (deliveries) or all (default)")
+    worker.add_argument(
+        "--queues",
+        choices=["all", "bots", "webhooks"],
+        default="all",
+        help="bots (bot turns, clocks, tournaments), webhooks (deliveries) or all (default)",
+    )
     worker.add_argument("--fork", action="store_true", help="fork a process per job (RQ's default worker)")
     worker.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)  # the default now
     worker.set_defaults(func=cmd_worker)
@@ -199,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file")
     verify.add_argument(
-        "--public-key", action="append",
+        "--public-key",
+        action="append",
         help="a trusted server key (base64, from GET /signing-key or `tradewinds public-key`); repeatable;"
         " default: this machine's key file, if any",
     )

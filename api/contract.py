@@ -32,10 +32,13 @@ def _header(description: str, required: bool = False, schema: dict | None = None
 
 VERSION_HEADER = _header("the API version that answered (semantic versioning; see info.version)", True)
 RATE_HEADERS = {
-    "RateLimit-Policy": _header('requests with an API key: the quota policy, e.g. `"key";q=600;w=60` '
-                                "(IETF draft RateLimit header fields)"),
-    "RateLimit": _header('requests with an API key: what is left, e.g. `"key";r=598;t=41` '
-                         "(remaining requests, seconds to the window's end)"),
+    "RateLimit-Policy": _header(
+        'requests with an API key: the quota policy, e.g. `"key";q=600;w=60` (IETF draft RateLimit header fields)'
+    ),
+    "RateLimit": _header(
+        'requests with an API key: what is left, e.g. `"key";r=598;t=41` '
+        "(remaining requests, seconds to the window's end)"
+    ),
 }
 EXTRA_HEADERS = {
     "201": {"Location": _header("the URL of the created resource", True)},

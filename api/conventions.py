@@ -93,8 +93,10 @@ def install(app: Flask) -> None:
         if request.method in ("POST", "PUT", "PATCH") and takes_json_body(app, endpoint, request.method):
             mimetype = request.mimetype
             if not (mimetype in JSON_TYPES or mimetype.endswith("+json")):
-                raise ApiError("unsupported_media_type",
-                               f"send the body as Content-Type: application/json, not {mimetype or 'nothing'}")
+                raise ApiError(
+                    "unsupported_media_type",
+                    f"send the body as Content-Type: application/json, not {mimetype or 'nothing'}",
+                )
         return None
 
     @app.after_request
@@ -108,8 +110,14 @@ def install(app: Flask) -> None:
     if origins:
         from flask_cors import CORS
 
-        CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS,
-             methods=["GET", "POST", "DELETE", "OPTIONS"], max_age=600)
+        CORS(
+            app,
+            origins=origins,
+            expose_headers=EXPOSED_HEADERS,
+            allow_headers=ALLOWED_HEADERS,
+            methods=["GET", "POST", "DELETE", "OPTIONS"],
+            max_age=600,
+        )
 
 
 class DocumentedId(BaseConverter):

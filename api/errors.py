@@ -23,84 +23,185 @@ class Code(NamedTuple):
 
 
 CODES: dict[str, Code] = {
-    "invalid_request": Code(400, "The request is malformed", (
-        "The body, a query parameter, a header or a path parameter does not match the API document: a missing or "
-        "unknown field, a wrong type, a value out of range, JSON nested too deeply, or text holding NUL, lone "
-        "surrogates or control characters. `errors` names each offending field. Fix the request; do not retry it "
-        "as is.")),
-    "unauthorized": Code(401, "A valid bearer token is required", (
-        "The operation needs `Authorization: Bearer <token>`: a seat token of this game (returned once by "
-        "POST /games) or an integrator API key, and none was sent, or the one sent is unknown or revoked. "
-        "The response carries a `WWW-Authenticate` challenge.")),
-    "forbidden": Code(403, "This token may not do that", (
-        "The token is valid but does not allow this: a seat undoing beyond the undo policy, a seat that ran out "
-        "of time and is now played by a bot, or an undo in a game created with `\"undo\": false`.")),
+    "invalid_request": Code(
+        400,
+        "The request is malformed",
+        (
+            "The body, a query parameter, a header or a path parameter does not match the API document: a missing or "
+            "unknown field, a wrong type, a value out of range, JSON nested too deeply, or text holding NUL, lone "
+            "surrogates or control characters. `errors` names each offending field. Fix the request; do not retry it "
+            "as is."
+        ),
+    ),
+    "unauthorized": Code(
+        401,
+        "A valid bearer token is required",
+        (
+            "The operation needs `Authorization: Bearer <token>`: a seat token of this game (returned once by "
+            "POST /games) or an integrator API key, and none was sent, or the one sent is unknown or revoked. "
+            "The response carries a `WWW-Authenticate` challenge."
+        ),
+    ),
+    "forbidden": Code(
+        403,
+        "This token may not do that",
+        (
+            "The token is valid but does not allow this: a seat undoing beyond the undo policy, a seat that ran out "
+            'of time and is now played by a bot, or an undo in a game created with `"undo": false`.'
+        ),
+    ),
     "unknown_game": Code(404, "No such game", "No game has this id. Game ids are returned by POST /games."),
-    "unknown_game_type": Code(404, "No such game type", (
-        "The `game_type` is not hosted here. GET /game-types lists the hosted game types.")),
-    "unknown_version": Code(404, "No such version", (
-        "The game has no such version: versions run from 1 to the game's current `version`.")),
-    "not_found": Code(404, "Not found", (
-        "No resource at this URL (a tournament, webhook subscription or delivery that does not exist or belongs "
-        "to another API key, or a path the API does not have). The API document is at /openapi.json.")),
-    "method_not_allowed": Code(405, "Method not allowed", (
-        "The path exists but not with this HTTP method; the `Allow` header lists the methods it takes.")),
-    "not_acceptable": Code(406, "Not acceptable", (
-        "The `Accept` header names no media type this operation can produce (JSON for most operations, "
-        "`text/event-stream` for streams, JSON Lines or plain text for exports). Errors are always "
-        "`application/problem+json`.")),
-    "not_your_turn": Code(409, "It is not this seat's turn", (
-        "The rules wait for another seat. `to_act` in GET /games/{game_id} names the seats that may act.")),
+    "unknown_game_type": Code(
+        404, "No such game type", ("The `game_type` is not hosted here. GET /game-types lists the hosted game types.")
+    ),
+    "unknown_version": Code(
+        404, "No such version", ("The game has no such version: versions run from 1 to the game's current `version`.")
+    ),
+    "not_found": Code(
+        404,
+        "Not found",
+        (
+            "No resource at this URL (a tournament, webhook subscription or delivery that does not exist or belongs "
+            "to another API key, or a path the API does not have). The API document is at /openapi.json."
+        ),
+    ),
+    "method_not_allowed": Code(
+        405,
+        "Method not allowed",
+        ("The path exists but not with this HTTP method; the `Allow` header lists the methods it takes."),
+    ),
+    "not_acceptable": Code(
+        406,
+        "Not acceptable",
+        (
+            "The `Accept` header names no media type this operation can produce (JSON for most operations, "
+            "`text/event-stream` for streams, JSON Lines or plain text for exports). Errors are always "
+            "`application/problem+json`."
+        ),
+    ),
+    "not_your_turn": Code(
+        409,
+        "It is not this seat's turn",
+        ("The rules wait for another seat. `to_act` in GET /games/{game_id} names the seats that may act."),
+    ),
     "game_over": Code(409, "The game is over", "The game has ended; it accepts no more moves."),
-    "idempotency_expired": Code(409, "The earlier request was undone", (
-        "The move made with this Idempotency-Key was taken back by an undo, so it cannot be replayed. Decide "
-        "again against the current state and send the new move with a new key.")),
-    "busy": Code(409, "Too many concurrent moves", (
-        "Other moves kept landing first and this one could not be stored; retry it.")),
+    "idempotency_expired": Code(
+        409,
+        "The earlier request was undone",
+        (
+            "The move made with this Idempotency-Key was taken back by an undo, so it cannot be replayed. Decide "
+            "again against the current state and send the new move with a new key."
+        ),
+    ),
+    "busy": Code(
+        409, "Too many concurrent moves", ("Other moves kept landing first and this one could not be stored; retry it.")
+    ),
     "game_not_over": Code(409, "The game is not over yet", "Exports exist only for finished games."),
-    "out_of_time": Code(409, "This seat's clock ran out", (
-        "The seat's time bank is empty; the game's `on_timeout` policy applies and a bot plays for the seat.")),
-    "no_undo_request": Code(409, "No open undo request", (
-        "There is no open undo request to accept or decline (none was made, or a move since closed it).")),
-    "stale_version": Code(412, "The game has moved on", (
-        "`If-Match` names a version the game is no longer at. `etag` (and the `ETag` header) give the current "
-        "one: reload the game, decide again and resend.")),
+    "out_of_time": Code(
+        409,
+        "This seat's clock ran out",
+        ("The seat's time bank is empty; the game's `on_timeout` policy applies and a bot plays for the seat."),
+    ),
+    "no_undo_request": Code(
+        409,
+        "No open undo request",
+        ("There is no open undo request to accept or decline (none was made, or a move since closed it)."),
+    ),
+    "stale_version": Code(
+        412,
+        "The game has moved on",
+        (
+            "`If-Match` names a version the game is no longer at. `etag` (and the `ETag` header) give the current "
+            "one: reload the game, decide again and resend."
+        ),
+    ),
     "payload_too_large": Code(413, "Request body too large", "Request bodies are limited to 4 MiB."),
-    "unsupported_media_type": Code(415, "Unsupported media type", (
-        "Operations that take a body take `Content-Type: application/json` (UTF-8).")),
-    "invalid_command": Code(422, "The command is malformed", (
-        "The command is not one of this game's commands, or lacks a field, or a field has a wrong value. "
-        "GET /games/{game_id}/legal-commands lists the commands the seat may send now.")),
-    "illegal_command": Code(422, "The rules do not allow this move", (
-        "The command is well formed but the rules refuse it in the current state; `detail` says why and "
-        "`index` which command of a list.")),
-    "invalid_seats": Code(422, "The seats do not suit this game", (
-        "Too few or too many seats for the game type, a level on a human seat, or a tournament participant "
-        "that is neither a player nor a bot.")),
-    "invalid_options": Code(422, "The options do not suit this game", (
-        "An option the game type does not take, or a value it does not allow; GET /game-types lists them.")),
-    "invalid_undo": Code(422, "That undo target is not allowed", (
-        "`to_version` must be below the current version and not before the end of the set-up.")),
-    "invalid_event_id": Code(422, "Not an event id of this game", (
-        "`Last-Event-ID` must be `<generation>.<version>` as sent in the stream, of a generation the game "
-        "has reached.")),
-    "idempotency_conflict": Code(422, "Idempotency-Key reused for a different request", (
-        "This Idempotency-Key was already used for a different body or seat; use a new key for a new move.")),
-    "too_many_followers": Code(429, "Too many live followers for this address, game or server", (
-        "Live followers (streams and long-polls) are capped per client address, per game and per server process; "
-        "`detail` names the cap that was reached. Close a stream you no longer read, or retry later.")),
-    "rate_limited": Code(429, "Too many requests for this API key", (
-        "The API key used up its requests for the current window; `Retry-After` says when to retry and the "
-        "`RateLimit` header how much is left.")),
-    "request_line_too_long": Code(414, "Request line too long", (
-        "The request line (method, path and query) is longer than the server accepts (4094 bytes).")),
-    "headers_too_large": Code(431, "Request headers too large", (
-        "A header line, or the number of headers, exceeds what the server accepts (8190 bytes a line, 100 "
-        "headers).")),
-    "internal_error": Code(500, "Internal server error", (
-        "A bug on our side: the request was not applied. Please report it with the time of the request.")),
-    "unavailable": Code(503, "A backing service is unavailable", (
-        "The event store is unreachable; nothing was applied. Retry after `Retry-After` seconds.")),
+    "unsupported_media_type": Code(
+        415, "Unsupported media type", ("Operations that take a body take `Content-Type: application/json` (UTF-8).")
+    ),
+    "invalid_command": Code(
+        422,
+        "The command is malformed",
+        (
+            "The command is not one of this game's commands, or lacks a field, or a field has a wrong value. "
+            "GET /games/{game_id}/legal-commands lists the commands the seat may send now."
+        ),
+    ),
+    "illegal_command": Code(
+        422,
+        "The rules do not allow this move",
+        (
+            "The command is well formed but the rules refuse it in the current state; `detail` says why and "
+            "`index` which command of a list."
+        ),
+    ),
+    "invalid_seats": Code(
+        422,
+        "The seats do not suit this game",
+        (
+            "Too few or too many seats for the game type, a level on a human seat, or a tournament participant "
+            "that is neither a player nor a bot."
+        ),
+    ),
+    "invalid_options": Code(
+        422,
+        "The options do not suit this game",
+        ("An option the game type does not take, or a value it does not allow; GET /game-types lists them."),
+    ),
+    "invalid_undo": Code(
+        422,
+        "That undo target is not allowed",
+        ("`to_version` must be below the current version and not before the end of the set-up."),
+    ),
+    "invalid_event_id": Code(
+        422,
+        "Not an event id of this game",
+        (
+            "`Last-Event-ID` must be `<generation>.<version>` as sent in the stream, of a generation the game "
+            "has reached."
+        ),
+    ),
+    "idempotency_conflict": Code(
+        422,
+        "Idempotency-Key reused for a different request",
+        ("This Idempotency-Key was already used for a different body or seat; use a new key for a new move."),
+    ),
+    "too_many_followers": Code(
+        429,
+        "Too many live followers for this address, game or server",
+        (
+            "Live followers (streams and long-polls) are capped per client address, per game and per server process; "
+            "`detail` names the cap that was reached. Close a stream you no longer read, or retry later."
+        ),
+    ),
+    "rate_limited": Code(
+        429,
+        "Too many requests for this API key",
+        (
+            "The API key used up its requests for the current window; `Retry-After` says when to retry and the "
+            "`RateLimit` header how much is left."
+        ),
+    ),
+    "request_line_too_long": Code(
+        414,
+        "Request line too long",
+        ("The request line (method, path and query) is longer than the server accepts (4094 bytes)."),
+    ),
+    "headers_too_large": Code(
+        431,
+        "Request headers too large",
+        ("A header line, or the number of headers, exceeds what the server accepts (8190 bytes a line, 100 headers)."),
+    ),
+    "internal_error": Code(
+        500,
+        "Internal server error",
+        ("A bug on our side: the request was not applied. Please report it with the time of the request."),
+    ),
+    "unavailable": Code(
+        503,
+        "A backing service is unavailable",
+        ("The event store is unreachable; nothing was applied. Retry after `Retry-After` seconds."),
+    ),
 }
 
 HTTP_STATUS_CODES = {

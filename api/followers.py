@@ -35,8 +35,9 @@ def shared_redis(url: str | None) -> Any:
         return None
     from redis import BlockingConnectionPool, Redis
 
-    pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=10,
-                                           socket_connect_timeout=3, socket_timeout=10)
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=10, socket_connect_timeout=3, socket_timeout=10
+    )
     return Redis(connection_pool=pool)
 
 
@@ -192,14 +193,27 @@ class FollowerLimits:
     def acquire(self, address: str, game_id: str) -> Slot:
         slot_id = uuid.uuid4().hex
         process_key = "process"
-        self.local.take([(process_key, self.caps.per_process,
-                          f"this server process follows {self.caps.per_process} streams already; try again shortly")],
-                        slot_id)
+        self.local.take(
+            [
+                (
+                    process_key,
+                    self.caps.per_process,
+                    f"this server process follows {self.caps.per_process} streams already; try again shortly",
+                )
+            ],
+            slot_id,
+        )
         shared = [
-            (f"addr:{address}", self.caps.per_address,
-             f"at most {self.caps.per_address} live followers per client address; close one first"),
-            (f"game:{game_id}", self.caps.per_game,
-             f"at most {self.caps.per_game} live followers per game; try again shortly"),
+            (
+                f"addr:{address}",
+                self.caps.per_address,
+                f"at most {self.caps.per_address} live followers per client address; close one first",
+            ),
+            (
+                f"game:{game_id}",
+                self.caps.per_game,
+                f"at most {self.caps.per_game} live followers per game; try again shortly",
+            ),
         ]
         try:
             self.shared.take(shared, slot_id)

@@ -43,11 +43,14 @@ def register_components(spec) -> None:
                     schema = {**schema, "oneOf": cases}
                 spec.components.schema(name, component=schema)
                 refs[ctype] = f"#/components/schemas/{name}"
-            spec.components.schema(command_component(rules.name), component={
-                "description": f"A {rules.title} command: one of these, chosen by `type`.",
-                "oneOf": [{"$ref": ref} for ref in refs.values()],
-                "discriminator": {"propertyName": "type", "mapping": refs},
-            })
+            spec.components.schema(
+                command_component(rules.name),
+                component={
+                    "description": f"A {rules.title} command: one of these, chosen by `type`.",
+                    "oneOf": [{"$ref": ref} for ref in refs.values()],
+                    "discriminator": {"propertyName": "type", "mapping": refs},
+                },
+            )
         view = rules.view_schema()
         if view:
             spec.components.schema(f"{camel(rules.name)}View", component=view)
@@ -56,8 +59,9 @@ def register_components(spec) -> None:
 @functools.cache
 def _validators(game: str) -> dict[str, Any]:
     rules = registry.get(game)
-    return {ctype: jsonschema_rs.validator_for(as_json_schema(schema))
-            for ctype, schema in rules.command_schemas().items()}
+    return {
+        ctype: jsonschema_rs.validator_for(as_json_schema(schema)) for ctype, schema in rules.command_schemas().items()
+    }
 
 
 def check_commands(rules: Rules, commands: list[Any]) -> None:
@@ -70,13 +74,19 @@ def check_commands(rules: Rules, commands: list[Any]) -> None:
         ctype = command.get("type") if isinstance(command, dict) else None
         validator = validators.get(ctype) if isinstance(ctype, str) else None
         if validator is None:
-            raise ApiError("invalid_request", f"{where}: unknown command type {ctype!r} for {rules.name}; expected "
-                           f"one of {', '.join(validators)} (see the {command_component(rules.name)} schema)",
-                           index=index if len(commands) > 1 else None)
+            raise ApiError(
+                "invalid_request",
+                f"{where}: unknown command type {ctype!r} for {rules.name}; expected "
+                f"one of {', '.join(validators)} (see the {command_component(rules.name)} schema)",
+                index=index if len(commands) > 1 else None,
+            )
         problems = [_say(err) for err in validator.iter_errors(command)]
         if problems:
-            raise ApiError("invalid_request", f"{where} ({ctype}) does not match its schema: {'; '.join(problems)}",
-                           index=index if len(commands) > 1 else None)
+            raise ApiError(
+                "invalid_request",
+                f"{where} ({ctype}) does not match its schema: {'; '.join(problems)}",
+                index=index if len(commands) > 1 else None,
+            )
 
 
 def _say(err) -> str:

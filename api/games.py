@@ -40,8 +40,11 @@ blp = Blueprint("games", __name__, url_prefix="/games", description="Create game
 
 SEAT_AUTH = [{"seatToken": []}, {}]
 
-CREATE_EXAMPLE = {"game_type": "puerto_rico", "seed": 7,
-                  "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}, {"kind": "bot"}]}
+CREATE_EXAMPLE = {
+    "game_type": "puerto_rico",
+    "seed": 7,
+    "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}, {"kind": "bot"}],
+}
 GAME_ID = {"game_id": "$response.body#/id"}
 GAME_LINKS = {
     "GetReplay": {"operationId": "getReplay", "parameters": GAME_ID},
@@ -60,11 +63,18 @@ GAME_LINKS = {
 }
 
 
-ETAG_HEADER = {"description": "the version, to send in If-Match (moves) or If-None-Match (reads)", "required": True,
-               "schema": {"type": "string"}}
-IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
-                 "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
-                 "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"}}
+ETAG_HEADER = {
+    "description": "the version, to send in If-Match (moves) or If-None-Match (reads)",
+    "required": True,
+    "schema": {"type": "string"},
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
+    "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"},
+}
 
 
 GAME_LIST_QUERY = GameListQuerySchema()
@@ -79,8 +89,10 @@ class MoveHeadersSchema(ma.Schema):
     if_match = fields.String(
         data_key="If-Match",
         validate=validate.Regexp(r"^[\x20-\x7e]{1,200}$", error="visible ASCII, at most 200 characters"),
-        metadata={"description": "the game's ETag as last read, a list of them, or `*` (RFC 9110); 412 if the "
-                  "game is at none of them. Weak tags (W/) never match."},
+        metadata={
+            "description": "the game's ETag as last read, a list of them, or `*` (RFC 9110); 412 if the "
+            "game is at none of them. Weak tags (W/) never match."
+        },
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
@@ -216,6 +228,8 @@ MOVE_HEADERS_SCHEMA = MoveHeadersSchema()
 EVENT_QUERY_SCHEMA = EventQuerySchema()
 EVENT_PAGE_SCHEMA = EventPageSchema()
 PAST_STATE_SCHEMA = PastStateSchema()
+
+
 # ---------------------------------------------------------------------------- routes
 @blp.route("")
 class Games(MethodView):
@@ -235,20 +249,35 @@ class Games(MethodView):
             created_by=key.key_id if key else None,
             clock=body.get("clock"),
         )
-        return ({**game_body(game, None), "seat_tokens": tokens}, 201,
-                {**etag_header(game), "Location": url_for("games.Game", game_id=game.info.stream)})
+        return (
+            {**game_body(game, None), "seat_tokens": tokens},
+            201,
+            {**etag_header(game), "Location": url_for("games.Game", game_id=game.info.stream)},
+        )
 
     @blp.arguments(GAME_LIST_QUERY, location="query")
-    @blp.response(200, GAME_LIST, headers={"Link": {
-        "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
-        "schema": {"type": "string"}}})
+    @blp.response(
+        200,
+        GAME_LIST,
+        headers={
+            "Link": {
+                "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
+                "schema": {"type": "string"},
+            }
+        },
+    )
     @errors(blp)
     @blp.doc(operationId="listGames")
     def get(self, query):
         """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)"""
         limit = query["limit"]
-        infos = service().store.list_streams(game_type=query.get("game_type"), status=query.get("status"),
-                                             limit=limit + 1, newest_first=True, before=query.get("cursor"))
+        infos = service().store.list_streams(
+            game_type=query.get("game_type"),
+            status=query.get("status"),
+            limit=limit + 1,
+            newest_first=True,
+            before=query.get("cursor"),
+        )
         more = len(infos) > limit
         infos = infos[:limit]
         next_cursor = infos[-1].stream if more else None
@@ -276,8 +305,9 @@ class Games(MethodView):
 @blp.route("/<game_id:game_id>")
 class Game(MethodView):
     @blp.response(200, GAME_SCHEMA, headers={"ETag": ETAG_HEADER})
-    @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
-                      headers={"ETag": ETAG_HEADER})
+    @blp.alt_response(
+        304, description="not modified: the If-None-Match tag is the current one", headers={"ETag": ETAG_HEADER}
+    )
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getGame", security=SEAT_AUTH, parameters=[IF_NONE_MATCH])
     def get(self, game_id):
@@ -290,8 +320,9 @@ class Game(MethodView):
 @blp.route("/<game_id:game_id>/legal-commands")
 class LegalCommands(MethodView):
     @blp.response(200, LEGAL_COMMANDS_SCHEMA, headers={"ETag": ETAG_HEADER})
-    @blp.alt_response(304, description="not modified: the If-None-Match tag is the current one",
-                      headers={"ETag": ETAG_HEADER})
+    @blp.alt_response(
+        304, description="not modified: the If-None-Match tag is the current one", headers={"ETag": ETAG_HEADER}
+    )
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="getLegalCommands", security=[{"seatToken": []}], parameters=[IF_NONE_MATCH])
     def get(self, game_id):
@@ -318,9 +349,21 @@ class Commands(MethodView):
     @blp.arguments(MOVE_HEADERS_SCHEMA, location="headers")
     @blp.arguments(SUBMIT_SCHEMA)
     @blp.response(200, MOVE_RESULT_SCHEMA, headers={"ETag": ETAG_HEADER})
-    @errors(blp, "unauthorized", "unknown_game", "forbidden", "not_your_turn", "game_over", "out_of_time", "busy",
-            "idempotency_expired", "stale_version", "invalid_command", "illegal_command",
-            "idempotency_conflict")
+    @errors(
+        blp,
+        "unauthorized",
+        "unknown_game",
+        "forbidden",
+        "not_your_turn",
+        "game_over",
+        "out_of_time",
+        "busy",
+        "idempotency_expired",
+        "stale_version",
+        "invalid_command",
+        "illegal_command",
+        "idempotency_conflict",
+    )
     @blp.doc(operationId="submitCommands", security=[{"seatToken": []}])
     def post(self, headers, body, game_id):
         """Play a command, or a list of commands applied in order all-or-nothing, for the caller's seat"""

@@ -136,8 +136,11 @@ class Export(MethodView):
         """Export a finished game as a self-contained, verifiable JSON Lines file"""
         lines = history().export_lines(game_id)
         mimetype = request.accept_mimetypes.best_match([NDJSON, "text/plain"], default=NDJSON)
-        return Response("\n".join(lines) + "\n", mimetype=mimetype,
-                        headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+        return Response(
+            "\n".join(lines) + "\n",
+            mimetype=mimetype,
+            headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
+        )
 
 
 @blp.route("/verify")

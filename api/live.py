@@ -71,8 +71,10 @@ class StreamHeadersSchema(ma.Schema):
     last_event_id = fields.String(
         data_key="Last-Event-ID",
         validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
-        metadata={"description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
-                  "reconnect); 400 when it is not of that form, 422 when the game has no such event"},
+        metadata={
+            "description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
+            "reconnect); 400 when it is not of that form, 422 when the game has no such event"
+        },
     )
 
 
@@ -83,9 +85,13 @@ class StreamQuerySchema(ma.Schema):
         metadata={"description": "close the stream after this long (clients reconnect with Last-Event-ID)"},
     )
     ticket = fields.String(
-        validate=validate.Regexp(r"^twst_[A-Za-z0-9_-]{1,195}$", error="a ticket as POST .../stream-tickets returns it"),
-        metadata={"description": "a stream ticket from POST /games/{game_id}/stream-tickets, for clients that "
-                  "cannot send a bearer header (EventSource): the stream is then the ticket's seat's; usable once"},
+        validate=validate.Regexp(
+            r"^twst_[A-Za-z0-9_-]{1,195}$", error="a ticket as POST .../stream-tickets returns it"
+        ),
+        metadata={
+            "description": "a stream ticket from POST /games/{game_id}/stream-tickets, for clients that "
+            "cannot send a bearer header (EventSource): the stream is then the ticket's seat's; usable once"
+        },
     )
     last_event_id = fields.String(
         validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
@@ -227,8 +233,9 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
     try:
         with follower.hub.subscribe(follower.game_id) as sub:  # before catching up: nothing falls between
             if truncated:
-                yield frame("truncated", {"generation": follower.generation, "to_version": follower.sent},
-                            follower._id())
+                yield frame(
+                    "truncated", {"generation": follower.generation, "to_version": follower.sent}, follower._id()
+                )
             if fmt == "sse":
                 yield "retry: 2000\n\n"
             resync = True
@@ -333,8 +340,11 @@ class Stream(MethodView):
             sock.settimeout(STALL_SECONDS)  # a client that stops reading is dropped, not waited on forever
         fmt = query["format"]
         stream = follow(follower, truncated, limit, slot, sock, fmt)  # needs no request context
-        response = Response(stream, mimetype=NDJSON if fmt == "ndjson" else SSE,
-                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        response = Response(
+            stream,
+            mimetype=NDJSON if fmt == "ndjson" else SSE,
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
         response.call_on_close(slot.release)  # also when the body is never iterated
         return response
 
@@ -358,4 +368,3 @@ class StreamTickets(MethodView):
         seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))
         issued = issue_ticket(svc.store, game_id, seat, seconds)
         return issued, 201, {"Location": issued["stream_url"]}
-

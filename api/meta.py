@@ -131,9 +131,13 @@ class ProblemTypes(MethodView):
 @blp.route("/problems/<problem_code:code>")
 class ProblemPage(MethodView):
     @blp.response(200, PROBLEM_TYPE, content_type="application/json")
-    @blp.alt_response(200, success=True, content_type="text/html",
-                      description="the code explained: JSON, or an HTML page when the Accept header prefers text/html",
-                      schema={"type": "string"})
+    @blp.alt_response(
+        200,
+        success=True,
+        content_type="text/html",
+        description="the code explained: JSON, or an HTML page when the Accept header prefers text/html",
+        schema={"type": "string"},
+    )
     @errors(blp, "not_found")
     @blp.doc(operationId="getProblemType")
     def get(self, code):

@@ -68,8 +68,11 @@ def install(app: Flask, limit_per_minute: int) -> None:
         reset = max(1, int((window + 1) * WINDOW - now))
         g.rate_limit = (limit, max(0, limit - used), reset)
         if used > limit:
-            raise ApiError("rate_limited", f"this API key may make {limit} requests a minute; retry in {reset} s",
-                           headers={"Retry-After": str(reset)})
+            raise ApiError(
+                "rate_limited",
+                f"this API key may make {limit} requests a minute; retry in {reset} s",
+                headers={"Retry-After": str(reset)},
+            )
         return None
 
     @app.after_request
@@ -80,4 +83,3 @@ def install(app: Flask, limit_per_minute: int) -> None:
             response.headers["RateLimit-Policy"] = f'"{POLICY}";q={limit};w={WINDOW}'
             response.headers["RateLimit"] = f'"{POLICY}";r={remaining};t={reset}'
         return response
-

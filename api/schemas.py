@@ -30,8 +30,9 @@ TEXT = r"^[^\x00-\x1f\x7f-\x9f]*$"  # a name or label: no control characters
 
 
 def name_field(low: int, high: int, **kwargs) -> fields.String:
-    return fields.String(validate=[validate.Length(low, high), validate.Regexp(TEXT, error="no control characters")],
-                         **kwargs)
+    return fields.String(
+        validate=[validate.Length(low, high), validate.Regexp(TEXT, error="no control characters")], **kwargs
+    )
 
 
 def game_type_field(**kwargs) -> fields.String:
@@ -88,13 +89,25 @@ class SeatRequestSchema(ma.Schema):
 
 
 class ClockSchema(ma.Schema):
-    bank_seconds = fields.Integer(required=True, strict=True, validate=validate.Range(1, 7 * 24 * 3600),
-                                  metadata={"description": "each seat's time bank"})
-    increment_seconds = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
-                                       metadata={"description": "added to a seat's bank after each of its moves"})
-    on_timeout = fields.String(required=True, validate=validate.OneOf(["bot", "forfeit"]),
-                               metadata={"description": "bot: a bot plays on for the seat; forfeit: a bot plays "
-                                         "on and the seat is ranked last"})
+    bank_seconds = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, 7 * 24 * 3600),
+        metadata={"description": "each seat's time bank"},
+    )
+    increment_seconds = fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=validate.Range(0, 24 * 3600),
+        metadata={"description": "added to a seat's bank after each of its moves"},
+    )
+    on_timeout = fields.String(
+        required=True,
+        validate=validate.OneOf(["bot", "forfeit"]),
+        metadata={
+            "description": "bot: a bot plays on for the seat; forfeit: a bot plays on and the seat is ranked last"
+        },
+    )
 
 
 class ClockStateSchema(ClockSchema):
@@ -142,12 +155,26 @@ class GameSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
-    state = fields.Dict(required=True, metadata={"description": (
-        "the game state as the caller may see it; its schema is the game type's view component (PuertoRicoView, "
-        "MuranoView, AmerigoView, ArchipelagoView; see `view_schema` in GET /game-types/{name})")})
-    result = fields.Nested("GameResultSchema", allow_none=True, required=True, metadata={"description": (
-        "once over: scores, ranks (1 is best, ties share a rank), no_winner (true when nobody won, e.g. a "
-        "collective loss; every rank is then 1), tiebreaks and game-specific details")})
+    state = fields.Dict(
+        required=True,
+        metadata={
+            "description": (
+                "the game state as the caller may see it; its schema is the game type's view component (PuertoRicoView, "
+                "MuranoView, AmerigoView, ArchipelagoView; see `view_schema` in GET /game-types/{name})"
+            )
+        },
+    )
+    result = fields.Nested(
+        "GameResultSchema",
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": (
+                "once over: scores, ranks (1 is best, ties share a rank), no_winner (true when nobody won, e.g. a "
+                "collective loss; every rank is then 1), tiebreaks and game-specific details"
+            )
+        },
+    )
     undo_allowed = fields.Boolean(required=True)
     clock = fields.Nested(ClockStateSchema, allow_none=True, required=True)
     undo_request = fields.Nested(
@@ -183,14 +210,21 @@ class GameListQuerySchema(ma.Schema):
     game_type = game_type_field(validate=hosted_game_type)
     status = fields.String(validate=validate.OneOf(["active", "finished"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    cursor = fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$"), metadata={
-        "description": "the `next_cursor` of the previous page (also in its `Link: <...>; rel=\"next\"` header)"})
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9a-f]{32}$"),
+        metadata={
+            "description": 'the `next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header)'
+        },
+    )
 
 
 class GameListSchema(ma.Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True, metadata={"description": "newest first"})
-    next_cursor = fields.String(allow_none=True, required=True,
-                                metadata={"description": "pass as `cursor` for the next page; null on the last page"})
+    next_cursor = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "pass as `cursor` for the next page; null on the last page"},
+    )
 
 
 class LegalChoiceSchema(ma.Schema):
@@ -206,9 +240,14 @@ class LegalCommandsSchema(ma.Schema):
     version = fields.Integer(required=True)
     etag = fields.String(required=True)
     commands = fields.List(fields.Dict(), required=True, metadata={"description": "the legal commands, to send as is"})
-    choices = fields.List(fields.Nested(LegalChoiceSchema), required=True, metadata={
-        "description": "the same commands in the same order, each with an English label and, where it helps, "
-                       "cost/gain/points previews"})
+    choices = fields.List(
+        fields.Nested(LegalChoiceSchema),
+        required=True,
+        metadata={
+            "description": "the same commands in the same order, each with an English label and, where it helps, "
+            "cost/gain/points previews"
+        },
+    )
 
 
 class CommandSchema(ma.Schema):
@@ -221,8 +260,9 @@ class CommandSchema(ma.Schema):
     class Meta:
         unknown = ma.INCLUDE
 
-    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$"),
-                         metadata={"example": "pass"})
+    type = fields.String(
+        required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$"), metadata={"example": "pass"}
+    )
 
 
 class SubmitSchema(ma.Schema):
@@ -334,7 +374,9 @@ class SigningKeySchema(ma.Schema):
     algorithm = fields.String(required=True, metadata={"description": "Ed25519"})
     key_id = fields.String(required=True, metadata={"description": "the first 16 hex digits of SHA-256(public key)"})
     public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
-    public_key_pem = fields.String(required=True, metadata={"description": "the same key as PEM (SubjectPublicKeyInfo)"})
+    public_key_pem = fields.String(
+        required=True, metadata={"description": "the same key as PEM (SubjectPublicKeyInfo)"}
+    )
 
 
 class AuditSchema(ma.Schema):
@@ -343,7 +385,9 @@ class AuditSchema(ma.Schema):
     checked = fields.Integer(required=True)
     broken_version = fields.Integer(allow_none=True, required=True)
     detail = fields.String(required=True)
-    chain_ok = fields.Boolean(required=True, metadata={"description": "every hash recomputes from the stream as created"})
+    chain_ok = fields.Boolean(
+        required=True, metadata={"description": "every hash recomputes from the stream as created"}
+    )
     signed = fields.Boolean(required=True, metadata={"description": "the head carries this server's signature"})
     head_hash = fields.String(required=True)
     key_id = fields.String(required=True, metadata={"description": "the key the head was checked against"})
@@ -375,8 +419,12 @@ class ReplayQuerySchema(ma.Schema):
 class VerifyBodySchema(ma.Schema):
     export = fields.String(
         required=True,
-        validate=[validate.Length(min=1), validate.Regexp(r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$",
-                                                          error="JSON Lines: no control characters but line ends")],
+        validate=[
+            validate.Length(min=1),
+            validate.Regexp(
+                r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$", error="JSON Lines: no control characters but line ends"
+            ),
+        ],
         metadata={"description": "the text of an export (JSON Lines) from GET /games/{game_id}/export"},
     )
 

@@ -37,8 +37,10 @@ class ProblemRefusals:
         self.log.warning("refused a request from %s: %s", (addr or ("",))[0], exc)
         status = CODES[code].status
         body = json.dumps(problem_body(code, CODES[code].explanation)).encode()
-        head = (f"HTTP/1.1 {status} {CODES[code].title}\r\nConnection: close\r\n"
-                f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n").encode("latin-1")
+        head = (
+            f"HTTP/1.1 {status} {CODES[code].title}\r\nConnection: close\r\n"
+            f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode("latin-1")
         try:
             write_nonblock(client, head + body)
         except Exception:

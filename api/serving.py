@@ -46,12 +46,16 @@ class Sizing:
     def describe(self) -> str:
         followers = self.workers * self.followers_per_process
         if self.worker_class == "gevent":
-            return (f"{self.workers} gevent worker process(es) x {self.connections} connections: sized for "
-                    f"{followers} live followers and long-polls, with {self.workers * GEVENT_RESERVE} connections "
-                    "kept for other requests")
-        return (f"{self.workers} gthread worker process(es) x {self.threads} threads: sized for {followers} live "
-                f"followers and long-polls, with {self.workers * self.request_threads} threads kept for other "
-                "requests")
+            return (
+                f"{self.workers} gevent worker process(es) x {self.connections} connections: sized for "
+                f"{followers} live followers and long-polls, with {self.workers * GEVENT_RESERVE} connections "
+                "kept for other requests"
+            )
+        return (
+            f"{self.workers} gthread worker process(es) x {self.threads} threads: sized for {followers} live "
+            f"followers and long-polls, with {self.workers * self.request_threads} threads kept for other "
+            "requests"
+        )
 
 
 def env_int(name: str) -> int | None:
@@ -64,8 +68,9 @@ def env_int(name: str) -> int | None:
         raise ConfigError(f"{name} must be a whole number, not {value!r}") from None
 
 
-def sizing(worker_class: str | None, workers: int | None, threads: int | None, connections: int | None,
-           shared: bool) -> Sizing:
+def sizing(
+    worker_class: str | None, workers: int | None, threads: int | None, connections: int | None, shared: bool
+) -> Sizing:
     """Resolve the serve options; ``shared`` is whether Redis is configured (bots and caps shared)."""
     worker_class = worker_class or os.environ.get("TRADEWINDS_WORKER_CLASS") or ("gevent" if shared else "gthread")
     if worker_class not in ("gevent", "gthread"):
@@ -76,8 +81,10 @@ def sizing(worker_class: str | None, workers: int | None, threads: int | None, c
     if workers < 1:
         raise ConfigError("--workers must be at least 1")
     if workers > 1 and not shared:
-        raise ConfigError(f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, bot turns, rate limits "
-                          "and follower caps are kept in one process (use --workers 1)")
+        raise ConfigError(
+            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, bot turns, rate limits "
+            "and follower caps are kept in one process (use --workers 1)"
+        )
     threads = threads if threads is not None else (env_int("TRADEWINDS_THREADS") or 32)
     connections = connections if connections is not None else (env_int("TRADEWINDS_CONNECTIONS") or 1000)
     if threads < 2 or connections < GEVENT_RESERVE + 1:
@@ -140,8 +147,15 @@ def cooperative_psycopg() -> None:
         setattr(waiting, "DefaultSelector", selectors.DefaultSelector)  # noqa: B010
 
 
-def run(host: str, port: int, size: Sizing, database_url: str, redis_url: str | None, access_log: bool,
-        control_socket: str | None) -> None:
+def run(
+    host: str,
+    port: int,
+    size: Sizing,
+    database_url: str,
+    redis_url: str | None,
+    access_log: bool,
+    control_socket: str | None,
+) -> None:
     from gunicorn.app.base import BaseApplication
 
     from api.server import WORKER_CLASSES

@@ -56,8 +56,11 @@ def redeem_ticket(store: EventStore, game_id: str, ticket: str) -> int:
     """The seat a ticket opens this game's stream for; it cannot be used again."""
     doc = store.take_document(COLLECTION, _key(ticket))
     if doc is None or doc.get("game_id") != game_id or float(doc.get("expires", 0)) <= time.time():
-        raise ApiError("unauthorized", "this stream ticket is unknown, used, expired or for another game; "
-                       f"POST /games/{game_id}/stream-tickets with the seat token for a new one")
+        raise ApiError(
+            "unauthorized",
+            "this stream ticket is unknown, used, expired or for another game; "
+            f"POST /games/{game_id}/stream-tickets with the seat token for a new one",
+        )
     return int(doc["seat"])
 
 

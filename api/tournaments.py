@@ -39,9 +39,11 @@ class CreateTournamentSchema(ma.Schema):
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     participants = fields.List(fields.Nested(ParticipantSchema), required=True, validate=validate.Length(2, 256))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    rounds = fields.Integer(strict=True, validate=validate.Range(1, 100),
-                            metadata={"description": "swiss rounds (default from the field size); a cap for "
-                                      "round robin"})
+    rounds = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, 100),
+        metadata={"description": "swiss rounds (default from the field size); a cap for round robin"},
+    )
     table_size = fields.Nested(TableSizeSchema, metadata={"description": "seats per table (default: the game's)"})
     clock = fields.Nested(ClockSchema)
     seed = fields.Integer(strict=True, validate=validate.Range(0, 2**31 - 1))
@@ -60,9 +62,11 @@ class TableSchema(ma.Schema):
     result = fields.Dict(allow_none=True, required=True)
     seat_tokens = fields.List(
         fields.Nested(TournamentSeatTokenSchema),
-        metadata={"description": "only in the response that created the tournament (first round), once: the "
-                  "server keeps only their hashes; POST /tournaments/{id}/tables/{game_id}/seat-tokens issues "
-                  "new ones (later rounds, lost tokens)"},
+        metadata={
+            "description": "only in the response that created the tournament (first round), once: the "
+            "server keeps only their hashes; POST /tournaments/{id}/tables/{game_id}/seat-tokens issues "
+            "new ones (later rounds, lost tokens)"
+        },
     )
 
 
@@ -105,9 +109,14 @@ class TournamentSchema(ma.Schema):
     rounds_planned = fields.Integer(required=True)
     participants = fields.List(fields.Nested(TournamentParticipantSchema), required=True)
     rounds = fields.List(fields.Nested(RoundSchema), required=True)
-    standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={
-        "description": "points k - rank at a table of k (ties share), then score sum, first places, opponents' "
-                       "points, player id"})
+    standings = fields.List(
+        fields.Nested(StandingSchema),
+        required=True,
+        metadata={
+            "description": "points k - rank at a table of k (ties share), then score sum, first places, opponents' "
+            "points, player id"
+        },
+    )
     created_at = fields.String(required=True)
     finished_at = fields.String(allow_none=True, required=True)
 
@@ -149,10 +158,16 @@ def body_for(t: dict, issued: dict | None = None) -> dict:
     """A tournament as served; seat tokens only as just ``issued`` (never read back from storage)."""
     out = {**t, "standings": tournaments().standings(t)}
     out["rounds"] = [
-        {**r, "tables": [{**{k: v for k, v in table.items() if k != "seat_tokens"},
-                          **({"seat_tokens": issued[table["game_id"]]} if issued and table["game_id"] in issued
-                             else {})}
-                         for table in r["tables"]]}
+        {
+            **r,
+            "tables": [
+                {
+                    **{k: v for k, v in table.items() if k != "seat_tokens"},
+                    **({"seat_tokens": issued[table["game_id"]]} if issued and table["game_id"] in issued else {}),
+                }
+                for table in r["tables"]
+            ],
+        }
         for r in t["rounds"]
     ]
     return out
@@ -170,11 +185,15 @@ class TournamentList(MethodView):
         key = require_key()
         for p in body["participants"]:
             if ("bot_level" in p) == ("external_id" in p):
-                raise ApiError("invalid_seats", "each participant is either a player (external_id) or a bot "
-                                                "(bot_level)")
+                raise ApiError(
+                    "invalid_seats", "each participant is either a player (external_id) or a bot (bot_level)"
+                )
         created, issued = tournaments().create(key.key_id, body)
-        return (body_for(tournaments().get(created["id"]), issued), 201,
-                {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])})
+        return (
+            body_for(tournaments().get(created["id"]), issued),
+            201,
+            {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])},
+        )
 
     @blp.response(200, TournamentListSchema)
     @errors(blp, "unauthorized")
@@ -233,5 +252,8 @@ class Leaderboard(MethodView):
         docs = [d for _, d in service().store.list_documents(f"rated:{game_type}", limit=1_000_000)]
         docs.sort(key=lambda d: d["finished_at"])
         rows = ratings.leaderboard(ratings.rate_games(docs), query["limit"])
-        return {"game_type": game_type, "games": len(docs),
-                "rows": [{"rank": i + 1, **row.to_dict()} for i, row in enumerate(rows)]}
+        return {
+            "game_type": game_type,
+            "games": len(docs),
+            "rows": [{"rank": i + 1, **row.to_dict()} for i, row in enumerate(rows)],
+        }

@@ -16,8 +16,12 @@ from api.errors import ApiError
 from workers import webhooks
 from workers.sweeper import work_item
 
-blp = Blueprint("webhooks", __name__, url_prefix="/webhooks",
-                description="Signed webhooks (Standard Webhooks headers) for integrators")
+blp = Blueprint(
+    "webhooks",
+    __name__,
+    url_prefix="/webhooks",
+    description="Signed webhooks (Standard Webhooks headers) for integrators",
+)
 
 KEY_AUTH = [{"apiKey": []}]
 
@@ -30,10 +34,15 @@ class SubscriptionRequestSchema(ma.Schema):
         required=True,
         validate=[validate.Length(1, 2000), validate.Regexp(URL_PATTERN, error="an absolute http:// or https:// URL")],
     )
-    events = fields.List(fields.String(validate=validate.OneOf(webhooks.KINDS)), required=True,
-                         validate=validate.Length(1, len(webhooks.KINDS)))
-    secret = fields.String(validate=validate.Regexp(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$"),
-                           metadata={"description": "whsec_<base64>; generated when omitted"})
+    events = fields.List(
+        fields.String(validate=validate.OneOf(webhooks.KINDS)),
+        required=True,
+        validate=validate.Length(1, len(webhooks.KINDS)),
+    )
+    secret = fields.String(
+        validate=validate.Regexp(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$"),
+        metadata={"description": "whsec_<base64>; generated when omitted"},
+    )
 
 
 class SubscriptionSchema(ma.Schema):
@@ -114,8 +123,11 @@ class Subscriptions(MethodView):
         """Subscribe a URL to event kinds; the response holds the signing secret (shown once)"""
         key = require_key()
         sub = webhooks.create_subscription(runtime().store, key.key_id, body["url"], body["events"], body.get("secret"))
-        return (webhooks.describe(sub, with_secret=True), 201,
-                {"Location": url_for("webhooks.Subscription", sub_id=sub["id"])})
+        return (
+            webhooks.describe(sub, with_secret=True),
+            201,
+            {"Location": url_for("webhooks.Subscription", sub_id=sub["id"])},
+        )
 
     @blp.response(200, SubscriptionListSchema)
     @errors(blp, "unauthorized")
@@ -170,6 +182,7 @@ class Redeliver(MethodView):
         entry = webhooks.find_delivery(runtime().store, sub_id, message_id)
         if entry is None:
             raise ApiError("not_found", f"no delivery {message_id!r} in this subscription")
-        runtime().service.schedule([work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook",
-                                              [sub_id, message_id])])
+        runtime().service.schedule(
+            [work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook", [sub_id, message_id])]
+        )
         return entry

@@ -36,8 +36,15 @@ from workers.simulate import GameTask, play_game, wilson_interval  # noqa: E402
 
 def play(job: tuple[int, int, str]) -> tuple[int, str, str, str | None, int, int]:
     seats, seed, length = job
-    task = GameTask(index=seed, game="archipelago", module=None, seed=seed, seating=("greedy",) * seats,
-                    bot_seeds=tuple(seed * 10 + seat for seat in range(seats)), options={"length": length})
+    task = GameTask(
+        index=seed,
+        game="archipelago",
+        module=None,
+        seed=seed,
+        seating=("greedy",) * seats,
+        bot_seeds=tuple(seed * 10 + seat for seat in range(seats)),
+        options={"length": length},
+    )
     record = play_game(task)
     end = record["details"]
     return seats, length, end["cause"], end["objective"], end["round"], record["decisions"]
@@ -102,8 +109,11 @@ def main() -> None:
                 with open(log_path, "a", encoding="utf-8") as handle:
                     handle.write(json.dumps(result) + "\n")
             if len(results) % 50 == 0 or len(results) == len(jobs):
-                print(f"  ... {len(results)}/{len(jobs)} games, {time.perf_counter() - started:.0f}s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  ... {len(results)}/{len(jobs)} games, {time.perf_counter() - started:.0f}s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     report(results, counts, lengths)
     print(f"{len(results)} games in {time.perf_counter() - started:.0f}s with {workers} worker(s)")
 

@@ -43,9 +43,21 @@ def free_port() -> int:
 def own_redis():
     port = free_port()
     folder = tempfile.mkdtemp(prefix="tradewinds-bench-redis-")
-    process = subprocess.Popen([shutil.which("redis-server") or "redis-server", "--port", str(port), "--save", "",
-                                "--appendonly", "no", "--dir", folder],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            shutil.which("redis-server") or "redis-server",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            folder,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -101,8 +113,12 @@ def worker_rate(database_url: str, redis_url: str, seconds: float, games: int, f
     runtime = Runtime.build(database_url, redis_url, dispatcher="rq")
     runtime.dispatcher.redis.flushdb()
     gids = new_games(runtime, games)  # each queues its first bot turn
-    env = {**os.environ, "TRADEWINDS_DATABASE_URL": database_url, "TRADEWINDS_REDIS_URL": redis_url,
-           "TRADEWINDS_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "TRADEWINDS_DATABASE_URL": database_url,
+        "TRADEWINDS_REDIS_URL": redis_url,
+        "TRADEWINDS_LOG_LEVEL": "WARNING",
+    }
     command = [sys.executable, "-m", "api.cli", "worker", "--queues", "bots"] + (["--fork"] if fork else [])
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -142,15 +158,21 @@ def main() -> int:
             results["anchor"].append(anchor(database_url, args.seconds, args.games))
             results["fork"].append(worker_rate(database_url, redis_url, args.seconds, args.games, fork=True))
             results["in-process"].append(worker_rate(database_url, redis_url, args.seconds, args.games, fork=False))
-        print(f"bot jobs a minute, one worker, random bots, {args.backend}, {args.repeat} x {args.seconds:.0f} s"
-              " (min / median / max)")
-        for name, label in (("anchor", "direct calls in one process (anchor)"),
-                            ("fork", "tradewinds worker --fork (before: a process per job)"),
-                            ("in-process", "tradewinds worker (after: runtime built once)")):
+        print(
+            f"bot jobs a minute, one worker, random bots, {args.backend}, {args.repeat} x {args.seconds:.0f} s"
+            " (min / median / max)"
+        )
+        for name, label in (
+            ("anchor", "direct calls in one process (anchor)"),
+            ("fork", "tradewinds worker --fork (before: a process per job)"),
+            ("in-process", "tradewinds worker (after: runtime built once)"),
+        ):
             values = results[name]
             ratios = [v / a for v, a in zip(values, results["anchor"], strict=True)]
-            print(f"  {label:55s} {min(values):8.0f} {statistics.median(values):8.0f} {max(values):8.0f}"
-                  f"   ratio to anchor {min(ratios):.2f} / {statistics.median(ratios):.2f} / {max(ratios):.2f}")
+            print(
+                f"  {label:55s} {min(values):8.0f} {statistics.median(values):8.0f} {max(values):8.0f}"
+                f"   ratio to anchor {min(ratios):.2f} / {statistics.median(ratios):.2f} / {max(ratios):.2f}"
+            )
     return 0
 
 

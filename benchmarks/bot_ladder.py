@@ -47,8 +47,9 @@ def command_shares(records: list[dict], policy: str) -> dict[str, float]:
     return {kind: n / total for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])}
 
 
-def rung(game: str, players: int, upper: str, lower: str, games: int, seed: int, jobs: int,
-         time_limit: float | None) -> str:
+def rung(
+    game: str, players: int, upper: str, lower: str, games: int, seed: int, jobs: int, time_limit: float | None
+) -> str:
     policies = [upper] + [lower] * (players - 1)
     tasks = plan(game, None, policies, games, seed, rotate=True)
     started = time.monotonic()
@@ -91,23 +92,34 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     alias = {"hard": args.hard, "medium": args.medium}
     per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
-    print(f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
-          f" medium = {args.medium}, seed {args.seed}, {args.jobs} job(s), time limit {args.time_limit}")
-    print("| game | players | rung | games (decided/aborted/no winner) | win share [95% CI] | even | result |"
-          " mean score upper / lower | s per move (upper) | seconds |")
+    print(
+        f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
+        f" medium = {args.medium}, seed {args.seed}, {args.jobs} job(s), time limit {args.time_limit}"
+    )
+    print(
+        "| game | players | rung | games (decided/aborted/no winner) | win share [95% CI] | even | result |"
+        " mean score upper / lower | s per move (upper) | seconds |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for game in args.games_list.split(","):
         rules = registry.get(game)
-        counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players,
-                                                                               rules.max_players + 1))
+        counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players, rules.max_players + 1))
         for players in counts:
             if not rules.min_players <= players <= rules.max_players:
                 continue
             for name in args.rungs.split(","):
                 upper, lower = name.split("/")
                 games = int(per_rung.get(name, args.games))
-                line = rung(game, players, alias.get(upper, upper), alias.get(lower, lower), games, args.seed,
-                            args.jobs, args.time_limit)
+                line = rung(
+                    game,
+                    players,
+                    alias.get(upper, upper),
+                    alias.get(lower, lower),
+                    games,
+                    args.seed,
+                    args.jobs,
+                    args.time_limit,
+                )
                 print(line, flush=True)
     return 0
 

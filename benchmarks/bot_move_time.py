@@ -42,7 +42,7 @@ def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, 
         for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
             events.append(event)
             state = rules.evolve(state, event)
-    middle = seen[len(seen) // 4: 3 * len(seen) // 4]
+    middle = seen[len(seen) // 4 : 3 * len(seen) // 4]
     step = max(1, len(middle) // count)
     return middle[::step][:count]
 
@@ -73,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     args = parser.parse_args(argv)
     print(f"time per move over {args.positions} mid-game positions, {args.players} players, seed {args.seed}")
-    print("| game | level | budget | min s | median s | max s | within budget | MCTS iterations (median) |"
-          " median / random median |")
+    print(
+        "| game | level | budget | min s | median s | max s | within budget | MCTS iterations (median) |"
+        " median / random median |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for game in args.games_list.split(","):
         rules = registry.get(game)
@@ -88,8 +90,11 @@ def main(argv: list[str] | None = None) -> int:
             within = "n/a" if budget is None else f"{sum(t <= budget for t in times)}/{len(times)}"
             budget_text = "-" if budget is None else (f"< {budget} s" if level == "easy" else f"<= {budget} s")
             mcts = "-" if spec is None or spec.bot != "mcts" else f"{statistics.median(iterations):.0f}"
-            print(f"| {game} | {level} | {budget_text} | {min(times):.3f} | {statistics.median(times):.3f} |"
-                  f" {max(times):.3f} | {within} | {mcts} | {statistics.median(times) / base:.0f}x |", flush=True)
+            print(
+                f"| {game} | {level} | {budget_text} | {min(times):.3f} | {statistics.median(times):.3f} |"
+                f" {max(times):.3f} | {within} | {mcts} | {statistics.median(times) / base:.0f}x |",
+                flush=True,
+            )
     return 0
 
 

@@ -68,8 +68,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summary(values: list[float]) -> str:
-    return (f"p50 {percentile(values, 0.5):7.1f}  p99 {percentile(values, 0.99):7.1f}  max {max(values or [0]):7.1f} ms"
-            f"  (n={len(values)})")
+    return (
+        f"p50 {percentile(values, 0.5):7.1f}  p99 {percentile(values, 0.99):7.1f}  max {max(values or [0]):7.1f} ms"
+        f"  (n={len(values)})"
+    )
 
 
 # -- followers (their own process) -------------------------------------------------------------------
@@ -187,8 +189,9 @@ class Movers:
             if status != 200 or not legal["commands"]:
                 continue
             start = time.monotonic()
-            status, _ = call(self.base, "POST", f"/games/{game['id']}/commands", {"command": legal["commands"][0]},
-                             token=token)
+            status, _ = call(
+                self.base, "POST", f"/games/{game['id']}/commands", {"command": legal["commands"][0]}, token=token
+            )
             self.post_ms.append((time.monotonic() - start) * 1000)
             if status == 200:
                 self.moves += 1
@@ -198,8 +201,9 @@ class Movers:
 
 # -- the server ----------------------------------------------------------------------------------------
 def server_rss_mb(pid: int) -> float:
-    pids = [pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
-                                                    text=True).stdout.split()]
+    pids = [pid] + [
+        int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    ]
     total = 0
     for p in pids:
         try:
@@ -264,8 +268,10 @@ def check(base: str, games: list[dict], paths: list[str], received: dict) -> tup
             wrong.append((index, game_id, got, log))
     for index, game_id, got, log in wrong[:3]:
         first = next((i for i, (a, b) in enumerate(zip(got, log)) if a != b), min(len(got), len(log)))
-        print(f"  follower {index} of {game_id}: differs at #{first}: got {got[first:first + 3]}, "
-              f"log {log[first:first + 3]} ({len(got)} received, {len(log)} in the log)")
+        print(
+            f"  follower {index} of {game_id}: differs at #{first}: got {got[first : first + 3]}, "
+            f"log {log[first : first + 3]} ({len(got)} received, {len(log)} in the log)"
+        )
     return good, late, len(paths)
 
 
@@ -276,14 +282,28 @@ def benchmark(args) -> int:
     database_url = urllib.parse.urlunsplit(urllib.parse.urlsplit(base_url)._replace(path=f"/{name}"))
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRADEWINDS_")}
-    env.update({
-        "TRADEWINDS_DATABASE_URL": database_url,
-        "TRADEWINDS_REDIS_URL": args.redis_url,
-        "TRADEWINDS_FOLLOWERS_PER_ADDRESS": str(args.followers + 100),
-        "TRADEWINDS_FOLLOWERS_PER_GAME": str(args.followers),
-    })
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", str(args.workers),
-           "--worker-class", "gevent", "--connections", str(args.followers + 200)]
+    env.update(
+        {
+            "TRADEWINDS_DATABASE_URL": database_url,
+            "TRADEWINDS_REDIS_URL": args.redis_url,
+            "TRADEWINDS_FOLLOWERS_PER_ADDRESS": str(args.followers + 100),
+            "TRADEWINDS_FOLLOWERS_PER_GAME": str(args.followers),
+        }
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "api.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        "gevent",
+        "--connections",
+        str(args.followers + 200),
+    ]
     log = tempfile.NamedTemporaryFile("w+", prefix="tradewinds-followers-", suffix=".log", delete=False)
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -294,11 +314,17 @@ def benchmark(args) -> int:
                 break
             except OSError:
                 time.sleep(0.2)
-        print(f"server: {' '.join(cmd[2:])}; {args.games} games, {args.movers} move loops, {args.seconds:.0f} s a phase")
+        print(
+            f"server: {' '.join(cmd[2:])}; {args.games} games, {args.movers} move loops, {args.seconds:.0f} s a phase"
+        )
         games = []
         for _ in range(args.games):
-            status, game = call(base, "POST", "/games", {
-                "game_type": "puerto_rico", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)]})
+            status, game = call(
+                base,
+                "POST",
+                "/games",
+                {"game_type": "puerto_rico", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)]},
+            )
             assert status == 201, game
             games.append({"id": game["id"], "tokens": [t["token"] for t in game["seat_tokens"]]})
         movers = Movers(base, games, args.movers)
@@ -315,20 +341,26 @@ def benchmark(args) -> int:
             refused = sum(1 for s in outcome["statuses"].values() if s != 200)
             good, late, total = check(base, games, paths, outcome["received"])
             phases[phase] = (list(movers.get_ms), list(movers.post_ms), outcome["delays"])
-            print(f"\n{phase}: {count} followers over {len(games)} games ({refused} refused); {movers.moves} moves "
-                  f"({movers.errors} refused); server RSS {before:.0f} -> {rss:.0f} MB "
-                  f"({(rss - before) * 1024 / max(1, count):.0f} kB per follower)")
+            print(
+                f"\n{phase}: {count} followers over {len(games)} games ({refused} refused); {movers.moves} moves "
+                f"({movers.errors} refused); server RSS {before:.0f} -> {rss:.0f} MB "
+                f"({(rss - before) * 1024 / max(1, count):.0f} kB per follower)"
+            )
             print(f"  GET /games/{{id}}      {summary(movers.get_ms)}")
             print(f"  POST .../commands     {summary(movers.post_ms)}")
             print(f"  delivery delay        {summary(outcome['delays'])}")
-            print(f"  every event once, in order: {good}/{total} followers ({late} in order but missing the "
-                  f"last events when the phase ended; {total - good - late} wrong)")
+            print(
+                f"  every event once, in order: {good}/{total} followers ({late} in order but missing the "
+                f"last events when the phase ended; {total - good - late} wrong)"
+            )
             time.sleep(3.0)  # the followers' slots lapse before the next phase
         print("\nload / anchor (p50, p99):")
         for label, index in (("GET /games/{id}", 0), ("POST .../commands", 1), ("delivery delay", 2)):
             a, b = phases["anchor"][index], phases["load"][index]
-            print(f"  {label:20s} {percentile(b, 0.5) / percentile(a, 0.5):5.2f}x  "
-                  f"{percentile(b, 0.99) / percentile(a, 0.99):5.2f}x")
+            print(
+                f"  {label:20s} {percentile(b, 0.5) / percentile(a, 0.5):5.2f}x  "
+                f"{percentile(b, 0.99) / percentile(a, 0.99):5.2f}x"
+            )
     finally:
         server.terminate()
         try:
@@ -336,15 +368,22 @@ def benchmark(args) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         admin(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        problems = [line for line in Path(log.name).read_text().splitlines()
-                    if "Traceback" in line or "ERROR" in line or "WARNING" in line]
+        problems = [
+            line
+            for line in Path(log.name).read_text().splitlines()
+            if "Traceback" in line or "ERROR" in line or "WARNING" in line
+        ]
         print(f"server log: {log.name} ({len(problems)} error or warning lines)")
     return 0
 
 
 def probe_health(base: str, limit: int) -> int:
-    status, game = call(base, "POST", "/games", {
-        "game_type": "puerto_rico", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)]})
+    status, game = call(
+        base,
+        "POST",
+        "/games",
+        {"game_type": "puerto_rico", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)]},
+    )
     assert status == 201, game
     port = urllib.parse.urlsplit(base).port
     socks = []
@@ -375,7 +414,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--movers", type=int, default=4, help="concurrent move loops")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase (at most 120)")
-    parser.add_argument("--redis-url", default=os.environ.get("TRADEWINDS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"))
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("TRADEWINDS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    )
     parser.add_argument("--probe-health", metavar="URL", help="probe a running server instead (see above)")
     args = parser.parse_args()
     if args.probe_health:

@@ -45,8 +45,9 @@ class Builder:
         options = acting or options
         kinds = {c["type"] for c in options}
         if "collect_income" in kinds:
-            return max((c for c in options if c["type"] == "collect_income"),
-                       key=lambda c: self._gold(rules, state, seat, c))
+            return max(
+                (c for c in options if c["type"] == "collect_income"), key=lambda c: self._gold(rules, state, seat, c)
+            )
         if "build_building" in kinds or "place_street" in kinds:
             return max(options, key=lambda c: (self._placement(state, seat, c), self.rng.random()))
         if "act" in kinds and self.rng.random() < 0.6:
@@ -117,11 +118,15 @@ def summary(label: str, rows: list) -> None:
     total = sum(actions.values())
     if not total:
         return
-    line = (f"{label}: {len(rows)} games, {total} actions | income {100 * actions['income'] / total:.1f}% "
-            f"of actions ({len(income)}), take 2 gold {100 * actions['take_2_gold'] / total:.1f}%")
+    line = (
+        f"{label}: {len(rows)} games, {total} actions | income {100 * actions['income'] / total:.1f}% "
+        f"of actions ({len(income)}), take 2 gold {100 * actions['take_2_gold'] / total:.1f}%"
+    )
     if income:
-        line += (f" | income pays mean {statistics.mean(income):.2f}, median {statistics.median(income)}, "
-                 f"max {max(income)}, >= 4 in {100 * sum(1 for x in income if x >= 4) / len(income):.0f}%")
+        line += (
+            f" | income pays mean {statistics.mean(income):.2f}, median {statistics.median(income)}, "
+            f"max {max(income)}, >= 4 in {100 * sum(1 for x in income if x >= 4) / len(income):.0f}%"
+        )
     if take:
         line += f" | take 2 gold pays mean {statistics.mean(take):.2f}"
     print(line)

@@ -67,9 +67,11 @@ def run(backend: str, count: int, rounds: int, key: ServerKey, url: str | None) 
             unsigned_store.close()
             signed_store.close()
     ratios = sorted(s / u for s, u in zip(signed, unsigned, strict=True))
-    print(f"{backend:9} unsigned {statistics.median(unsigned) * 1e6:8.1f} us/append   "
-          f"signed {statistics.median(signed) * 1e6:8.1f} us/append   "
-          f"ratio signed/unsigned min {ratios[0]:.3f}  median {statistics.median(ratios):.3f}  max {ratios[-1]:.3f}")
+    print(
+        f"{backend:9} unsigned {statistics.median(unsigned) * 1e6:8.1f} us/append   "
+        f"signed {statistics.median(signed) * 1e6:8.1f} us/append   "
+        f"ratio signed/unsigned min {ratios[0]:.3f}  median {statistics.median(ratios):.3f}  max {ratios[-1]:.3f}"
+    )
 
 
 def bare_signature(key: ServerKey, count: int = 2000) -> float:

@@ -59,11 +59,15 @@ def array(items: Schema, description: str = "", max_items: int | None = None) ->
     return out
 
 
-def obj(properties: dict[str, Schema], required: list[str] | None = None, description: str = "",
-        extra: bool = False) -> Schema:
+def obj(
+    properties: dict[str, Schema], required: list[str] | None = None, description: str = "", extra: bool = False
+) -> Schema:
     """An object; every property is required unless ``required`` says otherwise; no other keys unless ``extra``."""
-    out: Schema = {"type": "object", "properties": properties,
-                   "required": list(properties) if required is None else required}
+    out: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+    }
     if not out["required"]:
         del out["required"]
     if not extra:
@@ -111,13 +115,19 @@ def command_schemas(table: CommandTable) -> dict[str, Schema]:
             properties[name] = schema
             if needed:
                 required.append(name)
-        out[ctype] = {"type": "object", "description": summary, "properties": properties, "required": required,
-                      "additionalProperties": False}
+        out[ctype] = {
+            "type": "object",
+            "description": summary,
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
     return out
 
 
-def variants(ctype: str, summary: str, key: str,
-             cases: list[tuple[list[Any], dict[str, tuple[Schema, bool]], str]]) -> Schema:
+def variants(
+    ctype: str, summary: str, key: str, cases: list[tuple[list[Any], dict[str, tuple[Schema, bool]], str]]
+) -> Schema:
     """A command whose fields depend on one field's value (``key``): one closed object per case.
 
     ``cases`` is ``[(values of key, {field: (schema, required)}, summary of the case)]``."""
@@ -129,8 +139,15 @@ def variants(ctype: str, summary: str, key: str,
             properties[name] = schema
             if needed:
                 required.append(name)
-        alternatives.append({"type": "object", "description": note, "properties": properties,
-                             "required": required, "additionalProperties": False})
+        alternatives.append(
+            {
+                "type": "object",
+                "description": note,
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            }
+        )
     return {"description": summary, "oneOf": alternatives}
 
 
@@ -140,8 +157,11 @@ def as_json_schema(schema: Any) -> Any:
         return [as_json_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: as_json_schema(v) if k not in ("enum", "required", "example") else copy.deepcopy(v)
-           for k, v in schema.items() if k != "nullable"}
+    out = {
+        k: as_json_schema(v) if k not in ("enum", "required", "example") else copy.deepcopy(v)
+        for k, v in schema.items()
+        if k != "nullable"
+    }
     if isinstance(out.get("properties"), dict):
         out["properties"] = {k: as_json_schema(v) for k, v in schema["properties"].items()}
     if schema.get("nullable"):

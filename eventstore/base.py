@@ -72,9 +72,7 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def chain_hash(
-    previous_hash: str, version: int, generation: int, recorded_at: str, data: dict, meta: dict
-) -> str:
+def chain_hash(previous_hash: str, version: int, generation: int, recorded_at: str, data: dict, meta: dict) -> str:
     payload = canonical_json(
         {"version": version, "generation": generation, "recorded_at": recorded_at, "data": data, "meta": meta}
     )
@@ -93,8 +91,13 @@ HEAD_MESSAGE_FORMAT = "tradewinds-chain-head/1"
 def head_message(stream: str, generation: int, version: int, head_hash: str) -> bytes:
     """The bytes a server signs for a stream head (also what an export's signature covers)."""
     return canonical_json(
-        {"format": HEAD_MESSAGE_FORMAT, "stream": stream, "generation": generation, "version": version,
-         "head_hash": head_hash}
+        {
+            "format": HEAD_MESSAGE_FORMAT,
+            "stream": stream,
+            "generation": generation,
+            "version": version,
+            "head_hash": head_hash,
+        }
     ).encode("utf-8")
 
 
@@ -205,12 +208,18 @@ class EventStore(Protocol):
     def create_stream(self, stream: str, game_type: str, metadata: dict[str, Any]) -> StreamInfo: ...
     def stream_info(self, stream: str) -> StreamInfo: ...
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
-        newest_first: bool = False, before: str | None = None,
+        self,
+        game_type: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        newest_first: bool = False,
+        before: str | None = None,
     ) -> list[StreamInfo]:
         """Streams in creation order, or newest first; ``before``: only those that come after the stream of that
         id in this order (the cursor of the next page). An unknown ``before`` lists nothing."""
         ...
+
     def update_stream(
         self, stream: str, status: str | None = None, metadata: dict[str, Any] | None = None
     ) -> StreamInfo: ...

@@ -103,7 +103,9 @@ class MemoryStore:
         with self._lock:
             if stream in self._streams:
                 raise StreamExists(stream)
-            info = StreamInfo(stream, game_type, utc_now_iso(), "active", 0, 0, metadata, json_copy(metadata, "metadata"))
+            info = StreamInfo(
+                stream, game_type, utc_now_iso(), "active", 0, 0, metadata, json_copy(metadata, "metadata")
+            )
             genesis = genesis_hash(stream, game_type, info.created_at, metadata)
             self._streams[stream] = _Stream(info, genesis, genesis, sign_head(self._signer, stream, 0, 0, genesis))
             return _copy_info(info)
@@ -113,8 +115,13 @@ class MemoryStore:
             return _copy_info(self._get(stream).info)
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
-        newest_first: bool = False, before: str | None = None,
+        self,
+        game_type: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        newest_first: bool = False,
+        before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         with self._lock:
@@ -122,7 +129,7 @@ class MemoryStore:
             if newest_first:
                 ordered.reverse()
             if before is not None:
-                ordered = ordered[ordered.index(before) + 1:] if before in ordered else []
+                ordered = ordered[ordered.index(before) + 1 :] if before in ordered else []
             found = [
                 s.info
                 for s in (self._streams[name] for name in ordered)
@@ -229,8 +236,9 @@ class MemoryStore:
     def list_outbox(self, job: str | None = None, limit: int = 100) -> list[OutboxEntry]:
         check_paging(limit)
         with self._lock:
-            found = sorted((e for e in self._outbox.values() if job is None or e.job == job),
-                           key=lambda e: (e.due_at, e.key))
+            found = sorted(
+                (e for e in self._outbox.values() if job is None or e.job == job), key=lambda e: (e.due_at, e.key)
+            )
             return [replace(e, args=json_copy(e.args, "args")) for e in found[:limit]]
 
     def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
@@ -312,7 +320,12 @@ class MemoryStore:
             info = entry.info
             genesis = genesis_hash(stream, info.game_type, info.created_at, info.creation)
             return verify_events(
-                stream, list(entry.events), info.version, entry.last_hash, genesis, info.generation,
+                stream,
+                list(entry.events),
+                info.version,
+                entry.last_hash,
+                genesis,
+                info.generation,
                 entry.head_signature,
             )
 

@@ -60,13 +60,15 @@ def check_outbox(entries: Any) -> list[OutboxEntry]:
             raise ValueError(f"outbox entry {index} must be a dict")
         try:
             due_at = float(entry["due_at"])
-            checked.append(OutboxEntry(
-                check_name(entry["key"], "outbox key"),
-                check_name(entry["token"], "outbox token"),
-                check_name(entry["job"], "outbox job"),
-                json_copy(list(entry.get("args") or []), "outbox args"),
-                due_at,
-            ))
+            checked.append(
+                OutboxEntry(
+                    check_name(entry["key"], "outbox key"),
+                    check_name(entry["token"], "outbox token"),
+                    check_name(entry["job"], "outbox job"),
+                    json_copy(list(entry.get("args") or []), "outbox args"),
+                    due_at,
+                )
+            )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"outbox entry {index} needs key, token, job, args and due_at: {exc}") from None
         if due_at != due_at or due_at in (float("inf"), float("-inf")):

@@ -175,8 +175,10 @@ class PostgresStore(PostgresOutbox):
                     else:
                         conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY,"
-                         " applied_at timestamptz NOT NULL DEFAULT now())")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            )
             done = {name for (name,) in conn.execute("SELECT name FROM schema_migrations").fetchall()}
             for name, statements in NAMED_MIGRATIONS.items():
                 if name not in done:
@@ -207,7 +209,9 @@ class PostgresStore(PostgresOutbox):
             for version, generation, data, meta, recorded_at in rows:
                 payload = event_payload(version, generation, iso_utc(recorded_at), data, meta)
                 previous = hash_payload(previous, payload)
-                conn.execute("UPDATE events SET hash = %s WHERE stream = %s AND version = %s", (previous, stream, version))
+                conn.execute(
+                    "UPDATE events SET hash = %s WHERE stream = %s AND version = %s", (previous, stream, version)
+                )
             conn.execute(
                 "UPDATE event_streams SET creation = metadata::text::json, last_hash = %s, head_signature = %s"
                 " WHERE stream = %s",
@@ -246,8 +250,15 @@ class PostgresStore(PostgresOutbox):
                 row = conn.execute(
                     "INSERT INTO event_streams (stream, game_type, created_at, status, last_hash, metadata, creation,"
                     f" head_signature) VALUES (%s, %s, %s, 'active', %s, %s, %s, %s) RETURNING {_STREAM_COLUMNS}",
-                    (stream, game_type, created_at, genesis, Jsonb(metadata), canonical_json(metadata),
-                     sign_head(self._signer, stream, 0, 0, genesis)),
+                    (
+                        stream,
+                        game_type,
+                        created_at,
+                        genesis,
+                        Jsonb(metadata),
+                        canonical_json(metadata),
+                        sign_head(self._signer, stream, 0, 0, genesis),
+                    ),
                 ).fetchone()
             except psycopg.errors.UniqueViolation:
                 raise StreamExists(stream) from None
@@ -268,8 +279,13 @@ class PostgresStore(PostgresOutbox):
             return self._info(conn, stream)[0]
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
-        newest_first: bool = False, before: str | None = None,
+        self,
+        game_type: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        newest_first: bool = False,
+        before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         with self._connection() as conn:
@@ -509,7 +525,12 @@ class PostgresStore(PostgresOutbox):
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s ORDER BY version", (stream,)
             ).fetchall()
         return verify_events(
-            stream, (_row_event(row) for row in rows), info.version, head_hash, _genesis(info), info.generation,
+            stream,
+            (_row_event(row) for row in rows),
+            info.version,
+            head_hash,
+            _genesis(info),
+            info.generation,
             signature,
         )
 

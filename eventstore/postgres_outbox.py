@@ -53,7 +53,6 @@ class PostgresOutbox:
         return [_row_outbox(row) for row in rows]
 
 
-
 _OUTBOX_COLUMNS = "key, token, job, args, due_at, attempts"
 
 

@@ -189,7 +189,9 @@ class SqliteStore(SqliteOutbox):
                     else:
                         conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (number, utc_now_iso()))
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
             done = {name for (name,) in conn.execute("SELECT name FROM schema_migrations")}
             for name, statements in NAMED_MIGRATIONS.items():
                 if name not in done:
@@ -250,8 +252,16 @@ class SqliteStore(SqliteOutbox):
                 conn.execute(
                     "INSERT INTO streams (stream, game_type, created_at, status, version, generation, last_hash,"
                     " metadata, creation, head_signature) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
-                    (stream, game_type, info.created_at, info.status, genesis, text, text,
-                     sign_head(self._signer, stream, 0, 0, genesis)),
+                    (
+                        stream,
+                        game_type,
+                        info.created_at,
+                        info.status,
+                        genesis,
+                        text,
+                        text,
+                        sign_head(self._signer, stream, 0, 0, genesis),
+                    ),
                 )
             except sqlite3.IntegrityError:
                 raise StreamExists(stream) from None
@@ -269,8 +279,13 @@ class SqliteStore(SqliteOutbox):
         return self._info(self._conn(), stream)[0]
 
     def list_streams(
-        self, game_type: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0,
-        newest_first: bool = False, before: str | None = None,
+        self,
+        game_type: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        newest_first: bool = False,
+        before: str | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
@@ -365,8 +380,12 @@ class SqliteStore(SqliteOutbox):
                 )
             conn.execute(
                 "UPDATE streams SET version = ?, last_hash = ?, head_signature = ? WHERE stream = ?",
-                (last_version, previous, sign_head(self._signer, stream, info.generation, last_version, previous),
-                 stream),
+                (
+                    last_version,
+                    previous,
+                    sign_head(self._signer, stream, info.generation, last_version, previous),
+                    stream,
+                ),
             )
             write_outbox(conn, work)
         with self._appended:
@@ -487,7 +506,12 @@ class SqliteStore(SqliteOutbox):
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", (stream,)
             ).fetchall()
         return verify_events(
-            stream, (_row_event(row) for row in rows), info.version, head_hash, _genesis(info), info.generation,
+            stream,
+            (_row_event(row) for row in rows),
+            info.version,
+            head_hash,
+            _genesis(info),
+            info.generation,
             signature,
         )
 

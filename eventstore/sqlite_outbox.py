@@ -43,12 +43,15 @@ class SqliteOutbox:
 
     def list_outbox(self, job: str | None = None, limit: int = 100) -> list[OutboxEntry]:
         check_paging(limit)
-        rows = self._conn().execute(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE ?1 IS NULL OR job = ?1 ORDER BY due_at, key LIMIT ?2",
-            (job, limit),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE ?1 IS NULL OR job = ?1 ORDER BY due_at, key LIMIT ?2",
+                (job, limit),
+            )
+            .fetchall()
+        )
         return [_row_outbox(row) for row in rows]
-
 
 
 _OUTBOX_COLUMNS = "key, token, job, args, due_at, attempts"

@@ -44,8 +44,10 @@ def verify_events(
         return report(False, checked + 1, f"stream is at version {head_version} but {checked} events are stored")
     if previous != head_hash:
         return report(
-            False, head_version or None,
-            "the stream's head hash does not match its last event" if head_version
+            False,
+            head_version or None,
+            "the stream's head hash does not match its last event"
+            if head_version
             else "the stream's genesis hash does not match the stream as created",
         )
     return report(True, None, f"{checked} events verified")

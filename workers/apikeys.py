@@ -36,8 +36,9 @@ def create_key(store: EventStore, name: str) -> tuple[ApiKey, str]:
     token = KEY_PREFIX + secrets.token_urlsafe(32)
     digest = _hash(token)
     key = ApiKey(digest[:16], name, utc_now_iso(), False)
-    store.put_document(COLLECTION, digest, {"key_id": key.key_id, "name": name, "created_at": key.created_at,
-                                            "revoked": False})
+    store.put_document(
+        COLLECTION, digest, {"key_id": key.key_id, "name": name, "created_at": key.created_at, "revoked": False}
+    )
     return key, token
 
 
@@ -49,8 +50,10 @@ def lookup(store: EventStore, token: str) -> ApiKey | None:
 
 
 def list_keys(store: EventStore) -> list[ApiKey]:
-    return [ApiKey(d["key_id"], d["name"], d["created_at"], d["revoked"])
-            for _, d in store.list_documents(COLLECTION, limit=10_000)]
+    return [
+        ApiKey(d["key_id"], d["name"], d["created_at"], d["revoked"])
+        for _, d in store.list_documents(COLLECTION, limit=10_000)
+    ]
 
 
 def revoke(store: EventStore, key_id: str) -> bool:

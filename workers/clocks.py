@@ -29,8 +29,14 @@ def running_seats(seats: list[dict], to_act: set[int]) -> list[int]:
     return sorted(s for s in to_act if seats[s]["kind"] == "human")
 
 
-def advance(config: dict[str, Any], clock: dict[str, Any], mover: int | None, seats: list[dict],
-            to_act_after: set[int], now: float) -> dict[str, Any]:
+def advance(
+    config: dict[str, Any],
+    clock: dict[str, Any],
+    mover: int | None,
+    seats: list[dict],
+    to_act_after: set[int],
+    now: float,
+) -> dict[str, Any]:
     """The clock after ``mover`` moved at ``now``: elapsed time charged, increment credited, restarted."""
     banks = list(clock["banks"])
     elapsed = max(0.0, now - clock["since"])

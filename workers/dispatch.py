@@ -125,7 +125,10 @@ class InProcessDispatcher:
     def __init__(self, run: Callable[[str, tuple], None], threads: int = 2, webhook_threads: int = 2) -> None:
         self._run = run
         self._cond = threading.Condition()
-        self._lanes: dict[str, deque[tuple[str, tuple, str | None]]] = {QUEUE_NAME: deque(), WEBHOOK_QUEUE_NAME: deque()}
+        self._lanes: dict[str, deque[tuple[str, tuple, str | None]]] = {
+            QUEUE_NAME: deque(),
+            WEBHOOK_QUEUE_NAME: deque(),
+        }
         self._threads: dict[str, list[threading.Thread]] = {QUEUE_NAME: [], WEBHOOK_QUEUE_NAME: []}
         self._sizes = {QUEUE_NAME: threads, WEBHOOK_QUEUE_NAME: webhook_threads}
         self._busy = 0
@@ -198,8 +201,7 @@ class RQDispatcher:
         from redis import Redis
         from rq import Queue
 
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=5,
-                                    health_check_interval=10)
+        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
         self.queue = Queue(QUEUE_NAME, connection=self.redis)
         self.webhook_queue = Queue(WEBHOOK_QUEUE_NAME, connection=self.redis)
         self._down_until = 0.0

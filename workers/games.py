@@ -270,9 +270,7 @@ class GameService:
             state = rules.fold([e.data for e in events], state)
             if use_snapshots and target - base >= SNAPSHOT_EVERY:
                 try:
-                    blob = snapshots.dump(
-                        self.key, rules, game_id, info.generation, target, events[-1].hash, state
-                    )
+                    blob = snapshots.dump(self.key, rules, game_id, info.generation, target, events[-1].hash, state)
                     self.store.save_snapshot(game_id, info.generation, target, self._snapshot_key(info, rules), blob)
                 except Exception:  # a snapshot is a cache: failing to write one changes no answer
                     log.warning("could not save snapshot of %s at %s", game_id, target, exc_info=True)
@@ -320,7 +318,9 @@ class GameService:
         """New tokens for every human seat (shown once); the old ones stop working at once."""
         info = self.info(game_id)
         tokens = [{"seat": s["seat"], "token": new_token()} for s in info.metadata["seats"] if s["kind"] == "human"]
-        self.store.put_document(SEAT_TOKENS, game_id, {"seats": {str(t["seat"]): hash_token(t["token"]) for t in tokens}})
+        self.store.put_document(
+            SEAT_TOKENS, game_id, {"seats": {str(t["seat"]): hash_token(t["token"]) for t in tokens}}
+        )
         return tokens
 
     # -------------------------------------------------------------------- moves
@@ -399,8 +399,9 @@ class GameService:
             return MoveOutcome(after, stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
-    def _decide_checked(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]],
-                        if_match: list[str] | None, actor: str) -> tuple[list[dict], Any]:
+    def _decide_checked(
+        self, game: LoadedGame, seat: int, commands: list[dict[str, Any]], if_match: list[str] | None, actor: str
+    ) -> tuple[list[dict], Any]:
         """The preconditions (If-Match, game over, a seat handed to a bot), then the rules' decision."""
         if if_match is not None and "*" not in if_match and game.etag not in if_match:
             raise GameError(
@@ -445,7 +446,9 @@ class GameService:
             clock = clocks.initial(config, game.seats, game.rules.to_act(game.state), now)
         if game.seats[seat]["kind"] == "human" and seat in clocks.flagged(clock, now):
             self.time_out(game.info.stream, [seat])
-            raise GameError("out_of_time", f"seat {seat} ran out of time; the game's {config['on_timeout']} policy applies")
+            raise GameError(
+                "out_of_time", f"seat {seat} ran out of time; the game's {config['on_timeout']} policy applies"
+            )
         to_act = set() if game.rules.is_over(state_after) else game.rules.to_act(state_after)
         return clocks.advance(config, clock, seat, game.seats, to_act, now)
 
@@ -469,8 +472,9 @@ class GameService:
         policy = info.metadata["clock"]["on_timeout"]
         records = [dict(s) for s in info.metadata["seats"]]
         for seat in seats:
-            records[seat].update(kind="bot", level=clocks.TIMEOUT_BOT_LEVEL[policy], timed_out=True,
-                                 forfeited=policy == "forfeit")
+            records[seat].update(
+                kind="bot", level=clocks.TIMEOUT_BOT_LEVEL[policy], timed_out=True, forfeited=policy == "forfeit"
+            )
         timeouts = info.metadata.get("timeouts", []) + [
             {"seat": s, "at": clocks.iso(time.time()), "policy": policy} for s in seats
         ]
@@ -560,11 +564,15 @@ class GameService:
             return
         players = [rating_player_id(game.info.metadata, seat) for seat in game.seats]
         players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
-        self.store.put_document(f"rated:{game.info.game_type}", game.info.stream, {
-            "players": players,
-            "ranks": result["ranks"],
-            "finished_at": time.time(),
-        })
+        self.store.put_document(
+            f"rated:{game.info.game_type}",
+            game.info.stream,
+            {
+                "players": players,
+                "ranks": result["ranks"],
+                "finished_at": time.time(),
+            },
+        )
 
     def schedule_bot_turn(self, game: LoadedGame) -> None:
         stream = game.info.stream

@@ -106,7 +106,11 @@ class History:
         voters = ",".join(str(s) for s in [request["by"], *request["accepted"]])
         # the request was made at (at_generation, at_version); the truncation holds it to exactly that
         done = self._truncate(
-            game, request["to_version"], f"seats:{voters}", request["reason"], self._same_history(game),
+            game,
+            request["to_version"],
+            f"seats:{voters}",
+            request["reason"],
+            self._same_history(game),
             closed_request=request,
         )
         return done
@@ -225,13 +229,15 @@ class History:
         last = min(game.version, after + limit)
         for event in self.store.read(game_id, after + 1, last) if after < last else []:
             state = rules.evolve(state, event.data)
-            steps.append({
-                "version": event.version,
-                "seat": event.meta.get("seat"),
-                "actor": event.meta.get("actor", "unknown"),
-                "event": rules.public_event(event.data) if reveal else rules.redact(event.data, seat),
-                "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
-            })
+            steps.append(
+                {
+                    "version": event.version,
+                    "seat": event.meta.get("seat"),
+                    "actor": event.meta.get("actor", "unknown"),
+                    "event": rules.public_event(event.data) if reveal else rules.redact(event.data, seat),
+                    "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
+                }
+            )
         return {
             "game_id": game_id,
             "version": game.version,
@@ -271,14 +277,19 @@ class History:
         report = self.store.verify(game_id)
         key = self.service.key
         signed = bool(report.head_signature) and signature_valid(
-            key.public_key, head_message(game_id, report.generation, report.version, report.head_hash),
+            key.public_key,
+            head_message(game_id, report.generation, report.version, report.head_hash),
             report.head_signature,
         )
         detail = report.detail
         if report.ok:
-            detail += "; the head carries this server's signature" if signed else (
-                "; but the head does not carry this server's signature (the stored chain was rewritten, or"
-                " signed with another key)"
+            detail += (
+                "; the head carries this server's signature"
+                if signed
+                else (
+                    "; but the head does not carry this server's signature (the stored chain was rewritten, or"
+                    " signed with another key)"
+                )
             )
         return {
             "game_id": game_id,
@@ -297,7 +308,9 @@ class History:
     def export_lines(self, game_id: str) -> list[str]:
         game = self.service.load(game_id)
         if not game.over:
-            raise GameError("game_not_over", "only a finished game can be exported (its hidden information is public then)")
+            raise GameError(
+                "game_not_over", "only a finished game can be exported (its hidden information is public then)"
+            )
         report = self.store.verify(game_id)
         events = self.store.read(game_id)
         if report.version != game.version or report.generation != game.generation:
@@ -337,14 +350,18 @@ class History:
         }
         lines = [canonical(header)]
         for event in events:
-            lines.append(canonical({
-                "version": event.version,
-                "generation": event.generation,
-                "data": event.data,
-                "meta": event.meta,
-                "hash": event.hash,
-                "recorded_at": event.recorded_at,
-            }))
+            lines.append(
+                canonical(
+                    {
+                        "version": event.version,
+                        "generation": event.generation,
+                        "data": event.data,
+                        "meta": event.meta,
+                        "hash": event.hash,
+                        "recorded_at": event.recorded_at,
+                    }
+                )
+            )
         return lines
 
 
@@ -433,8 +450,10 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     names = [(s.get("seat"), s.get("name")) for s in header.get("seats", [])]
     if not chain.ok or not report["signature_ok"] or not report["key_trusted"]:
         report["detail"] = (
-            chain.detail if not chain.ok
-            else "the chain head's signature is not valid" if not report["signature_ok"]
+            chain.detail
+            if not chain.ok
+            else "the chain head's signature is not valid"
+            if not report["signature_ok"]
             else "the chain is signed by a key this verifier does not trust"
         )
         return report

@@ -79,8 +79,17 @@ def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict
     return make_bot("random", 0).choose(rules, state, seat, rng)
 
 
-JOBS = frozenset({"play_bot_turn", "check_clock", "finish_game", "advance_tournament", "sync_webhooks",
-                  "deliver_webhooks", "redeliver_webhook"})
+JOBS = frozenset(
+    {
+        "play_bot_turn",
+        "check_clock",
+        "finish_game",
+        "advance_tournament",
+        "sync_webhooks",
+        "deliver_webhooks",
+        "redeliver_webhook",
+    }
+)
 
 
 def run_entry(key: str, token: str, job: str, args: list) -> str:

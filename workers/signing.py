@@ -108,8 +108,12 @@ class ServerKey:
         )
 
     def describe(self) -> dict[str, str]:
-        return {"algorithm": ALGORITHM, "key_id": self.key_id, "public_key": self.public_key,
-                "public_key_pem": self.public_pem}
+        return {
+            "algorithm": ALGORITHM,
+            "key_id": self.key_id,
+            "public_key": self.public_key,
+            "public_key_pem": self.public_pem,
+        }
 
 
 def key_file_path(data_dir: str | os.PathLike | None = None) -> Path:

@@ -44,8 +44,14 @@ def work_item(key: str, job: str, args: list[Any], delay: float = 0.0, now: floa
     now = time.time() if now is None else now
     due_at = now + delay if delay > 0 else now + LEASE
     # "dispatch" is not stored: it tells dispatch_now to hand the work over right after the commit
-    return {"key": key, "token": uuid.uuid4().hex, "job": job, "args": list(args), "due_at": due_at,
-            "dispatch": delay <= 0}
+    return {
+        "key": key,
+        "token": uuid.uuid4().hex,
+        "job": job,
+        "args": list(args),
+        "due_at": due_at,
+        "dispatch": delay <= 0,
+    }
 
 
 def as_entry(item: dict[str, Any] | OutboxEntry) -> OutboxEntry:
@@ -73,8 +79,9 @@ def dispatch_now(dispatcher: Any, items: list[dict[str, Any]]) -> int:
 class Sweeper:
     """Re-dispatches due outbox work that has no live job, on a background thread (or once, by hand)."""
 
-    def __init__(self, store: EventStore, dispatcher: Any, interval: float = SWEEP_INTERVAL,
-                 lease: float = LEASE) -> None:
+    def __init__(
+        self, store: EventStore, dispatcher: Any, interval: float = SWEEP_INTERVAL, lease: float = LEASE
+    ) -> None:
         self.store = store
         self.dispatcher = dispatcher
         self.interval = interval

@@ -41,8 +41,10 @@ class Tournaments:
         high = size.get("max", min(rules.max_players, max(low, 4)))
         low = max(low, rules.min_players)
         if not rules.min_players <= low <= high <= rules.max_players:
-            raise GameError("invalid_seats", f"{rules.name} tables take {rules.min_players} to "
-                                             f"{rules.max_players} seats; asked for {low} to {high}")
+            raise GameError(
+                "invalid_seats",
+                f"{rules.name} tables take {rules.min_players} to {rules.max_players} seats; asked for {low} to {high}",
+            )
         try:
             options = rules.validate_options(body.get("options"), low)
         except ValueError as exc:
@@ -53,8 +55,9 @@ class Tournaments:
             raise GameError("invalid_seats", f"{len(ids)} participants cannot fill one table of {low}")
         seed = body.get("seed", random.SystemRandom().getrandbits(32))
         if body["format"] == "round_robin":
-            schedule = [r.to_dict() for r in logic.round_robin(ids, low, high, seed=seed,
-                                                                max_rounds=body.get("rounds"))]
+            schedule = [
+                r.to_dict() for r in logic.round_robin(ids, low, high, seed=seed, max_rounds=body.get("rounds"))
+            ]
             planned = len(schedule)
         else:
             schedule = []
@@ -87,16 +90,24 @@ class Tournaments:
             if p.get("bot_level"):
                 bots += 1
                 pid = f"bot:{p['bot_level']}:{bots}"
-                out.append({"id": pid, "name": p.get("name") or f"{p['bot_level']} bot {bots}",
-                            "kind": "bot", "level": p["bot_level"], "external_id": None})
+                out.append(
+                    {
+                        "id": pid,
+                        "name": p.get("name") or f"{p['bot_level']} bot {bots}",
+                        "kind": "bot",
+                        "level": p["bot_level"],
+                        "external_id": None,
+                    }
+                )
             else:
                 if not p.get("external_id"):
                     raise GameError("invalid_seats", "a human participant needs the site's external_id")
                 pid = p["external_id"]
                 if pid in seen:
                     raise GameError("invalid_seats", f"participant {pid!r} is listed twice")
-                out.append({"id": pid, "name": p.get("name") or pid, "kind": "human", "level": None,
-                            "external_id": pid})
+                out.append(
+                    {"id": pid, "name": p.get("name") or pid, "kind": "human", "level": None, "external_id": pid}
+                )
             seen.add(out[-1]["id"])
         return out
 
@@ -115,15 +126,21 @@ class Tournaments:
             for r in t["rounds"]:
                 for b in r["byes"]:
                     bye_counts[b] = bye_counts.get(b, 0) + 1
-            paired = logic.pair_swiss_round(ids, order, history, sizes, random.Random(t["seed"] + number),
-                                            bye_counts=bye_counts)
+            paired = logic.pair_swiss_round(
+                ids, order, history, sizes, random.Random(t["seed"] + number), bye_counts=bye_counts
+            )
             tables, byes = paired.tables, paired.byes
         seat_history = logic.seats_from_games(
             {"players": table["players"]} for r in t["rounds"] for table in r["tables"]
         )
         by_id = {p["id"]: p for p in t["participants"]}
-        round_doc: dict[str, Any] = {"number": number, "status": "running", "tables": [], "byes": list(byes),
-                                     "started_at": utc_now_iso()}
+        round_doc: dict[str, Any] = {
+            "number": number,
+            "status": "running",
+            "tables": [],
+            "byes": list(byes),
+            "started_at": utc_now_iso(),
+        }
         t["rounds"].append(round_doc)
         self.save(t)
         issued: dict[str, list[dict[str, Any]]] = {}
@@ -136,25 +153,39 @@ class Tournaments:
                 for pid in seated
             ]
             game, tokens = self.service.create_game(
-                t["game_type"], seats, t["options"], seed=None, undo=False, created_by=t["key_id"],
+                t["game_type"],
+                seats,
+                t["options"],
+                seed=None,
+                undo=False,
+                created_by=t["key_id"],
                 clock=t["clock"],
                 extra_metadata={"tournament_id": t["id"], "round": number, "table": index + 1, "rated": True},
                 start_bots=False,
             )
-            round_doc["tables"].append({
-                "table": index + 1,
-                "game_id": game.info.stream,
-                "players": seated,
-                "result": None,
-            })
+            round_doc["tables"].append(
+                {
+                    "table": index + 1,
+                    "game_id": game.info.stream,
+                    "players": seated,
+                    "result": None,
+                }
+            )
             issued[game.info.stream] = [{**tok, "player": seated[tok["seat"]]} for tok in tokens]
             self.save(t)
-        webhooks.emit(self.store, t["key_id"], "tournament.round_started", {
-            "tournament_id": t["id"], "round": number,
-            "tables": [{"table": x["table"], "game_id": x["game_id"], "players": x["players"]}
-                       for x in round_doc["tables"]],
-            "byes": round_doc["byes"],
-        })
+        webhooks.emit(
+            self.store,
+            t["key_id"],
+            "tournament.round_started",
+            {
+                "tournament_id": t["id"],
+                "round": number,
+                "tables": [
+                    {"table": x["table"], "game_id": x["game_id"], "players": x["players"]} for x in round_doc["tables"]
+                ],
+                "byes": round_doc["byes"],
+            },
+        )
         self._kick(t)
         for table in round_doc["tables"]:
             self.service.after_change(self.service.load(table["game_id"]))
@@ -180,8 +211,11 @@ class Tournaments:
             for table in round_doc["tables"]:
                 if table["result"] is None and self.service.info(table["game_id"]).status == "finished":
                     result = self.service.load(table["game_id"]).result_dict()
-                    table["result"] = {"ranks": result["ranks"], "scores": result["scores"],
-                                       "no_winner": result.get("no_winner", False)}
+                    table["result"] = {
+                        "ranks": result["ranks"],
+                        "scores": result["scores"],
+                        "no_winner": result.get("no_winner", False),
+                    }
             if all(table["result"] is not None for table in round_doc["tables"]):
                 round_doc["status"] = "finished"
         current = t["rounds"][-1]
@@ -195,8 +229,9 @@ class Tournaments:
         t["status"] = "finished"
         t["finished_at"] = utc_now_iso()
         self.save(t)
-        webhooks.emit(self.store, t["key_id"], "tournament.finished", {
-            "tournament_id": t["id"], "standings": self.standings(t)})
+        webhooks.emit(
+            self.store, t["key_id"], "tournament.finished", {"tournament_id": t["id"], "standings": self.standings(t)}
+        )
         self._kick(t)
         return "finished"
 
@@ -204,7 +239,9 @@ class Tournaments:
     def results(self, t: dict[str, Any]) -> list[dict[str, Any]]:
         return [
             {"players": table["players"], **table["result"]}
-            for r in t["rounds"] for table in r["tables"] if table["result"] is not None
+            for r in t["rounds"]
+            for table in r["tables"]
+            if table["result"] is not None
         ]
 
     def standings(self, t: dict[str, Any]) -> list[dict[str, Any]]:

@@ -134,8 +134,15 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     cursor = store.get_document(CURSORS, game_id) or {"generation": 0, "version": 0}
     touched: set[str] = set()
     if cursor["generation"] != info.generation:
-        touched.update(emit(store, key_id, "game.truncated", {
-            "game_id": game_id, "generation": info.generation, "version": info.version}, game_id))
+        touched.update(
+            emit(
+                store,
+                key_id,
+                "game.truncated",
+                {"game_id": game_id, "generation": info.generation, "version": info.version},
+                game_id,
+            )
+        )
         cursor = {"generation": info.generation, "version": min(cursor["version"], info.version)}
     if cursor["version"] >= info.version:
         store.put_document(CURSORS, game_id, cursor)
@@ -150,25 +157,52 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
         last_of_move = index + 1 == len(events) or events[index + 1].meta.get("move") != event.meta.get("move")
         if not last_of_move:
             continue
-        base = {"game_id": game_id, "game_type": info.game_type, "version": event.version,
-                "etag": f"{info.generation}.{event.version}", "head_hash": event.hash}
+        base = {
+            "game_id": game_id,
+            "game_type": info.game_type,
+            "version": event.version,
+            "etag": f"{info.generation}.{event.version}",
+            "head_hash": event.hash,
+        }
         if event.version == setup_version:
-            touched.update(emit(store, key_id, "game.started", {**base, "seats": seats,
-                                                                 "tournament_id": info.metadata.get("tournament_id")},
-                                game_id))
+            touched.update(
+                emit(
+                    store,
+                    key_id,
+                    "game.started",
+                    {**base, "seats": seats, "tournament_id": info.metadata.get("tournament_id")},
+                    game_id,
+                )
+            )
         if rules.is_over(state):
             result = rules.result(state).as_dict()
             forfeited = [s["seat"] for s in info.metadata["seats"] if s.get("forfeited")]
             if forfeited:
                 result = {**result, "ranks": clocks.forfeit_ranks(result["ranks"], forfeited), "forfeited": forfeited}
-            touched.update(emit(store, key_id, "game.finished", {**base, "seats": seats, "result": result,
-                                                                  "tournament_id": info.metadata.get("tournament_id")},
-                                game_id))
+            touched.update(
+                emit(
+                    store,
+                    key_id,
+                    "game.finished",
+                    {**base, "seats": seats, "result": result, "tournament_id": info.metadata.get("tournament_id")},
+                    game_id,
+                )
+            )
         else:
             to_act = sorted(rules.to_act(state))
-            touched.update(emit(store, key_id, "game.turn", {
-                **base, "to_act": [seats[s] for s in to_act],
-                "deadline": turn_deadline(info.metadata.get("clock"), event.meta.get("clock"))}, game_id))
+            touched.update(
+                emit(
+                    store,
+                    key_id,
+                    "game.turn",
+                    {
+                        **base,
+                        "to_act": [seats[s] for s in to_act],
+                        "deadline": turn_deadline(info.metadata.get("clock"), event.meta.get("clock")),
+                    },
+                    game_id,
+                )
+            )
     store.put_document(CURSORS, game_id, {"generation": info.generation, "version": info.version})
     return sorted(touched)
 
@@ -182,8 +216,11 @@ def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
 
 # ------------------------------------------------------------------------------------ delivering
 def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> tuple[bool, str]:
-    body = json.dumps({"type": entry["type"], "timestamp": entry["timestamp"], "data": entry["data"]},
-                      separators=(",", ":"), sort_keys=True)
+    body = json.dumps(
+        {"type": entry["type"], "timestamp": entry["timestamp"], "data": entry["data"]},
+        separators=(",", ":"),
+        sort_keys=True,
+    )
     timestamp = int(time.time())
     request = urllib.request.Request(
         sub["url"],

@@ -39,8 +39,7 @@ def worker_classes():
     return TradewindsSimpleWorker, TradewindsForkWorker
 
 
-def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool = False,
-        say=print) -> int:
+def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool = False, say=print) -> int:
     """Work until stopped (SIGTERM / SIGINT), reconnecting to Redis with back-off whenever it goes away."""
     from redis import Redis
 
@@ -50,8 +49,10 @@ def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool =
         jobs.set_runtime(runtime)  # built once: every job of this process shares it
     names = QUEUES[queues]
     resumed = _resume(runtime)
-    say(f"Tradewinds worker on {', '.join(repr(n) for n in names)} ({'fork per job' if fork else 'in-process'}; "
-        f"{resumed} pending bot turn(s) re-queued)")
+    say(
+        f"Tradewinds worker on {', '.join(repr(n) for n in names)} ({'fork per job' if fork else 'in-process'}; "
+        f"{resumed} pending bot turn(s) re-queued)"
+    )
     assert runtime.sweeper is not None
     if not burst:
         runtime.sweeper.start()

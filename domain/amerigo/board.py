@@ -116,7 +116,12 @@ class Board:
                 continue
             r, c = divmod(sq, nc)
             for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= rr < nr and 0 <= cc < nc and rr // TILE_SIZE == r // TILE_SIZE and cc // TILE_SIZE == c // TILE_SIZE:
+                if (
+                    0 <= rr < nr
+                    and 0 <= cc < nc
+                    and rr // TILE_SIZE == r // TILE_SIZE
+                    and cc // TILE_SIZE == c // TILE_SIZE
+                ):
                     if self.is_tp[rr * nc + cc]:
                         anchor_tp[sq] = rr * nc + cc
         self.anchor_tp = anchor_tp

@@ -70,7 +70,9 @@ ACTION_STEPS = {
     WHITE: ("advance", "use_fast_passage"),
 }
 ALL_COMMANDS = frozenset(
-    FREE_COMMANDS + CHOOSE_COMMANDS + tuple(c for steps in ACTION_STEPS.values() for c in steps)
+    FREE_COMMANDS
+    + CHOOSE_COMMANDS
+    + tuple(c for steps in ACTION_STEPS.values() for c in steps)
     + ("take_progress_token",)
 )
 
@@ -100,8 +102,9 @@ def _str_field(cmd: dict, name: str) -> str:
 def _square_field(state: State, value: Any, name: str, allow_frame: bool) -> int:
     board = state.board
     if not isinstance(value, dict):
-        raise _invalid(f"field {name!r} must be an object like {{\"r\": 0, \"c\": 0}}"
-                       + (" or {\"frame\": 0}" if allow_frame else ""))
+        raise _invalid(
+            f'field {name!r} must be an object like {{"r": 0, "c": 0}}' + (' or {"frame": 0}' if allow_frame else "")
+        )
     if allow_frame and "frame" in value:
         f = value.get("frame")
         if set(value) != {"frame"} or not isinstance(f, int) or isinstance(f, bool):
@@ -304,8 +307,10 @@ def _move_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
     ship = _ship_field(cmd)
     if kind == "found_trading_post":
         if not can_found(s, seat, ship):
-            raise _illegal("this ship cannot found a trading post: it must stand on an anchor whose trading-post "
-                           "space is empty, you need a post left, and one post per ship per action")
+            raise _illegal(
+                "this ship cannot found a trading post: it must stand on an anchor whose trading-post "
+                "space is empty, you need a post left, and one post per ship per action"
+            )
         _found(ctx, s, seat, ship)
         return False
     if s.founded[ship]:
@@ -327,8 +332,7 @@ def _move_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
     sailed = list(s.sailed)
     sailed[ship] += d
     gold = max(0, max(sailed) - s.ap_free) - s.gold_paid
-    ctx.emit({"type": "ShipMoved", "seat": seat, "ship": ship, "to": board.node_json(to), "distance": d,
-              "gold": gold})
+    ctx.emit({"type": "ShipMoved", "seat": seat, "ship": ship, "to": board.node_json(to), "distance": d, "gold": gold})
     return False
 
 
@@ -339,8 +343,17 @@ def _found(ctx: Ctx, s: State, seat: int, ship: int) -> None:
     island = board.island_of[tp]
     first = not any(s.cover[sq] != EMPTY and s.cover[sq] < 10 for sq in board.island_tps[island])
     gold = 1 if s.players[seat].has("P19") else 0
-    ctx.emit({"type": "TradingPostFounded", "seat": seat, "ship": ship, "square": board.square_json(tp),
-              "island": island, "discovery_vp": DISCOVERY_VP if first else 0, "gold": gold})
+    ctx.emit(
+        {
+            "type": "TradingPostFounded",
+            "seat": seat,
+            "ship": ship,
+            "square": board.square_json(tp),
+            "island": island,
+            "discovery_vp": DISCOVERY_VP if first else 0,
+            "gold": gold,
+        }
+    )
     _check_completion(ctx, seat, island)
 
 
@@ -355,10 +368,22 @@ def _check_completion(ctx: Ctx, seat: int, island: int) -> None:
         if POST <= c < POST + s.seats:
             counts[c - POST] += 1
     tv = TIME_VALUE_BY_ROUND[s.round]
-    scores = [{"seat": other, "posts": counts[other], "vp": tp_score(counts[other]) * tv}
-              for other in s.order if counts[other]]
-    ctx.emit({"type": "IslandCompleted", "seat": seat, "island": island, "vp": COMPLETION_VP,
-              "chest": bool(s.chest_on[island]), "time_value": tv, "scores": scores})
+    scores = [
+        {"seat": other, "posts": counts[other], "vp": tp_score(counts[other]) * tv}
+        for other in s.order
+        if counts[other]
+    ]
+    ctx.emit(
+        {
+            "type": "IslandCompleted",
+            "seat": seat,
+            "island": island,
+            "vp": COMPLETION_VP,
+            "chest": bool(s.chest_on[island]),
+            "time_value": tv,
+            "scores": scores,
+        }
+    )
 
 
 # -- PLAN ---------------------------------------------------------------------------------------------
@@ -411,7 +436,7 @@ def _build_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
         raise _illegal(f"you have no planned {tkind} tile {shape}")
     raw = cmd.get("squares")
     if not isinstance(raw, list) or len(raw) != SHAPE_SIZE[shape]:
-        raise _invalid(f"'squares' must be a list of {SHAPE_SIZE[shape]} squares {{\"r\": .., \"c\": ..}}")
+        raise _invalid(f'\'squares\' must be a list of {SHAPE_SIZE[shape]} squares {{"r": .., "c": ..}}')
     squares = [_square_field(s, v, "squares", allow_frame=False) for v in raw]
     if squares != sorted(set(squares)):
         raise _illegal("list the squares once each, sorted by (r, c)")
@@ -433,9 +458,20 @@ def _build_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
     big = 1 if board.island_big[island] else 0
     vp = VILLAGE_VP[big] if tkind == VILLAGE else NEUTRAL_VP_PER_SQUARE[big] * len(squares)
     goods = [COMMODITIES[board.commodity[sq]] for sq in squares if board.commodity[sq] >= 0]
-    ctx.emit({"type": "TilePlaced", "seat": seat, "kind": tkind, "shape": shape,
-              "squares": [board.square_json(sq) for sq in squares], "island": island, "vp": vp,
-              "commodities": goods, "cost": cost, "gold": gold})
+    ctx.emit(
+        {
+            "type": "TilePlaced",
+            "seat": seat,
+            "kind": tkind,
+            "shape": shape,
+            "squares": [board.square_json(sq) for sq in squares],
+            "island": island,
+            "vp": vp,
+            "commodities": goods,
+            "cost": cost,
+            "gold": gold,
+        }
+    )
     _check_completion(ctx, seat, island)
     return False
 

@@ -74,8 +74,15 @@ def setup_events(seats: int, rng: random.Random, tower: TowerModel) -> list[dict
     ctx.emit({"type": "ProductionStacksShuffled", "stacks": stacks})
     ctx.emit({"type": "ProductionRevealed", "tokens": _production_draw(stacks, seats)})
     out, after = tower.drop(rng, [], list(SETUP_BATCH))
-    ctx.emit({"type": "TowerDropped", "colour": "setup", "batch": len(SETUP_BATCH),
-              "out": [COLOURS[c] for c in out], "tower": [COLOURS[c] for c in after]})
+    ctx.emit(
+        {
+            "type": "TowerDropped",
+            "colour": "setup",
+            "batch": len(SETUP_BATCH),
+            "out": [COLOURS[c] for c in out],
+            "tower": [COLOURS[c] for c in after],
+        }
+    )
     ctx.emit({"type": "RoundStarted", "round": 1, "time_value": TIME_VALUE_BY_ROUND[1]})
     run_chain(ctx, rng, tower)
     return ctx.events
@@ -117,14 +124,20 @@ def _run_phase(ctx: Ctx, rng: random.Random, tower: TowerModel, colour: int) -> 
         ctx.emit({"type": "PhaseSkipped", "round": s.round, "colour": name, "reason": "storage_empty"})
         return
     out, after = tower.drop(rng, s.tower, [colour] * n)
-    ctx.emit({"type": "TowerDropped", "colour": name, "batch": n,
-              "out": [COLOURS[c] for c in out], "tower": [COLOURS[c] for c in after]})
+    ctx.emit(
+        {
+            "type": "TowerDropped",
+            "colour": name,
+            "batch": n,
+            "out": [COLOURS[c] for c in out],
+            "tower": [COLOURS[c] for c in after],
+        }
+    )
     if not out:
         ctx.emit({"type": "PhaseSkipped", "round": s.round, "colour": name, "reason": "nothing_fell"})
         return
     area = ctx.s.area
-    ctx.emit({"type": "PhaseStarted", "round": s.round, "colour": name, "ap": max(area),
-              "order": list(ctx.s.order)})
+    ctx.emit({"type": "PhaseStarted", "round": s.round, "colour": name, "ap": max(area), "order": list(ctx.s.order)})
 
 
 def _between_rounds(ctx: Ctx, rnd: int) -> None:
@@ -132,9 +145,14 @@ def _between_rounds(ctx: Ctx, rnd: int) -> None:
     ctx.emit({"type": "RoundStarted", "round": rnd, "time_value": TIME_VALUE_BY_ROUND[rnd]})
     ctx.emit({"type": "PirateRevealed", "slot": rnd, "value": s.pirates[rnd - 1]})
     s = ctx.s
-    ctx.emit({"type": "ProgressDisplayRefreshed", "round": rnd,
-              "removed": [t for t in s.progress_display[:4] if t is not None],
-              "moved": [t for t in s.progress_display[4:] if t is not None]})
+    ctx.emit(
+        {
+            "type": "ProgressDisplayRefreshed",
+            "round": rnd,
+            "removed": [t for t in s.progress_display[:4] if t is not None],
+            "moved": [t for t in s.progress_display[4:] if t is not None],
+        }
+    )
     drawn = ctx.s.progress_pile[:PROGRESS_REFILL]
     if drawn:
         ctx.emit({"type": "ProgressTokensRevealed", "tokens": dict(zip(PROGRESS_DISPLAY_SPACES[4:], drawn))})
@@ -151,12 +169,28 @@ def pirate_attack(s: State) -> dict:
         st = strength + PIRATE_ALLY_STRENGTH * sum(1 for a in allies if a != seat)
         if p.cannon >= st:
             gold = BOUNTY_GOLD if p.has("P13") else 0
-            outcomes.append({"seat": seat, "strength": st, "fended": True, "cannon_after": p.cannon - st,
-                             "vp_lost": 0, "gold": gold})
+            outcomes.append(
+                {
+                    "seat": seat,
+                    "strength": st,
+                    "fended": True,
+                    "cannon_after": p.cannon - st,
+                    "vp_lost": 0,
+                    "gold": gold,
+                }
+            )
         else:
             loss = (st + 1) // 2 if p.has("P12") else st
-            outcomes.append({"seat": seat, "strength": st, "fended": False, "cannon_after": 0,
-                             "vp_lost": min(loss, p.vp), "gold": 0})
+            outcomes.append(
+                {
+                    "seat": seat,
+                    "strength": st,
+                    "fended": False,
+                    "cannon_after": 0,
+                    "vp_lost": min(loss, p.vp),
+                    "gold": 0,
+                }
+            )
     return {"type": "PiratesAttacked", "round": s.round, "strength": strength, "outcomes": outcomes}
 
 
@@ -169,8 +203,9 @@ def final_scoring(s: State) -> dict:
         total_gold = p.gold + chest_gold + token_gold
         cap_vp = max(0, total_gold - GOLD_MAX)
         gold_after = min(total_gold, GOLD_MAX)
-        goods = sum(n * (1 + sum(1 for t in p.production if t.split("-")[1] == c))
-                    for n, c in zip(p.commodities, COMMODITIES))
+        goods = sum(
+            n * (1 + sum(1 for t in p.production if t.split("-")[1] == c)) for n, c in zip(p.commodities, COMMODITIES)
+        )
         progress_vp = track_vp(PROGRESS_VP, p.progress)
         token_vp = 0
         if p.has("P22"):
@@ -181,8 +216,20 @@ def final_scoring(s: State) -> dict:
             token_vp += gold_after
         special_vp = track_vp(SPECIAL_VP, p.special)
         total = p.vp + cap_vp + gold_after + goods + progress_vp + token_vp + special_vp
-        rows.append({"seat": seat, "chest_gold": chest_gold, "token_gold": token_gold, "cap_vp": cap_vp,
-                     "gold_after": gold_after, "gold_vp": gold_after, "goods_vp": goods,
-                     "progress_vp": progress_vp, "token_vp": token_vp, "special_vp": special_vp,
-                     "vp_before": p.vp, "total": total})
+        rows.append(
+            {
+                "seat": seat,
+                "chest_gold": chest_gold,
+                "token_gold": token_gold,
+                "cap_vp": cap_vp,
+                "gold_after": gold_after,
+                "gold_vp": gold_after,
+                "goods_vp": goods,
+                "progress_vp": progress_vp,
+                "token_vp": token_vp,
+                "special_vp": special_vp,
+                "vp_before": p.vp,
+                "total": total,
+            }
+        )
     return {"type": "GameEnded", "final": rows}

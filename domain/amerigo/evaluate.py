@@ -85,8 +85,10 @@ def worth(state: State, seat: int) -> float:
     p = state.players[seat]
     if state.over:
         return float(p.vp)
-    goods = sum(n * (1 + sum(1 for t in p.production if t.split("-")[1] == c))
-                for n, c in zip(p.commodities, COMMODITIES, strict=False))
+    goods = sum(
+        n * (1 + sum(1 for t in p.production if t.split("-")[1] == c))
+        for n, c in zip(p.commodities, COMMODITIES, strict=False)
+    )
     extra = 0.0
     for t, used in p.tokens.items():
         if t == "P23":
@@ -104,10 +106,21 @@ def worth(state: State, seat: int) -> float:
         planned += p.planned[NEUTRAL_SLOT[shape]] * (1.5 * size if land else 0.5 * size)
     for shape in VILLAGE_SHAPES:
         planned += p.planned[VILLAGE_SLOT[shape]] * (1.2 if land else 0.4)
-    return (p.vp + p.gold + goods + track_vp(PROGRESS_VP, p.progress) + track_vp(SPECIAL_VP, p.special)
-            + 3 * p.chests + extra + planned + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
-            + 0.1 * p.progress + 0.1 * p.special + posts
-            + _ship_prospect(state, seat, _open_anchors(state)))
+    return (
+        p.vp
+        + p.gold
+        + goods
+        + track_vp(PROGRESS_VP, p.progress)
+        + track_vp(SPECIAL_VP, p.special)
+        + 3 * p.chests
+        + extra
+        + planned
+        + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
+        + 0.1 * p.progress
+        + 0.1 * p.special
+        + posts
+        + _ship_prospect(state, seat, _open_anchors(state))
+    )
 
 
 def evaluate(state: State, seat: int) -> float:

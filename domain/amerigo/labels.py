@@ -65,8 +65,7 @@ def label(s: State, seat: int, c: dict[str, Any]) -> dict[str, Any]:
         track = _TRACK[track_of(s.x)[0]]
         if c["n"] == 0:
             return {"label": f"Stay on the {track} track"}
-        return {"label": f"Advance {plural(c['n'], 'space')} on the {track} track{_pay(s, c['n'])}",
-                **_cost(s, c["n"])}
+        return {"label": f"Advance {plural(c['n'], 'space')} on the {track} track{_pay(s, c['n'])}", **_cost(s, c["n"])}
     if kind == "take_tile":
         ap = D.VILLAGE_COST if c["kind"] == D.VILLAGE else D.SHAPE_SIZE[c["shape"]]
         return {"label": f"Plan a {c['kind']} {c['shape']} tile ({ap} AP){_pay(s, ap)}", **_cost(s, ap)}

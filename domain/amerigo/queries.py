@@ -226,4 +226,3 @@ def placements(state: State, seat: int, shape: str) -> list[tuple[int, ...]]:
 
 def is_first(state: State, seat: int) -> bool:
     return bool(state.order) and state.order[0] == seat
-

@@ -18,8 +18,9 @@ class TowerModel:
 class StochasticTower(TowerModel):
     """Stuck cubes are released with probability q; dropped cubes stick with probability p (capacity cap)."""
 
-    def __init__(self, p_stick: float = TOWER_P_STICK, q_release: float = TOWER_Q_RELEASE,
-                 capacity: int = TOWER_CAPACITY) -> None:
+    def __init__(
+        self, p_stick: float = TOWER_P_STICK, q_release: float = TOWER_Q_RELEASE, capacity: int = TOWER_CAPACITY
+    ) -> None:
         self.p = p_stick
         self.q = q_release
         self.capacity = capacity

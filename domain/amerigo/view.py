@@ -22,10 +22,19 @@ from .data import (
 )
 from .state import NEUTRAL_SLOT, POST, VILLAGE_SLOT, State
 
-REVEALING = frozenset({
-    "IslandsAssembled", "StackOrderDrawn", "PiratesPlaced", "PirateRevealed", "ProgressPileShuffled",
-    "ProgressTokensRevealed", "ProductionStacksShuffled", "ProductionRevealed", "TowerDropped",
-})
+REVEALING = frozenset(
+    {
+        "IslandsAssembled",
+        "StackOrderDrawn",
+        "PiratesPlaced",
+        "PirateRevealed",
+        "ProgressPileShuffled",
+        "ProgressTokensRevealed",
+        "ProductionStacksShuffled",
+        "ProductionRevealed",
+        "TowerDropped",
+    }
+)
 
 
 def _player_view(state: State, seat: int) -> dict[str, Any]:
@@ -61,11 +70,20 @@ def public_view(state: State) -> dict[str, Any]:
     unrevealed.subtract(revealed)
     cover = state.cover
     posts = [{"square": board.square_json(sq), "seat": c - POST} for sq, c in enumerate(cover) if POST <= c < 10]
-    tiles = [{"kind": kind, "shape": shape, "seat": None if owner < 0 else owner,
-              "squares": [board.square_json(sq) for sq in squares]}
-             for kind, shape, owner, squares in state.placed]
-    goods = [{"square": board.square_json(sq), "commodity": COMMODITIES[t]}
-             for sq, t in enumerate(board.commodity) if t >= 0 and cover[sq] == 0]
+    tiles = [
+        {
+            "kind": kind,
+            "shape": shape,
+            "seat": None if owner < 0 else owner,
+            "squares": [board.square_json(sq) for sq in squares],
+        }
+        for kind, shape, owner, squares in state.placed
+    ]
+    goods = [
+        {"square": board.square_json(sq), "commodity": COMMODITIES[t]}
+        for sq, t in enumerate(board.commodity)
+        if t >= 0 and cover[sq] == 0
+    ]
     tower_counts = [7 - state.storage[c] - state.area[c] for c in range(7)]
     turn = None
     if state.turn_seat >= 0:
@@ -93,11 +111,18 @@ def public_view(state: State) -> dict[str, Any]:
         "board": {
             "sel": list(board.key[1]),
             "rots": list(board.key[2]),
-            "rows": [board.grid[r * board.ncols:(r + 1) * board.ncols] for r in range(board.nrows)],
+            "rows": [board.grid[r * board.ncols : (r + 1) * board.ncols] for r in range(board.nrows)],
             "frame_spaces": board.nframe,
-            "islands": [{"id": i, "size": board.island_size[i], "big": board.island_big[i],
-                         "empty": state.island_empty[i], "chest": state.chest_on[i]}
-                        for i in range(len(board.islands))],
+            "islands": [
+                {
+                    "id": i,
+                    "size": board.island_size[i],
+                    "big": board.island_big[i],
+                    "empty": state.island_empty[i],
+                    "chest": state.chest_on[i],
+                }
+                for i in range(len(board.islands))
+            ],
             "trading_posts": posts,
             "tiles": tiles,
             "commodities": goods,
@@ -182,8 +207,9 @@ def estimated_score(state: State, seat: int) -> float:
     p = state.players[seat]
     if state.over:
         return float(p.vp)
-    goods = sum(n * (1 + sum(1 for t in p.production if t.split("-")[1] == c))
-                for n, c in zip(p.commodities, COMMODITIES))
+    goods = sum(
+        n * (1 + sum(1 for t in p.production if t.split("-")[1] == c)) for n, c in zip(p.commodities, COMMODITIES)
+    )
     extra = 0.0
     for t, used in p.tokens.items():
         if t == "P23":
@@ -194,9 +220,20 @@ def estimated_score(state: State, seat: int) -> float:
             extra += 3 if t == "P17" else 5
     remaining_rounds = 5 - state.round + 1
     planned = sum(p.planned) * 1.5
-    return (p.vp + p.gold + goods + track_vp(PROGRESS_VP, p.progress) + track_vp(SPECIAL_VP, p.special)
-            + 3 * p.chests + extra + planned + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
-            + 0.1 * p.progress + 0.1 * p.special + 0.3 * (12 - p.posts_left))
+    return (
+        p.vp
+        + p.gold
+        + goods
+        + track_vp(PROGRESS_VP, p.progress)
+        + track_vp(SPECIAL_VP, p.special)
+        + 3 * p.chests
+        + extra
+        + planned
+        + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
+        + 0.1 * p.progress
+        + 0.1 * p.special
+        + 0.3 * (12 - p.posts_left)
+    )
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -217,4 +254,3 @@ def result(state: State) -> GameResult:
         tiebreaks=[n - order_pos[s] for s in range(n)],
         details={"final": state.final, "special_track_order": list(state.order)},
     )
-

@@ -69,8 +69,15 @@ def cmd_harvest(st, seat, cmd, ctx):
     if not harvest_targets(st, seat, r):
         illegal(f"none of your units can harvest {r}")
     if ctx:
-        _started(ctx, seat, "HARVEST", withs, fees, resource=r,
-                 step={"kind": "harvest", "resource": r, "with": withs, "assigned": []})
+        _started(
+            ctx,
+            seat,
+            "HARVEST",
+            withs,
+            fees,
+            resource=r,
+            step={"kind": "harvest", "resource": r, "with": withs, "assigned": []},
+        )
 
 
 def cmd_recruit(st, seat, cmd, ctx):
@@ -109,8 +116,13 @@ def tax_income(st, seat, collector):
     ships = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "S")
     towns = len(controlled_buildings(st, seat, "TOWN"))
     temples = len(controlled_buildings(st, seat, "TEMPLE"))
-    return (D.TAX_PER_CITIZEN * standing + D.TAX_PER_SHIP * ships + D.TAX_PER_TOWN * towns
-            + D.TAX_PER_TEMPLE * temples + (D.TAX_COLLECTOR_BONUS if collector else 0))
+    return (
+        D.TAX_PER_CITIZEN * standing
+        + D.TAX_PER_SHIP * ships
+        + D.TAX_PER_TOWN * towns
+        + D.TAX_PER_TEMPLE * temples
+        + (D.TAX_COLLECTOR_BONUS if collector else 0)
+    )
 
 
 def cmd_tax(st, seat, cmd, ctx):
@@ -122,7 +134,8 @@ def cmd_tax(st, seat, cmd, ctx):
         p = st.players[seat]
         income = tax_income(st, seat, "C07" in withs)
         cancel = (owns(st, seat, "P12") and p["taxed"] == 0) or (
-            owns(st, seat, "C20") and controlled_buildings(st, seat, "TOWN"))
+            owns(st, seat, "C20") and controlled_buildings(st, seat, "TOWN")
+        )
         _started(ctx, seat, "TAX", withs, fees)
         if income:
             ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": income, "reason": "tax"})
@@ -161,8 +174,14 @@ def explore_events(ctx, seat, pick, cards):
     st = ctx.st
     if cards:
         k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
-        ctx.emit({"type": "CartographerLooked", "seat": seat, "count": k,
-                  "tiles": [{"tile": t, "up": u, "faces": both_faces(t)} for t, u in st.stack[:k]]})
+        ctx.emit(
+            {
+                "type": "CartographerLooked",
+                "seat": seat,
+                "count": k,
+                "tiles": [{"tile": t, "up": u, "faces": both_faces(t)} for t, u in st.stack[:k]],
+            }
+        )
     else:
         idx = 0 if pick == "TOP" else 1
         tid = st.stack[idx][0]
@@ -178,13 +197,28 @@ def cmd_explore(st, seat, cmd, ctx):
     if slot == "SHARED" and st.shared_explores >= D.EXPLORE_SHARED_SLOTS[st.n]:
         illegal("no shared explore slot is left")
     if ctx:
-        _started(ctx, seat, "EXPLORE", cards, [], slot=slot,
-                 step={"kind": "explore", "phase": "draw", "with": cards, "tile": None})
+        _started(
+            ctx,
+            seat,
+            "EXPLORE",
+            cards,
+            [],
+            slot=slot,
+            step={"kind": "explore", "phase": "draw", "with": cards, "tile": None},
+        )
         explore_events(ctx, seat, pick, cards)
 
 
-MIGRATE_STEP = {"kind": "migrate", "moved": [], "walk": {}, "convoy": {}, "sea": {}, "ship_moves": 0,
-                "entered": [], "left_b": []}
+MIGRATE_STEP = {
+    "kind": "migrate",
+    "moved": [],
+    "walk": {},
+    "convoy": {},
+    "sea": {},
+    "ship_moves": 0,
+    "entered": [],
+    "left_b": [],
+}
 
 
 def cmd_migrate(st, seat, cmd, ctx):
@@ -258,8 +292,16 @@ def cmd_build(st, seat, cmd, ctx):
             add_ship(ctx, seat, tid, "build")
         else:
             temp = tile_controller(st, tid) == seat and btype != "TOWN"
-            ctx.emit({"type": "BuildingBuilt", "seat": seat, "tile": tid, "building": btype, "builder": builder,
-                      "temp": temp})
+            ctx.emit(
+                {
+                    "type": "BuildingBuilt",
+                    "seat": seat,
+                    "tile": tid,
+                    "building": btype,
+                    "builder": builder,
+                    "temp": temp,
+                }
+            )
 
 
 def cmd_use_building(st, seat, cmd, ctx):
@@ -286,8 +328,17 @@ def cmd_use_building(st, seat, cmd, ctx):
     if ctx:
         extra = "P08" if btype == "MARKET" else "P09"
         trades = 3 if owns(st, seat, extra) else 2
-        ctx.emit({"type": "BuildingAbilityUsed", "seat": seat, "tile": tid, "building": btype,
-                  "anchor": anchor(st, tid, btype), "fee": fee, "trades": trades})
+        ctx.emit(
+            {
+                "type": "BuildingAbilityUsed",
+                "seat": seat,
+                "tile": tid,
+                "building": btype,
+                "anchor": anchor(st, tid, btype),
+                "fee": fee,
+                "trades": trades,
+            }
+        )
 
 
 def cmd_end_turn(st, seat, cmd, ctx):
@@ -341,8 +392,7 @@ def cmd_use_card(st, seat, cmd, ctx):
         market = "DOM" if cid == "C03" else "EXP"
         op = "SELL" if cid == "C16" else req_str(cmd, "op", ("BUY", "SELL"))
         r = req_resource(cmd)
-        price = market_ok(st, seat, market, op, r, extra_money=fee,
-                          bonus=D.SMUGGLER_BONUS if cid == "C16" else 0)
+        price = market_ok(st, seat, market, op, r, extra_money=fee, bonus=D.SMUGGLER_BONUS if cid == "C16" else 0)
         effect = {"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price}
     elif cid == "C06":
         if st.reb < 1:
@@ -404,8 +454,18 @@ def cmd_use_card(st, seat, cmd, ctx):
     if not ctx:
         return
     ad = D.CARDS[cid].use == "AD"
-    ctx.emit({"type": "CardUsed", "seat": seat, "card": cid, "name": name, "owner": owner, "fee": fee, "ad": ad,
-              "step": step})
+    ctx.emit(
+        {
+            "type": "CardUsed",
+            "seat": seat,
+            "card": cid,
+            "name": name,
+            "owner": owner,
+            "fee": fee,
+            "ad": ad,
+            "step": step,
+        }
+    )
     if cid in ("C01", "C02"):
         ctx.emit({"type": "CardsRevealed", "seat": seat, "card": cid, "cards": ctx.st.deck[: D.RESEARCH_REVEAL]})
     elif cid == "C06":
@@ -414,8 +474,18 @@ def cmd_use_card(st, seat, cmd, ctx):
     elif cid == "C13":
         explore_events(ctx, seat, pick, cards)
         if cards:
-            ctx.emit({"type": "CardUsed", "seat": seat, "card": "C12", "name": "CARTOGRAPHER", "owner": seat,
-                      "fee": 0, "ad": False, "step": None})
+            ctx.emit(
+                {
+                    "type": "CardUsed",
+                    "seat": seat,
+                    "card": "C12",
+                    "name": "CARTOGRAPHER",
+                    "owner": seat,
+                    "fee": 0,
+                    "ad": False,
+                    "step": None,
+                }
+            )
     elif cid == "C18":
         ctx.emit({"type": "UnitEngaged", "unit": ship})
         loot = min(D.PIRATE_LOOT, st.players[victim]["money"])
@@ -454,8 +524,18 @@ def cmd_build_wonder(st, seat, cmd, ctx):
     check_payment(st, seat, cubes, tokens, money)
     if not ctx:
         return
-    ctx.emit({"type": "CardUsed", "seat": seat, "card": cid, "name": D.CARDS[cid].name, "owner": seat, "fee": 0,
-              "ad": True, "step": None})
+    ctx.emit(
+        {
+            "type": "CardUsed",
+            "seat": seat,
+            "card": cid,
+            "name": D.CARDS[cid].name,
+            "owner": seat,
+            "fee": 0,
+            "ad": True,
+            "step": None,
+        }
+    )
     ctx.emit(payment_event(seat, cubes, tokens, money, "wonder"))
     ctx.checked({"type": "CitizenSacrificed", "seat": seat, "unit": citizen, "card": cid})
     eff = D.CARDS[cid].wonder_effect
@@ -467,4 +547,3 @@ def cmd_build_wonder(st, seat, cmd, ctx):
         change_sur(ctx, -D.ROYAL_PALACE_SUR, "royal_palace")
     elif eff == "GRAND_BAZAAR":
         ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": D.GRAND_BAZAAR_MONEY, "reason": "grand_bazaar"})
-

@@ -114,8 +114,14 @@ def check_payment(st: ArchState, seat: int, cubes: dict[str, int], tokens: dict[
 
 def payment_event(seat: int, cubes: dict[str, int], tokens: dict[str, int], money: int, reason: str) -> dict:
     paid = {r: k - tokens.get(r, 0) for r, k in cubes.items() if k - tokens.get(r, 0) > 0}
-    return {"type": "CubesPaid", "seat": seat, "cubes": paid, "tokens": sum(tokens.values()), "money": money,
-            "reason": reason}
+    return {
+        "type": "CubesPaid",
+        "seat": seat,
+        "cubes": paid,
+        "tokens": sum(tokens.values()),
+        "money": money,
+        "reason": reason,
+    }
 
 
 def token_options(st: ArchState, seat: int, cubes: dict[str, int]) -> list[dict[str, int]]:
@@ -222,8 +228,9 @@ def reachable_by_convoy(st: ArchState, seat: int, t0: str) -> set[str]:
     return {t for t in seen if st.tiles[t]["land"]}
 
 
-def market_ok(st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0,
-              bonus: int = 0) -> int:
+def market_ok(
+    st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
+) -> int:
     """Validate one market transaction; return its price."""
     row = st.dom if market == "DOM" else st.exp
     table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES

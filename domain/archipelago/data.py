@@ -209,6 +209,7 @@ TILE_IDS: tuple[str, ...] = tuple(sorted(EXPLORATION_TILES))
 YELLOW_DIVISOR_BONUS = 2
 RED_DIVISOR_BONUS = 4
 
+
 # §10.4 evolution cards ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Back:
@@ -249,20 +250,23 @@ def _b(bid, event):
 
 # The backs (DESIGNED, v1.2 redesign: every back is shared by at least 3 cards, so the public back of the deck's
 # top card never names its front; 28 yellow, 6 red, 6 beige as before; see the tuning log above).
-BACKS: dict[str, Back] = {b.id: b for b in (
-    _y("Y1", "FISH", 5, 5, [("WOOD", 1)]),
-    _y("Y2", "FISH", 6, 6, [("ANY", 1)]),
-    _y("Y3", "FRUIT", 5, 5, [("STONE", 1), ("ANY", 1)]),
-    _y("Y4", "FRUIT", 6, 6, [("CATTLE", 1)]),
-    _y("Y5", "CATTLE", 5, 5, [("ANY", 2)]),
-    _y("Y6", "CATTLE", 6, 6, [("FISH", 1)]),
-    _y("Y7", "WOOD", 5, 5, [("FRUIT", 1)]),
-    _y("Y8", "STONE", 6, 6, [("IRON", 1)]),
-    _r("R1", "FISH", 4, 3, [("WOOD", 1), ("ANY", 1)]),
-    _r("R2", "FRUIT", 3, 3, [("IRON", 1), ("ANY", 1)]),
-    _b("B1", "FAIR_WEATHER"),
-    _b("B2", "PEACE_TREATY"),
-)}
+BACKS: dict[str, Back] = {
+    b.id: b
+    for b in (
+        _y("Y1", "FISH", 5, 5, [("WOOD", 1)]),
+        _y("Y2", "FISH", 6, 6, [("ANY", 1)]),
+        _y("Y3", "FRUIT", 5, 5, [("STONE", 1), ("ANY", 1)]),
+        _y("Y4", "FRUIT", 6, 6, [("CATTLE", 1)]),
+        _y("Y5", "CATTLE", 5, 5, [("ANY", 2)]),
+        _y("Y6", "CATTLE", 6, 6, [("FISH", 1)]),
+        _y("Y7", "WOOD", 5, 5, [("FRUIT", 1)]),
+        _y("Y8", "STONE", 6, 6, [("IRON", 1)]),
+        _r("R1", "FISH", 4, 3, [("WOOD", 1), ("ANY", 1)]),
+        _r("R2", "FRUIT", 3, 3, [("IRON", 1), ("ANY", 1)]),
+        _b("B1", "FAIR_WEATHER"),
+        _b("B2", "PEACE_TREATY"),
+    )
+}
 _K = BACKS
 
 _CARD_LIST = (
@@ -305,14 +309,54 @@ _CARD_LIST = (
     Card("P15", "NAVIGATION", "PROGRESS", "PASSIVE", (5, 4, 3), False, 0, _K["Y7"]),
     Card("P16", "COLONIAL CHARTER", "PROGRESS", "PASSIVE", (7, 5, 4), False, 2, _K["R2"]),
     # Wonders
-    Card("W01", "CATHEDRAL", "PROGRESS", "WONDER", (5, 4, 3), False, 3, _K["Y5"],
-         ({"STONE": 3, "IRON": 1}, 0), "CATHEDRAL"),
-    Card("W02", "LIGHTHOUSE", "PROGRESS", "WONDER", (4, 3, 2), False, 2, _K["Y1"],
-         ({"STONE": 2, "WOOD": 1, "FISH": 1}, 0), "LIGHTHOUSE"),
-    Card("W03", "ROYAL PALACE", "PROGRESS", "WONDER", (6, 5, 4), False, 4, _K["R1"],
-         ({"STONE": 2, "IRON": 2, "WOOD": 1}, 2), "ROYAL_PALACE"),
-    Card("W04", "GRAND BAZAAR", "PROGRESS", "WONDER", (5, 4, 3), False, 2, _K["Y8"],
-         ({"FRUIT": 1, "CATTLE": 1, "FISH": 1, "WOOD": 1}, 0), "GRAND_BAZAAR"),
+    Card(
+        "W01",
+        "CATHEDRAL",
+        "PROGRESS",
+        "WONDER",
+        (5, 4, 3),
+        False,
+        3,
+        _K["Y5"],
+        ({"STONE": 3, "IRON": 1}, 0),
+        "CATHEDRAL",
+    ),
+    Card(
+        "W02",
+        "LIGHTHOUSE",
+        "PROGRESS",
+        "WONDER",
+        (4, 3, 2),
+        False,
+        2,
+        _K["Y1"],
+        ({"STONE": 2, "WOOD": 1, "FISH": 1}, 0),
+        "LIGHTHOUSE",
+    ),
+    Card(
+        "W03",
+        "ROYAL PALACE",
+        "PROGRESS",
+        "WONDER",
+        (6, 5, 4),
+        False,
+        4,
+        _K["R1"],
+        ({"STONE": 2, "IRON": 2, "WOOD": 1}, 2),
+        "ROYAL_PALACE",
+    ),
+    Card(
+        "W04",
+        "GRAND BAZAAR",
+        "PROGRESS",
+        "WONDER",
+        (5, 4, 3),
+        False,
+        2,
+        _K["Y8"],
+        ({"FRUIT": 1, "CATTLE": 1, "FISH": 1, "WOOD": 1}, 0),
+        "GRAND_BAZAAR",
+    ),
 )
 CARDS: dict[str, Card] = {c.id: c for c in _CARD_LIST}
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in _CARD_LIST)

@@ -54,8 +54,17 @@ def check_loss(ctx: Ctx) -> None:
         for s, oid in objectives_in_play(st):
             if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":
                 winner = s
-        ctx.emit({"type": "GameEnded", "cause": "INDEPENDENCE", "winner": winner, "round": st.round,
-                  "rebellion": st.reb, "population": population(st), "winners": [] if winner is None else [winner]})
+        ctx.emit(
+            {
+                "type": "GameEnded",
+                "cause": "INDEPENDENCE",
+                "winner": winner,
+                "round": st.round,
+                "rebellion": st.reb,
+                "population": population(st),
+                "winners": [] if winner is None else [winner],
+            }
+        )
         raise GameOver()
 
 
@@ -90,21 +99,30 @@ def new_unit_id(st: ArchState, seat: int, kind: str) -> str:
 
 
 def add_citizen(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
-    ctx.checked({"type": "CitizenAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "C"), "tile": tid,
-                 "reason": reason})
+    ctx.checked(
+        {"type": "CitizenAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "C"), "tile": tid, "reason": reason}
+    )
 
 
 def add_ship(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
-    ctx.emit({"type": "ShipAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "S"), "tile": tid,
-              "reason": reason})
+    ctx.emit({"type": "ShipAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "S"), "tile": tid, "reason": reason})
 
 
 def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str | None = None) -> None:
     """A scored end (§12.3): the event names the winner(s); ``winner`` is the seat when exactly one seat won."""
     _, _, ranks = final_ranking(ctx.st, cause)
     winners = [s for s, r in enumerate(ranks) if r == 1]
-    ctx.emit({"type": "GameEnded", "cause": cause, "declarer": declarer, "objective": objective,
-              "round": ctx.st.round, "winner": winners[0] if len(winners) == 1 else None, "winners": winners})
+    ctx.emit(
+        {
+            "type": "GameEnded",
+            "cause": cause,
+            "declarer": declarer,
+            "objective": objective,
+            "round": ctx.st.round,
+            "winner": winners[0] if len(winners) == 1 else None,
+            "winners": winners,
+        }
+    )
     raise GameOver()
 
 
@@ -164,8 +182,9 @@ def emit_icon(ctx: Ctx, seat: int, tid: str, which: str, icon: int) -> None:
         ok = st.bank[r] > 0 and st.dom[r] < D.DOM_CAP
         ctx.emit({"type": "MarketIconChosen", "seat": seat, "tile": tid, "icon": icon, "resource": r, "added": ok})
     else:
-        ctx.emit({"type": "OwnIconChosen", "seat": seat, "tile": tid, "icon": icon, "resource": r,
-                  "gained": st.bank[r] > 0})
+        ctx.emit(
+            {"type": "OwnIconChosen", "seat": seat, "tile": tid, "icon": icon, "resource": r, "gained": st.bank[r] > 0}
+        )
 
 
 def icon_progress(ctx: Ctx, seat: int, holder: dict, tid: str) -> bool:
@@ -289,8 +308,7 @@ def beige_event(ctx: Ctx, card: str) -> None:
     if code == "FAIR_WEATHER":
         ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
     elif code == "PEACE_TREATY":
-        ev.update(rebellion_down=min(D.PEACE_TREATY_REB, st.reb), paid=list(range(st.n)),
-                  amount=D.PEACE_TREATY_MONEY)
+        ev.update(rebellion_down=min(D.PEACE_TREATY_REB, st.reb), paid=list(range(st.n)), amount=D.PEACE_TREATY_MONEY)
     elif code == "RELIGIOUS_HOLIDAY":
         temples = sum(1 for b in st.buildings.values() if "TEMPLE" in b)
         ev["rebellion_down"] = min(D.RELIGIOUS_HOLIDAY_MAX, temples, st.reb)
@@ -406,8 +424,15 @@ def red_check(ctx: Ctx) -> None:
 
 
 _PHASES = {
-    "OBJECTIVES": _objectives, "TURN0": _turn0, "RESET": _reset, "BID": _bid, "ORDER": _order,
-    "INFLUENCE": _influence, "BALANCE": _balance, "ACTIONS": _actions, "EVOLUTION": _evolution,
+    "OBJECTIVES": _objectives,
+    "TURN0": _turn0,
+    "RESET": _reset,
+    "BID": _bid,
+    "ORDER": _order,
+    "INFLUENCE": _influence,
+    "BALANCE": _balance,
+    "ACTIONS": _actions,
+    "EVOLUTION": _evolution,
 }
 
 

@@ -26,19 +26,37 @@ def apply(st: ArchState, ev: dict) -> None:
 def _new_player(n: int) -> dict:
     mult = D.TWO_PLAYER_SUPPLY_FACTOR if n == 2 else 1
     return {
-        "money": D.START_MONEY, "cubes": {r: 0 for r in D.RESOURCES}, "tokens": 0,
-        "ad_total": D.START_AD, "ad_avail": D.START_AD, "track": [], "wonders": [],
-        "sup_c": D.CITIZENS_PER_PLAYER * mult, "sup_s": D.SHIPS_PER_PLAYER * mult,
-        "reproduced": False, "market_used": False, "port_used": False, "personal_explore_used": False,
-        "taxed": 0, "passed": False, "contrib": 0,
+        "money": D.START_MONEY,
+        "cubes": {r: 0 for r in D.RESOURCES},
+        "tokens": 0,
+        "ad_total": D.START_AD,
+        "ad_avail": D.START_AD,
+        "track": [],
+        "wonders": [],
+        "sup_c": D.CITIZENS_PER_PLAYER * mult,
+        "sup_s": D.SHIPS_PER_PLAYER * mult,
+        "reproduced": False,
+        "market_used": False,
+        "port_used": False,
+        "personal_explore_used": False,
+        "taxed": 0,
+        "passed": False,
+        "contrib": 0,
     }
 
 
 def place_tile(st: ArchState, tid: str, pos: tuple[int, int], face: str, rot: int) -> None:
     f = face_of(tid, face)
     st.tiles[tid] = {
-        "pos": pos, "face": face, "rot": rot, "edges": rotate_edges(f.edges, rot), "land": f.has_land,
-        "sea": "S" in f.edges, "icons": list(f.icons), "occ": [None] * len(f.icons), "huts": f.huts,
+        "pos": pos,
+        "face": face,
+        "rot": rot,
+        "edges": rotate_edges(f.edges, rot),
+        "land": f.has_land,
+        "sea": "S" in f.edges,
+        "icons": list(f.icons),
+        "occ": [None] * len(f.icons),
+        "huts": f.huts,
     }
     st.posmap[pos] = tid
 
@@ -84,7 +102,7 @@ def _deck(st, ev):
 def _market_dealt(st, ev):
     for i, c in enumerate(ev["cards"]):
         st.market[i] = [c, 0]
-    st.deck = st.deck[len(ev["cards"]):]
+    st.deck = st.deck[len(ev["cards"]) :]
     if st.deck:
         st.resolved_red.add(st.deck[0])
 
@@ -165,8 +183,15 @@ def _new_unit(st, seat, kind, uid, tid):
     else:
         p["sup_s"] -= 1
     st.next_unit[seat] += 1
-    st.units[uid] = {"owner": seat, "kind": kind, "tile": tid, "place": "LAND" if kind == "C" else "SEA",
-                     "lying": False, "engaged": False, "temp": False}
+    st.units[uid] = {
+        "owner": seat,
+        "kind": kind,
+        "tile": tid,
+        "place": "LAND" if kind == "C" else "SEA",
+        "lying": False,
+        "engaged": False,
+        "temp": False,
+    }
 
 
 @on("StartTilePlaced")
@@ -228,8 +253,9 @@ def _own_icon(st, ev):
 
 @on("Turn0PlayerDone")
 def _t0_done(st, ev):
-    st.t0.update(idx=st.t0["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None,
-                 own_done=False)
+    st.t0.update(
+        idx=st.t0["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- round
@@ -241,8 +267,9 @@ def _round(st, ev):
     st.card_used = set()
     for p in st.players:
         p["ad_avail"] = p["ad_total"]
-        p.update(reproduced=False, market_used=False, port_used=False, personal_explore_used=False, taxed=0,
-                 passed=False)
+        p.update(
+            reproduced=False, market_used=False, port_used=False, personal_explore_used=False, taxed=0, passed=False
+        )
     st.shared_explores = 0
     st.tax_used = 0
     for u in st.units.values():
@@ -599,8 +626,20 @@ def _tile_discarded(st, ev):
 def _crisis(st, ev):
     # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
     card = ev.get("card") or st.deck[0]
-    st.crisis = {"card": card, "back": D.CARDS[card].back.id, "color": ev["color"], "part": None, "idx": 0, "pending": 0, "temple": None,
-                 "temples_used": [], "priest_left": 0, "units": [], "trigger": ev["trigger"], "done": []}
+    st.crisis = {
+        "card": card,
+        "back": D.CARDS[card].back.id,
+        "color": ev["color"],
+        "part": None,
+        "idx": 0,
+        "pending": 0,
+        "temple": None,
+        "temples_used": [],
+        "priest_left": 0,
+        "units": [],
+        "trigger": ev["trigger"],
+        "done": [],
+    }
 
 
 @on("DomesticDemandStarted")
@@ -809,6 +848,7 @@ def _offer_accepted(st, ev):
                 ps["track"].remove(it["card"])
                 pd["track"].append(it["card"])
             elif k == "GRANT":
-                st.turn["grants"].append({"grant": it["grant"], "target": it.get("tile") or it.get("building"),
-                                          "grantor": b})
+                st.turn["grants"].append(
+                    {"grant": it["grant"], "target": it.get("tile") or it.get("building"), "grantor": b}
+                )
     st.offer = None

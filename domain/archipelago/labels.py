@@ -30,12 +30,23 @@ def _where(pos: dict[str, int]) -> str:
 
 
 SIMPLE = {
-    "temple_done": "Stop using temples", "supply_done": "Stop supplying", "reproduce": "Reproduce",
-    "migrate": "Migrate", "end_turn": "End your turn", "pass": "Pass for the rest of the round",
-    "offer_send": "Send the offer", "offer_cancel": "Withdraw the offer", "offer_accept": "Accept the offer",
-    "offer_decline": "Decline the offer", "harvest_done": "Finish harvesting", "recruit_done": "Finish recruiting",
-    "reproduce_done": "Finish reproducing", "discard_tile": "Discard the drawn tile",
-    "migrate_done": "Finish migrating", "ability_done": "Finish trading", "card_done": "Finish the card",
+    "temple_done": "Stop using temples",
+    "supply_done": "Stop supplying",
+    "reproduce": "Reproduce",
+    "migrate": "Migrate",
+    "end_turn": "End your turn",
+    "pass": "Pass for the rest of the round",
+    "offer_send": "Send the offer",
+    "offer_cancel": "Withdraw the offer",
+    "offer_accept": "Accept the offer",
+    "offer_decline": "Decline the offer",
+    "harvest_done": "Finish harvesting",
+    "recruit_done": "Finish recruiting",
+    "reproduce_done": "Finish reproducing",
+    "discard_tile": "Discard the drawn tile",
+    "migrate_done": "Finish migrating",
+    "ability_done": "Finish trading",
+    "card_done": "Finish the card",
 }
 
 
@@ -54,15 +65,19 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "discard_card":
         return {"label": f"Discard {_card(c['card'])}"}
     if kind == "supply":
-        return {"label": {"MARKET": "Supply a cube from the market", "CUBE": "Supply one of your cubes",
-                          "TOKEN": "Supply an explorer token"}[c["source"]]}
+        return {
+            "label": {
+                "MARKET": "Supply a cube from the market",
+                "CUBE": "Supply one of your cubes",
+                "TOKEN": "Supply an explorer token",
+            }[c["source"]]
+        }
     if kind == "stand":
         return {"label": f"Stand up citizen {c['citizen']}"}
     if kind == "activate_temple":
         return {"label": f"Use the temple on {c['temple']}"}
     if kind == "export_supply":
-        return {"label": f"Supply {_res(c['resource'])} for requirement {c['unit'] + 1} "
-                         f"({c['source'].lower()})"}
+        return {"label": f"Supply {_res(c['resource'])} for requirement {c['unit'] + 1} ({c['source'].lower()})"}
     if kind == "bid":
         return {"label": f"Bid {plural(c['amount'], 'coin')}", "cost": c["amount"]}
     if kind == "order_pick":
@@ -78,15 +93,13 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
         return {"label": f"Explore ({c['slot'].lower()} slot, {c['pick'].lower()} tile){_with(c)}"}
     if kind == "build":
         cubes, money = D.BUILD_COSTS[c["building"]]
-        return {"label": f"Build a {c['building'].lower()} on {c['tile']} with {c['builder']}{_with(c)}",
-                "cost": money}
+        return {"label": f"Build a {c['building'].lower()} on {c['tile']} with {c['builder']}{_with(c)}", "cost": money}
     if kind == "use_card":
         return {"label": f"Use {_card(c['card'])}{_card_detail(c)}"}
     if kind == "build_wonder":
         card = D.CARDS[c["card"]]
         money = card.wonder_cost[1] if card.wonder_cost else 0
-        return {"label": f"Build the wonder {_card(c['card'])} with {c['citizen']}", "cost": money,
-                "points": card.vp}
+        return {"label": f"Build the wonder {_card(c['card'])} with {c['citizen']}", "cost": money, "points": card.vp}
     if kind == "use_building":
         tile, _, btype = c["building"].partition(":")
         return {"label": f"Use the {btype.lower()} on {tile} for {D.MARKET_USE_FEE} coin", "cost": D.MARKET_USE_FEE}

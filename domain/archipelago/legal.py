@@ -14,8 +14,19 @@ from domain.archipelago.state import ArchState, card_owner, linked, owns
 from domain.archipelago.steps import explore_movers, explore_positions
 from domain.game import IllegalCommand
 
-TURN_ACTIONS = ("harvest", "recruit", "reproduce", "tax", "trade", "explore", "migrate", "build", "use_card",
-                "build_wonder", "use_building")
+TURN_ACTIONS = (
+    "harvest",
+    "recruit",
+    "reproduce",
+    "tax",
+    "trade",
+    "explore",
+    "migrate",
+    "build",
+    "use_card",
+    "build_wonder",
+    "use_building",
+)
 
 
 def _usable_with(st: ArchState, seat: int, action: str) -> list[str]:
@@ -73,7 +84,7 @@ def candidates(st: ArchState, seat: int, kind: str, ctype: str) -> list[dict]:
         for k, u in enumerate(st.crisis["units"]):
             if u["met"]:
                 continue
-            for r in (D.RESOURCES if u["resource"] == "ANY" else (u["resource"],)):
+            for r in D.RESOURCES if u["resource"] == "ANY" else (u["resource"],):
                 for src in ("MARKET", "CUBE", "TOKEN"):
                     out.append({**t, "unit": k, "source": src, "resource": r})
         return out
@@ -86,12 +97,21 @@ def candidates(st: ArchState, seat: int, kind: str, ctype: str) -> list[dict]:
     if ctype in ("recruit", "tax"):
         return [{**t, "with": w} for w in _with_sets(st, seat, ctype.upper())]
     if ctype == "trade":
-        return [{**t, "market": m, "op": o, "resource": r} for m in ("DOM", "EXP") for o in ("BUY", "SELL")
-                for r in D.RESOURCES]
+        return [
+            {**t, "market": m, "op": o, "resource": r}
+            for m in ("DOM", "EXP")
+            for o in ("BUY", "SELL")
+            for r in D.RESOURCES
+        ]
     if ctype == "explore":
         ws = [[], ["C12"]] if owns(st, seat, "C12") else [[]]
-        return [{**t, "slot": s, "pick": p, "with": w} for s in ("PERSONAL", "SHARED") for p in ("TOP", "SECOND")
-                for w in ws if not (w and p == "SECOND")]
+        return [
+            {**t, "slot": s, "pick": p, "with": w}
+            for s in ("PERSONAL", "SHARED")
+            for p in ("TOP", "SECOND")
+            for w in ws
+            if not (w and p == "SECOND")
+        ]
     if ctype == "build":
         return _build_candidates(st, seat)
     if ctype == "use_card":
@@ -106,8 +126,12 @@ def candidates(st: ArchState, seat: int, kind: str, ctype: str) -> list[dict]:
                     out.append({**t, "card": c, "citizen": u, "tokens": tok})
         return out
     if ctype == "use_building":
-        return [{**t, "building": f"{tid}:{b}"} for tid, bs in sorted(st.buildings.items()) for b in bs
-                if b in ("MARKET", "PORT")]
+        return [
+            {**t, "building": f"{tid}:{b}"}
+            for tid, bs in sorted(st.buildings.items())
+            for b in bs
+            if b in ("MARKET", "PORT")
+        ]
     if ctype == "offer_open":
         return [{**t, "to": s} for s in range(st.n) if s != seat]
     if ctype == "offer_add":
@@ -133,12 +157,18 @@ def candidates(st: ArchState, seat: int, kind: str, ctype: str) -> list[dict]:
     if ctype == "move_ship":
         return _ship_moves(st, seat)
     if ctype == "convoy":
-        return [{**t, "citizen": u, "to": to} for u in _units(st, seat, "C")
-                for to in sorted(reachable_by_convoy(st, seat, st.units[u]["tile"]))]
+        return [
+            {**t, "citizen": u, "to": to}
+            for u in _units(st, seat, "C")
+            for to in sorted(reachable_by_convoy(st, seat, st.units[u]["tile"]))
+        ]
     if ctype == "walk":
         eng = owns(st, seat, "C17")
-        return [{**t, "citizen": u, "to": to} for u in _units(st, seat, "C")
-                for to in linked(st, st.units[u]["tile"], "P", eng)]
+        return [
+            {**t, "citizen": u, "to": to}
+            for u in _units(st, seat, "C")
+            for to in linked(st, st.units[u]["tile"], "P", eng)
+        ]
     if ctype == "enter_building":
         out = []
         for u in _units(st, seat):
@@ -174,8 +204,17 @@ def _build_candidates(st, seat):
                         c2[wv] -= 1
                         c2 = {k: v for k, v in c2.items() if v}
                     for tok in token_options(st, seat, c2):
-                        out.append({"type": "build", "building": btype, "tile": x["tile"], "builder": u,
-                                    "tokens": tok, "with": w, "waive": wv})
+                        out.append(
+                            {
+                                "type": "build",
+                                "building": btype,
+                                "tile": x["tile"],
+                                "builder": u,
+                                "tokens": tok,
+                                "with": w,
+                                "waive": wv,
+                            }
+                        )
     return out
 
 
@@ -190,15 +229,26 @@ def _card_candidates(st, seat):
         elif c == "C16":
             out += [{"type": t, "card": c, "resource": r} for r in D.RESOURCES]
         elif c == "C08":
-            out += [{"type": t, "card": c, "ship": s, "to": to} for s in _units(st, seat, "S")
-                    for to in linked(st, st.units[s]["tile"], "S")]
+            out += [
+                {"type": t, "card": c, "ship": s, "to": to}
+                for s in _units(st, seat, "S")
+                for to in linked(st, st.units[s]["tile"], "S")
+            ]
         elif c == "C13":
             ws = [[], ["C12"]] if owns(st, seat, "C12") else [[]]
-            out += [{"type": t, "card": c, "pick": p, "with": w} for p in ("TOP", "SECOND") for w in ws
-                    if not (w and p == "SECOND")]
+            out += [
+                {"type": t, "card": c, "pick": p, "with": w}
+                for p in ("TOP", "SECOND")
+                for w in ws
+                if not (w and p == "SECOND")
+            ]
         elif c == "C18":
-            out += [{"type": t, "card": c, "ship": s, "victim": v} for s in _units(st, seat, "S")
-                    for v in range(st.n) if v != seat]
+            out += [
+                {"type": t, "card": c, "ship": s, "victim": v}
+                for s in _units(st, seat, "S")
+                for v in range(st.n)
+                if v != seat
+            ]
         elif c == "P13":
             out += [{"type": t, "card": c, "tokens": tok} for tok in token_options(st, seat, D.FESTIVAL_COST)]
         elif c == "P14":
@@ -233,8 +283,11 @@ def _ship_moves(st, seat):
     out = []
     for s in _units(st, seat, "S"):
         tile = st.units[s]["tile"]
-        cits = [u for u in _units(st, seat, "C") if st.units[u]["tile"] == tile and not st.units[u]["lying"]
-                and not st.units[u]["engaged"]]
+        cits = [
+            u
+            for u in _units(st, seat, "C")
+            if st.units[u]["tile"] == tile and not st.units[u]["lying"] and not st.units[u]["engaged"]
+        ]
         for to in linked(st, tile, "S"):
             for k in range(len(cits) + 1):
                 for pas in combinations(cits, k):
@@ -246,8 +299,9 @@ def _offer_items(st, seat):
     items = [{"kind": "MONEY_1"}, {"kind": "MONEY_5"}, {"kind": "TOKEN"}]
     items += [{"kind": "CUBE", "resource": r} for r in D.RESOURCES]
     out = [{"type": "offer_add", "side": "GIVE", "item": i} for i in items]
-    out += [{"type": "offer_add", "side": "GIVE", "item": {"kind": "CARD", "card": c}}
-            for c in st.players[seat]["track"]]
+    out += [
+        {"type": "offer_add", "side": "GIVE", "item": {"kind": "CARD", "card": c}} for c in st.players[seat]["track"]
+    ]
     out += [{"type": "offer_add", "side": "GET", "item": i} for i in items]
     to = st.offer["to"]
     out += [{"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": c}} for c in st.players[to]["track"]]
@@ -255,8 +309,13 @@ def _offer_items(st, seat):
         for g in ("HARVEST_ON", "BUILD_ON"):
             out.append({"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": g, "tile": tid}})
         for b in st.buildings.get(tid, {}):
-            out.append({"type": "offer_add", "side": "GET",
-                        "item": {"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"}})
+            out.append(
+                {
+                    "type": "offer_add",
+                    "side": "GET",
+                    "item": {"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"},
+                }
+            )
     return out
 
 

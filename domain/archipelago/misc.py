@@ -54,8 +54,16 @@ def cmd_place_start_tile(st, seat, cmd, ctx):
     if not placement_ok(st, pos, rotate_edges(face_of(tid, face).edges, rot), st.t0["relaxed"]):
         illegal("the edges do not match the neighbouring tiles")
     if ctx:
-        ctx.emit({"type": "StartTilePlaced", "seat": seat, "tile": tid, "pos": {"q": pos[0], "r": pos[1]},
-                  "face": face, "rot": rot})
+        ctx.emit(
+            {
+                "type": "StartTilePlaced",
+                "seat": seat,
+                "tile": tid,
+                "pos": {"q": pos[0], "r": pos[1]},
+                "face": face,
+                "rot": rot,
+            }
+        )
         if st.start == "OCEAN":
             add_ship(ctx, seat, tid, "start")
             add_citizen(ctx, seat, tid, "start")
@@ -106,8 +114,15 @@ def cmd_supply(st, seat, cmd, ctx):
     if src not in supply_sources(st, seat):
         illegal("while the domestic row holds a cube it is the only source; otherwise use your cube or a token")
     if ctx:
-        ctx.emit({"type": "CubeSupplied", "seat": seat, "resource": c["resource"], "source": src,
-                  "stand_ups": min(c["per_cube"], lying)})
+        ctx.emit(
+            {
+                "type": "CubeSupplied",
+                "seat": seat,
+                "resource": c["resource"],
+                "source": src,
+                "stand_ups": min(c["per_cube"], lying),
+            }
+        )
 
 
 def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
@@ -141,8 +156,14 @@ def temple_options(st: ArchState, seat: int) -> list[str]:
     c = st.crisis
     if c["pending"] or c["temple"] is not None:
         return []
-    return [t for t, b in sorted(st.buildings.items()) if "TEMPLE" in b and t not in c["temples_used"]
-            and building_controller(st, t, "TEMPLE") == seat and anchor_ready(st, t, "TEMPLE")]
+    return [
+        t
+        for t, b in sorted(st.buildings.items())
+        if "TEMPLE" in b
+        and t not in c["temples_used"]
+        and building_controller(st, t, "TEMPLE") == seat
+        and anchor_ready(st, t, "TEMPLE")
+    ]
 
 
 def cmd_activate_temple(st, seat, cmd, ctx):
@@ -151,8 +172,14 @@ def cmd_activate_temple(st, seat, cmd, ctx):
     if tid not in temple_options(st, seat):
         illegal("you cannot activate that temple now")
     if ctx:
-        ctx.emit({"type": "TempleActivated", "seat": seat, "tile": tid,
-                  "priest": D.PRIEST_STANDS if owns(st, seat, "C19") else 0})
+        ctx.emit(
+            {
+                "type": "TempleActivated",
+                "seat": seat,
+                "tile": tid,
+                "priest": D.PRIEST_STANDS if owns(st, seat, "C19") else 0,
+            }
+        )
 
 
 def cmd_temple_done(st, seat, cmd, ctx):
@@ -309,7 +336,8 @@ def cmd_offer_add(st, seat, cmd, ctx):
     else:
         to = off["to"]
         if k == "CUBE" and _side_total(new, "CUBE", "resource", item["resource"]) > others_public_cubes(
-                st, seat, item["resource"]):
+            st, seat, item["resource"]
+        ):
             illegal("other players do not hold that many cubes")
         if k == "TOKEN":
             held = 24 - sum(st.stacks) - st.tokens_spent - st.players[seat]["tokens"]
@@ -331,8 +359,9 @@ def cmd_offer_send(st, seat, cmd, ctx):
     if not st.offer["give"] and not st.offer["get"]:
         illegal("add at least one item")
     if ctx:
-        ctx.emit({"type": "OfferSent", "seat": seat, "to": st.offer["to"], "give": st.offer["give"],
-                  "get": st.offer["get"]})
+        ctx.emit(
+            {"type": "OfferSent", "seat": seat, "to": st.offer["to"], "give": st.offer["give"], "get": st.offer["get"]}
+        )
 
 
 def cmd_offer_cancel(st, seat, cmd, ctx):

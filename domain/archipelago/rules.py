@@ -18,12 +18,32 @@ from domain.game import GameResult, InvalidOptions, Option, Rules, validate_opti
 from domain.rng import rng_for
 
 HIDDEN_EVENTS = {"EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"}
-SEAT_PRIVATE = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "Turn0HandDealt": "tiles",
-                "Turn0HandSetAside": "tiles", "BidCommitted": "amount", "CartographerLooked": "tiles"}
+SEAT_PRIVATE = {
+    "ObjectivesDealt": "cards",
+    "ObjectivesKept": "cards",
+    "Turn0HandDealt": "tiles",
+    "Turn0HandSetAside": "tiles",
+    "BidCommitted": "amount",
+    "CartographerLooked": "tiles",
+}
 SEAT_PRIVATE_EXTRA = {"Turn0HandDealt": ("faces",)}  # further fields only the holder sees
-REVEALING = {"GameStarted", "EvolutionDeckShuffled", "EvolutionMarketDealt", "TrendsRevealed", "ObjectivesDealt",
-             "ObjectivesLaidOut", "ExplorationStackShuffled", "ExplorationStackReshuffled", "Turn0HandDealt",
-             "TileDrawn", "CartographerLooked", "SlotRefilled", "CardsRevealed", "BidsRevealed", "GameEnded"}
+REVEALING = {
+    "GameStarted",
+    "EvolutionDeckShuffled",
+    "EvolutionMarketDealt",
+    "TrendsRevealed",
+    "ObjectivesDealt",
+    "ObjectivesLaidOut",
+    "ExplorationStackShuffled",
+    "ExplorationStackReshuffled",
+    "Turn0HandDealt",
+    "TileDrawn",
+    "CartographerLooked",
+    "SlotRefilled",
+    "CardsRevealed",
+    "BidsRevealed",
+    "GameEnded",
+}
 
 
 def parse_trend_list(text: str) -> list[str]:
@@ -55,8 +75,9 @@ class Archipelago(Rules):
 
     def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         opts = validate_options(self.options_schema, options)
-        if opts["no_secrets"] and (opts["more_fun"] or opts["more_trends"] or opts["choose_trends"]
-                                   or opts["good_guys"]):
+        if opts["no_secrets"] and (
+            opts["more_fun"] or opts["more_trends"] or opts["choose_trends"] or opts["good_guys"]
+        ):
             raise InvalidOptions("no_secrets excludes more_fun, more_trends, choose_trends and good_guys")
         if opts["choose_trends"]:
             parse_trend_list(opts["choose_trends"])
@@ -102,7 +123,7 @@ class Archipelago(Rules):
         else:
             k = (2 if seats == 2 else 1) * (2 if opts["more_fun"] else 1)
             for i, seat in enumerate(order):
-                dealt = {"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k:(i + 1) * k]}
+                dealt = {"type": "ObjectivesDealt", "seat": seat, "cards": objs[i * k : (i + 1) * k]}
                 if opts["more_fun"]:
                     dealt["keep"] = k // 2  # the others go back unseen: never revealed (§3.10)
                 ctx.emit(dealt)
@@ -234,9 +255,9 @@ class Archipelago(Rules):
             for s in other_hands:
                 dealt = st.dealt_objectives[s]
                 if dealt:
-                    new, pool = pool[:len(dealt)], pool[len(dealt):]
+                    new, pool = pool[: len(dealt)], pool[len(dealt) :]
                     st.dealt_objectives[s] = new
-                    st.objectives[s] = new[:len(st.objectives[s])]
+                    st.objectives[s] = new[: len(st.objectives[s])]
                 else:
                     k = len(st.objectives[s])
                     st.objectives[s], pool = pool[:k], pool[k:]
@@ -244,7 +265,6 @@ class Archipelago(Rules):
             if s != seat:
                 st.bids[s] = rng.randint(0, max(0, st.players[s]["money"]))
         return st
-
 
     @staticmethod
     def _top_with_sampled_back(top: list, hidden: list[str], rng: random.Random) -> list:

@@ -57,8 +57,10 @@ def declarable(st: ArchState, seat: int) -> list[str]:
 
 def seat_stats(st: ArchState) -> list[dict]:
     """Per-seat counts behind the metrics, computed in one pass."""
-    stats = [{"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
-             for _ in range(st.n)]
+    stats = [
+        {"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
+        for _ in range(st.n)
+    ]
     for u in st.units.values():
         s = stats[u["owner"]]
         s["CITIZENS" if u["kind"] == "C" else "SHIPS"] += 1
@@ -145,8 +147,13 @@ def final_ranking(st: ArchState, cause: str | None) -> tuple[list[dict], list[li
 def result(st: ArchState) -> GameResult:
     end = st.end or {}
     n = st.n
-    details = {"cause": end.get("cause"), "round": st.round, "declarer": end.get("declarer"),
-               "objective": end.get("objective"), "winner": end.get("winner")}
+    details = {
+        "cause": end.get("cause"),
+        "round": st.round,
+        "declarer": end.get("declarer"),
+        "objective": end.get("objective"),
+        "winner": end.get("winner"),
+    }
     if end.get("cause") == "INDEPENDENCE":
         w = end.get("winner")
         scores = [1.0 if s == w else 0.0 for s in range(n)]
@@ -202,8 +209,17 @@ def evaluate(st: ArchState, seat: int) -> float:
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
-    val = (3.0 * (mine - best_other) + 0.3 * money + 0.45 * sum(p["cubes"].values()) + 0.5 * p["tokens"]
-           + 1.3 * units + 1.5 * mine_b + 1.0 * len(p["track"]) + 0.8 * p["ad_total"] + safety)
+    val = (
+        3.0 * (mine - best_other)
+        + 0.3 * money
+        + 0.45 * sum(p["cubes"].values())
+        + 0.5 * p["tokens"]
+        + 1.3 * units
+        + 1.5 * mine_b
+        + 1.0 * len(p["track"])
+        + 0.8 * p["ad_total"]
+        + safety
+    )
     held = st.objectives[seat] if st.objectives else []
     for oid in held:
         if D.OBJECTIVES[oid].special != "SEPARATIST" and condition_true(st, oid) and mine >= best_other:

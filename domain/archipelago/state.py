@@ -80,8 +80,21 @@ def _cp(x):
     return x
 
 
-_FLAT_LISTS = ("order", "stacks", "deck", "evo_discard", "trends", "table_objectives", "next_unit", "stack",
-               "set_aside", "tile_discard", "bidders", "picked", "kept")  # items never mutated in place
+_FLAT_LISTS = (
+    "order",
+    "stacks",
+    "deck",
+    "evo_discard",
+    "trends",
+    "table_objectives",
+    "next_unit",
+    "stack",
+    "set_aside",
+    "tile_discard",
+    "bidders",
+    "picked",
+    "kept",
+)  # items never mutated in place
 _FLAT_DICTS = ("bank", "dom", "exp", "pool", "bids", "posmap", "cart_seen")
 _SHARED = ("options", "obj_args")  # never mutated after GameStarted
 
@@ -102,8 +115,9 @@ def clone(state: ArchState) -> ArchState:
         elif k == "tiles":
             nd[k] = {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}
         elif k == "players":
-            nd[k] = [{**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])}
-                     for p in v]
+            nd[k] = [
+                {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])} for p in v
+            ]
         elif k == "market":
             nd[k] = [m if m is None else list(m) for m in v]
         elif k in ("hands", "objectives", "dealt_objectives"):

@@ -197,8 +197,17 @@ def cmd_place_tile(st, seat, cmd, ctx):
     if mover not in explore_movers(st, seat, pos, edges):
         illegal("the mover must be an available unit next to it across a matching link")
     if ctx:
-        ctx.emit({"type": "TilePlaced", "seat": seat, "tile": tid, "pos": {"q": pos[0], "r": pos[1]}, "face": face,
-                  "rot": rot, "mover": mover})
+        ctx.emit(
+            {
+                "type": "TilePlaced",
+                "seat": seat,
+                "tile": tid,
+                "pos": {"q": pos[0], "r": pos[1]},
+                "face": face,
+                "rot": rot,
+                "mover": mover,
+            }
+        )
         take_token(ctx, seat)
         change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
         finish_icons(ctx, seat)
@@ -360,8 +369,17 @@ def cmd_ability_trade(st, seat, cmd, ctx):
         illegal("no transaction left")
     price = market_ok(st, seat, st.step["market"], op, r)
     if ctx:
-        ctx.emit({"type": "MarketTraded", "seat": seat, "market": st.step["market"], "op": op, "resource": r,
-                  "price": price, "step": True})
+        ctx.emit(
+            {
+                "type": "MarketTraded",
+                "seat": seat,
+                "market": st.step["market"],
+                "op": op,
+                "resource": r,
+                "price": price,
+                "step": True,
+            }
+        )
 
 
 def cmd_ability_done(st, seat, cmd, ctx):

@@ -67,7 +67,7 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     if name == "greedy":
         return GreedyBot(seed)
     if name.startswith("plan:"):
-        return PlanBot(name[len("plan:"):], seed)
+        return PlanBot(name[len("plan:") :], seed)
     if name == "mcts":
         return MCTSBot(seed, iterations=DEFAULT_MCTS_ITERATIONS)
     if name.startswith("mcts:"):

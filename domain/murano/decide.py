@@ -136,27 +136,31 @@ class _Turn:
         """§15 step 3 (Q51 revised): 1 VP per gondolier without a card, seated or in the personal supply."""
         unused = sum(free_gondoliers(self.w, scorer))
         personal = self.w.personal[scorer]
-        self.emit({
-            "type": "ScoringFinished",
-            "seat": scorer,
-            "unassigned": sorted(self.w.chars[scorer]),
-            "unused_gondoliers": unused,
-            "personal_gondoliers": personal,
-            "vp": unused + personal,
-        })
+        self.emit(
+            {
+                "type": "ScoringFinished",
+                "seat": scorer,
+                "unassigned": sorted(self.w.chars[scorer]),
+                "unused_gondoliers": unused,
+                "personal_gondoliers": personal,
+                "vp": unused + personal,
+            }
+        )
 
     def game_over(self, aborted: bool) -> None:
         w = self.w
         ranks = [1] * w.n if aborted else rank_by([(w.vp[s], w.gold[s]) for s in range(w.n)])
-        self.emit({
-            "type": "GameOver",
-            "aborted": aborted,
-            "vp": list(w.vp),
-            "gold": list(w.gold),
-            "ranks": ranks,
-            "hands": [[{"kind": k, "face": f} for k, f in w.hand[s]] for s in range(w.n)],
-            "characters": [sorted(w.chars[s]) for s in range(w.n)],
-        })
+        self.emit(
+            {
+                "type": "GameOver",
+                "aborted": aborted,
+                "vp": list(w.vp),
+                "gold": list(w.gold),
+                "ranks": ranks,
+                "hands": [[{"kind": k, "face": f} for k, f in w.hand[s]] for s in range(w.n)],
+                "characters": [sorted(w.chars[s]) for s in range(w.n)],
+            }
+        )
 
     def draw_special_cards(self, during: str) -> None:
         w = self.w
@@ -167,13 +171,15 @@ class _Turn:
             else:
                 self.end_turn()
             return
-        self.emit({
-            "type": "SpecialCardsDrawn",
-            "seat": self.seat,
-            "count": count,
-            "cards": w.special_deck[:count],
-            "during": during,
-        })
+        self.emit(
+            {
+                "type": "SpecialCardsDrawn",
+                "seat": self.seat,
+                "count": count,
+                "cards": w.special_deck[:count],
+                "during": during,
+            }
+        )
 
     def after_special(self) -> None:
         w = self.w
@@ -187,16 +193,18 @@ class _Turn:
 
     def placed(self, space: int, kind: str, face: Any, free: bool) -> None:
         owner = self.seat if kind in (GLASS_FACTORY, SHOP) else None
-        self.emit({
-            "type": "TilePlaced",
-            "seat": self.seat,
-            "space": q.geo(self.w).space_ids[space],
-            "kind": kind,
-            "face": face,
-            "owner": owner,
-            "vp": data.BUILD_VP.get(kind, 0),
-            "free": free,
-        })
+        self.emit(
+            {
+                "type": "TilePlaced",
+                "seat": self.seat,
+                "space": q.geo(self.w).space_ids[space],
+                "kind": kind,
+                "face": face,
+                "owner": owner,
+                "vp": data.BUILD_VP.get(kind, 0),
+                "free": free,
+            }
+        )
 
 
 # ---- handlers -----------------------------------------------------------------------------------------------------
@@ -243,17 +251,40 @@ def _act(t: _Turn, cmd: dict) -> None:
         t.emit({"type": "GoldTaken", "seat": seat, "gold": gold})
         t.end_turn()
     elif action == "buy_glass_factory":
-        t.emit({"type": "TileBought", "seat": seat, "kind": GLASS_FACTORY, "mode": "top",
-                "price": data.FACTORY_PRICE, "face": None})
+        t.emit(
+            {
+                "type": "TileBought",
+                "seat": seat,
+                "kind": GLASS_FACTORY,
+                "mode": "top",
+                "price": data.FACTORY_PRICE,
+                "face": None,
+            }
+        )
         t.after_buy()
     elif action == "buy_special_building":
-        t.emit({"type": "TileBought", "seat": seat, "kind": SPECIAL_BUILDING, "mode": "top",
-                "price": data.SPECIAL_TILE_PRICE, "face": None})
+        t.emit(
+            {
+                "type": "TileBought",
+                "seat": seat,
+                "kind": SPECIAL_BUILDING,
+                "mode": "top",
+                "price": data.SPECIAL_TILE_PRICE,
+                "face": None,
+            }
+        )
         t.after_buy()
     elif action == "hire_character":
         count = min(data.CHARACTERS_DRAWN, len(w.char_deck))
-        t.emit({"type": "CharactersDrawn", "seat": seat, "count": count, "cards": w.char_deck[:count],
-                "price": q.hire_cost(w, seat)})
+        t.emit(
+            {
+                "type": "CharactersDrawn",
+                "seat": seat,
+                "count": count,
+                "cards": w.char_deck[:count],
+                "price": q.hire_cost(w, seat),
+            }
+        )
 
 
 def _buy_mode(t: _Turn, cmd: dict) -> None:
@@ -261,8 +292,16 @@ def _buy_mode(t: _Turn, cmd: dict) -> None:
     w = t.w
     stack = w.shops if w.buy_kind == SHOP else w.palaces
     if mode == "top":
-        t.emit({"type": "TileBought", "seat": t.seat, "kind": w.buy_kind, "mode": "top", "price": data.TOP_PRICE,
-                "face": stack[0]})
+        t.emit(
+            {
+                "type": "TileBought",
+                "seat": t.seat,
+                "kind": w.buy_kind,
+                "mode": "top",
+                "price": data.TOP_PRICE,
+                "face": stack[0],
+            }
+        )
         t.after_buy()
     elif mode == "choose":
         price = q.choose_price(w, t.seat)
@@ -279,8 +318,9 @@ def _pick_tile(t: _Turn, cmd: dict) -> None:
     stack = w.shops if w.buy_kind == SHOP else w.palaces
     if isinstance(face, bool) or not isinstance(face, (str, int)) or face not in stack:
         raise _illegal(f"face must be one of the faces in the stack: {sorted(set(stack))}")
-    t.emit({"type": "TileBought", "seat": t.seat, "kind": w.buy_kind, "mode": "choose", "price": w.buy_price,
-            "face": face})
+    t.emit(
+        {"type": "TileBought", "seat": t.seat, "kind": w.buy_kind, "mode": "choose", "price": w.buy_price, "face": face}
+    )
     order = list(w.shops if w.buy_kind == SHOP else w.palaces)
     t.rng.shuffle(order)
     t.emit({"type": "StackShuffled", "kind": w.buy_kind, "order": order})
@@ -334,8 +374,10 @@ def _build_building(t: _Turn, cmd: dict) -> None:
         raise _illegal(f"you hold no {kind} tile with face {face!r}")
     space = _space(w, cmd)
     if space not in q.building_targets(w, group=True):
-        raise _illegal("a building needs an unoccupied brown space next to a street tile (and touching this "
-                       "action's tiles after the first)")
+        raise _illegal(
+            "a building needs an unoccupied brown space next to a street tile (and touching this "
+            "action's tiles after the first)"
+        )
     t.placed(space, kind, face, free=False)
     if kind == SPECIAL_BUILDING:
         t.draw_special_cards("build")
@@ -357,8 +399,16 @@ def _take_special(t: _Turn, cmd: dict) -> None:
         raise _illegal(f"card must be one of the drawn cards {list(w.drawn)}")
     returned = [c for c in w.drawn if c != card]
     vp = data.GUILD_HALL_VP if card == data.GUILD_HALL else 0
-    t.emit({"type": "SpecialCardTaken", "seat": t.seat, "card": card, "returned": returned,
-            "returned_count": len(returned), "vp": vp})
+    t.emit(
+        {
+            "type": "SpecialCardTaken",
+            "seat": t.seat,
+            "card": card,
+            "returned": returned,
+            "returned_count": len(returned),
+            "vp": vp,
+        }
+    )
     t.after_special()
 
 
@@ -368,8 +418,16 @@ def _keep_character(t: _Turn, cmd: dict) -> None:
     if card not in w.drawn:
         raise _illegal("card must be one of the drawn character cards")
     returned = [c for c in w.drawn if c != card]
-    t.emit({"type": "CharacterKept", "seat": t.seat, "card": card, "price": w.buy_price, "returned": returned,
-            "returned_count": len(returned)})
+    t.emit(
+        {
+            "type": "CharacterKept",
+            "seat": t.seat,
+            "card": card,
+            "price": w.buy_price,
+            "returned": returned,
+            "returned_count": len(returned),
+        }
+    )
     t.end_turn()
 
 
@@ -391,8 +449,15 @@ def _seat_gondolier(t: _Turn, cmd: dict) -> None:
     price = q.seat_price(w, t.seat, ci)
     if price > w.gold[t.seat]:
         raise _illegal(f"that seat costs {price} gold")
-    t.emit({"type": "GondolierSeated", "seat": t.seat, "island": q.geo(w).islands[island], "colour": colour,
-            "price": price})
+    t.emit(
+        {
+            "type": "GondolierSeated",
+            "seat": t.seat,
+            "island": q.geo(w).islands[island],
+            "colour": colour,
+            "price": price,
+        }
+    )
     t.end_turn()
 
 
@@ -431,8 +496,15 @@ def _income(t: _Turn, cmd: dict) -> None:
     if len(set(colours)) != len(colours) or len(set(spaces)) != len(spaces):
         raise _illegal("choose at most one shop of each colour")
     spaces.sort()
-    t.emit({"type": "IncomeCollected", "seat": t.seat, "island": g.islands[island],
-            "shops": [g.space_ids[s] for s in spaces], "gold": q.income_amount(w, t.seat, tuple(spaces))})
+    t.emit(
+        {
+            "type": "IncomeCollected",
+            "seat": t.seat,
+            "island": g.islands[island],
+            "shops": [g.space_ids[s] for s in spaces],
+            "gold": q.income_amount(w, t.seat, tuple(spaces)),
+        }
+    )
     t.end_turn()
 
 
@@ -475,8 +547,14 @@ def _sell(t: _Turn, cmd: dict) -> None:
     if not q.sale_is_legal(w, t.seat, beads):
         raise _illegal("sell 1-3 beads you hold, of one colour (or the two colours of a colour-exchange card)")
     count = sum(beads.values())
-    t.emit({"type": "BeadsSold", "seat": t.seat, "beads": {c: beads[c] for c in sorted(beads)},
-            "gold": q.sale_gold(w, t.seat, count)})
+    t.emit(
+        {
+            "type": "BeadsSold",
+            "seat": t.seat,
+            "beads": {c: beads[c] for c in sorted(beads)},
+            "gold": q.sale_gold(w, t.seat, count),
+        }
+    )
     t.end_turn()
 
 
@@ -490,8 +568,9 @@ def _assign(t: _Turn, cmd: dict) -> None:
     card = _str(cmd, "card")
     island = _island(w, cmd)
     if (card, island) not in assign_options(w, t.seat):
-        raise _illegal("assign one of your cards to an island where you have an unused seated gondolier "
-                       "(and that the card allows)")
+        raise _illegal(
+            "assign one of your cards to an island where you have an unused seated gondolier (and that the card allows)"
+        )
     vp = card_value(w, card, t.seat, island)
     t.emit({"type": "CardAssigned", "seat": t.seat, "card": card, "island": q.geo(w).islands[island], "vp": vp})
     if not assign_options(w, t.seat):

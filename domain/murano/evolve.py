@@ -51,7 +51,7 @@ def _remove_one(items: tuple, item: Any) -> tuple:
     if item not in items:  # tolerate hand-written logs; decide never produces this
         return items
     i = items.index(item)
-    return items[:i] + items[i + 1:]
+    return items[:i] + items[i + 1 :]
 
 
 def _add_beads(beads: tuple[int, int, int], colour: str, n: int) -> tuple[int, int, int]:

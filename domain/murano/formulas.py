@@ -8,9 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-SYMBOLS = frozenset(
-    "GF GF_own GF_opp SH SH_own SH_opp PA CR SB BLD OWN OPP ST ST_NONE CU FREE_S FREE_B TYPES".split()
-)
+SYMBOLS = frozenset("GF GF_own GF_opp SH SH_own SH_opp PA CR SB BLD OWN OPP ST ST_NONE CU FREE_S FREE_B TYPES".split())
 INDEXED = frozenset({"SH", "CU"})
 PER_PLAYER = frozenset({"GF_of", "SH_of"})
 COLOURS = frozenset({"red", "grey", "blue"})
@@ -63,8 +61,11 @@ class _Parser:
         while self.peek() in ("+", "-"):
             op = self.take()
             g = self.prod()
-            f = (lambda a, b: lambda e, q: a(e, q) + b(e, q))(f, g) if op == "+" else (
-                lambda a, b: lambda e, q: a(e, q) - b(e, q))(f, g)
+            f = (
+                (lambda a, b: lambda e, q: a(e, q) + b(e, q))(f, g)
+                if op == "+"
+                else (lambda a, b: lambda e, q: a(e, q) - b(e, q))(f, g)
+            )
         return f
 
     def prod(self) -> Formula:

@@ -28,12 +28,18 @@ def _face(kind: str, face: Any) -> str:
 def label(s: MuranoState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
     kind = c.get("type")
     if kind == "pass":
-        return {"label": f"Pass: move ship {c['ship']} to space {c['to']} ({q.ACTIONS[c['to']].replace('_', ' ')}) "
-                         f"and take {plural(data.PASS_GOLD, 'gold', 'gold')}", "gain": data.PASS_GOLD}
+        return {
+            "label": f"Pass: move ship {c['ship']} to space {c['to']} ({q.ACTIONS[c['to']].replace('_', ' ')}) "
+            f"and take {plural(data.PASS_GOLD, 'gold', 'gold')}",
+            "gain": data.PASS_GOLD,
+        }
     if kind == "move_ship":
         cost = q.move_cost(s.moves + 1, q.has(s, seat, data.SHIPYARD))
-        return {"label": f"Move ship {c['ship']} to space {c['to']} ({q.ACTIONS[c['to']].replace('_', ' ')}) "
-                         f"for {cost} gold", "cost": cost}
+        return {
+            "label": f"Move ship {c['ship']} to space {c['to']} ({q.ACTIONS[c['to']].replace('_', ' ')}) "
+            f"for {cost} gold",
+            "cost": cost,
+        }
     if kind == "act":
         return {"label": f"Take the {q.ACTIONS[s.ships[s.last_ship]].replace('_', ' ')} action"}
     if kind == "choose_buy_mode":
@@ -64,15 +70,17 @@ def label(s: MuranoState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
         return {"label": "Hire nobody"}
     if kind == "seat_gondolier":
         price = q.seat_price(s, seat, data.PLAYER_COLOURS.index(c["colour"]))
-        return {"label": f"Seat a gondolier on the {c['colour']} gondola of {data.ISLAND_NAMES[c['island']]} "
-                         f"for {price} gold", "cost": price}
+        return {
+            "label": f"Seat a gondolier on the {c['colour']} gondola of {data.ISLAND_NAMES[c['island']]} "
+            f"for {price} gold",
+            "cost": price,
+        }
     if kind == "fire_gondolier":
         return {"label": f"Fire a gondolier for {data.GONDOLIER_FIRE_GOLD} gold", "gain": data.GONDOLIER_FIRE_GOLD}
     if kind == "hire_gondolier":
         return {"label": f"Hire a gondolier for {data.GONDOLIER_HIRE_PRICE} gold", "cost": data.GONDOLIER_HIRE_PRICE}
     if kind == "collect_income":
-        return {"label": f"Collect income on {data.ISLAND_NAMES[c['island']]} from "
-                         f"{plural(len(c['shops']), 'shop')}"}
+        return {"label": f"Collect income on {data.ISLAND_NAMES[c['island']]} from {plural(len(c['shops']), 'shop')}"}
     if kind == "produce":
         loss = c["factories"] * q.production_loss(s, seat)
         if not c["factories"]:

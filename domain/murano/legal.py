@@ -98,9 +98,7 @@ def legal_commands(state: MuranoState, seat: int) -> list[dict[str, Any]]:
             out.append({"type": "hire_gondolier"})
         return out
     if phase == ASSIGN:
-        out = [
-            {"type": "assign_character", "card": c, "island": g.islands[i]} for c, i in assign_options(state, seat)
-        ]
+        out = [{"type": "assign_character", "card": c, "island": g.islands[i]} for c, i in assign_options(state, seat)]
         if not data.FINAL_SCORING_STRICT:
             out.append({"type": "stop_assigning"})
         return out

@@ -165,7 +165,7 @@ def _search(ships: tuple[int, ...], k: int, gold: int, needs: list[int], shipyar
             if needs[t] <= gold - cost:
                 seen[key] = True
                 return True
-            nxt = ships[:ship] + (t,) + ships[ship + 1:]
+            nxt = ships[:ship] + (t,) + ships[ship + 1 :]
             if move_cost(k + 2, shipyard) <= gold - cost and _search(nxt, k + 1, gold - cost, needs, shipyard, seen):
                 seen[key] = True
                 return True
@@ -296,7 +296,7 @@ def seated(state: MuranoState, seat: int) -> int:
 
 def seated_at(state: MuranoState, seat: int, island: int) -> int:
     base = island * N_COLOURS
-    return sum(1 for occupant in state.gondolas[base:base + N_COLOURS] if occupant == seat)
+    return sum(1 for occupant in state.gondolas[base : base + N_COLOURS] if occupant == seat)
 
 
 def owned_gondoliers(state: MuranoState, seat: int) -> int:

@@ -71,7 +71,7 @@ def setup_events(seed: int, seats: int, colours: list[str] | None = None) -> lis
     characters = sorted(c for c, spec in data.CHARACTERS.items() if spec[2] <= seats)
     rng.shuffle(characters)
     removed_characters = characters[: data.REMOVED_CHARACTERS]
-    characters = characters[data.REMOVED_CHARACTERS:]
+    characters = characters[data.REMOVED_CHARACTERS :]
     specials = sorted(data.SPECIAL_CARDS)
     rng.shuffle(specials)
     ships = [0] * data.SHIPS

@@ -135,7 +135,7 @@ def best_assignment(cards, free, allowed_fn, value, strict: bool = True):
             best = (r[0], ((c, None),) + r[1])
         for j in range(n):
             if caps[j] and allowed_fn(c, isl[j]):
-                r = go(i + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1:], must_empty)
+                r = go(i + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1 :], must_empty)
                 if r is not None and (best is None or r[0] + value(c, isl[j]) > best[0]):
                     best = (r[0] + value(c, isl[j]), ((c, isl[j]),) + r[1])
         return best

@@ -37,8 +37,26 @@ BUILDING_KINDS = (GLASS_FACTORY, SHOP, PALACE, SPECIAL_BUILDING)
 
 # Lists that ``evolve.apply`` copies before mutating them (copy-on-write); everything nested inside them is immutable.
 LIST_FIELDS = (
-    "ships", "gold", "vp", "personal", "general", "beads", "hand", "chars", "specials", "effective", "board",
-    "streets", "shops", "palaces", "char_deck", "char_known", "special_deck", "special_known", "gondolas", "assigned",
+    "ships",
+    "gold",
+    "vp",
+    "personal",
+    "general",
+    "beads",
+    "hand",
+    "chars",
+    "specials",
+    "effective",
+    "board",
+    "streets",
+    "shops",
+    "palaces",
+    "char_deck",
+    "char_known",
+    "special_deck",
+    "special_known",
+    "gondolas",
+    "assigned",
 )
 
 

@@ -169,10 +169,20 @@ _PRIVATE_TO_ACTOR = {
     "SpecialCardsDrawn": ("cards",),
     "SpecialCardTaken": ("returned",),
 }
-REVEALING = frozenset({
-    "GameSetUp", "StackViewed", "StackShuffled", "StreetDrawn", "CharactersDrawn", "SpecialCardsDrawn", "BeadDrawn",
-    "CardAssigned", "ScoringFinished", "GameOver",
-})
+REVEALING = frozenset(
+    {
+        "GameSetUp",
+        "StackViewed",
+        "StackShuffled",
+        "StreetDrawn",
+        "CharactersDrawn",
+        "SpecialCardsDrawn",
+        "BeadDrawn",
+        "CardAssigned",
+        "ScoringFinished",
+        "GameOver",
+    }
+)
 
 
 def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any]:

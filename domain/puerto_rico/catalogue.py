@@ -8,13 +8,29 @@ from .data import BUILDINGS, FACTORY_PAY, GOODS, PRICES, SETUP, TILE_NAMES, role
 from .state import AUTO_STEPS
 
 BUILDING_TITLES = {
-    "small_indigo_plant": "Small indigo plant", "small_sugar_mill": "Small sugar mill",
-    "indigo_plant": "Indigo plant", "sugar_mill": "Sugar mill", "tobacco_storage": "Tobacco storage",
-    "coffee_roaster": "Coffee roaster", "small_market": "Small market", "hacienda": "Hacienda",
-    "construction_hut": "Construction hut", "small_warehouse": "Small warehouse", "hospice": "Hospice",
-    "office": "Office", "large_market": "Large market", "large_warehouse": "Large warehouse", "factory": "Factory",
-    "university": "University", "harbor": "Harbor", "wharf": "Wharf", "guild_hall": "Guild hall",
-    "residence": "Residence", "fortress": "Fortress", "customs_house": "Customs house", "city_hall": "City hall",
+    "small_indigo_plant": "Small indigo plant",
+    "small_sugar_mill": "Small sugar mill",
+    "indigo_plant": "Indigo plant",
+    "sugar_mill": "Sugar mill",
+    "tobacco_storage": "Tobacco storage",
+    "coffee_roaster": "Coffee roaster",
+    "small_market": "Small market",
+    "hacienda": "Hacienda",
+    "construction_hut": "Construction hut",
+    "small_warehouse": "Small warehouse",
+    "hospice": "Hospice",
+    "office": "Office",
+    "large_market": "Large market",
+    "large_warehouse": "Large warehouse",
+    "factory": "Factory",
+    "university": "University",
+    "harbor": "Harbor",
+    "wharf": "Wharf",
+    "guild_hall": "Guild hall",
+    "residence": "Residence",
+    "fortress": "Fortress",
+    "customs_house": "Customs house",
+    "city_hall": "City hall",
 }
 
 BUILDING_EFFECTS = {
@@ -32,8 +48,7 @@ BUILDING_EFFECTS = {
     "office": "Trader: you may sell a kind the trading house already holds.",
     "large_market": "Trader: you get 2 doubloons more when you sell a good.",
     "large_warehouse": "Captain: after loading, you keep all barrels of two kinds.",
-    "factory": "Craftsman: you get doubloons for the kinds you produce: 2 kinds 1, 3 kinds 2, 4 kinds 3, "
-               "5 kinds 5.",
+    "factory": "Craftsman: you get doubloons for the kinds you produce: 2 kinds 1, 3 kinds 2, 4 kinds 3, 5 kinds 5.",
     "university": "Builder: the building you buy arrives with a colonist from the supply (or the ship).",
     "harbor": "Captain: each time you load goods you get 1 VP more.",
     "wharf": "Captain: once per captain phase, ship all barrels of one kind on your own ship.",
@@ -55,18 +70,31 @@ ROLE_EFFECTS = {
 }
 
 TILE_EFFECTS = {
-    **{g: f"A {g} plantation: occupied, it grows one {g} when a matching production building works it"
-          + (" (corn needs no building)." if g == "corn" else ".") for g in GOODS},
+    **{
+        g: f"A {g} plantation: occupied, it grows one {g} when a matching production building works it"
+        + (" (corn needs no building)." if g == "corn" else ".")
+        for g in GOODS
+    },
     "quarry": "Occupied, it lowers a building's price by 1 doubloon, up to the building's column (1 to 4).",
 }
 
 
 def _building(b) -> dict[str, Any]:
     return {
-        "id": b.name, "kind": "building", "name": BUILDING_TITLES[b.name], "cost": b.cost, "points": b.vp,
-        "effect": BUILDING_EFFECTS[b.name], "count": b.copies,
-        "data": {"category": b.kind, "circles": b.cap, "city_spaces": b.size, "column": b.vp,
-                 "good": GOODS[b.good] if b.good >= 0 else None},
+        "id": b.name,
+        "kind": "building",
+        "name": BUILDING_TITLES[b.name],
+        "cost": b.cost,
+        "points": b.vp,
+        "effect": BUILDING_EFFECTS[b.name],
+        "count": b.copies,
+        "data": {
+            "category": b.kind,
+            "circles": b.cap,
+            "city_spaces": b.size,
+            "column": b.vp,
+            "good": GOODS[b.good] if b.good >= 0 else None,
+        },
     }
 
 
@@ -74,37 +102,73 @@ def catalogue() -> dict[str, Any]:
     components = [_building(b) for b in BUILDINGS]
     for card in role_cards(2):
         kind = role_kind(card)
-        components.append({
-            "id": card, "kind": "role", "name": kind.capitalize() + (" (second card)" if card.endswith("_2") else ""),
-            "cost": None, "points": None, "effect": ROLE_EFFECTS[kind], "count": 1,
-            "data": {"role": kind, "players": "4-5 (one card), 5 (two cards), official 2-player (one)"
-                     if kind == "prospector" else "all"},
-        })
+        components.append(
+            {
+                "id": card,
+                "kind": "role",
+                "name": kind.capitalize() + (" (second card)" if card.endswith("_2") else ""),
+                "cost": None,
+                "points": None,
+                "effect": ROLE_EFFECTS[kind],
+                "count": 1,
+                "data": {
+                    "role": kind,
+                    "players": "4-5 (one card), 5 (two cards), official 2-player (one)"
+                    if kind == "prospector"
+                    else "all",
+                },
+            }
+        )
     for i, tile in enumerate(TILE_NAMES):
-        components.append({
-            "id": tile, "kind": "plantation" if i < 5 else "quarry", "name": tile.capitalize(),
-            "cost": None, "points": None, "effect": TILE_EFFECTS[tile], "count": None, "data": {},
-        })
+        components.append(
+            {
+                "id": tile,
+                "kind": "plantation" if i < 5 else "quarry",
+                "name": tile.capitalize(),
+                "cost": None,
+                "points": None,
+                "effect": TILE_EFFECTS[tile],
+                "count": None,
+                "data": {},
+            }
+        )
     for g, price in zip(GOODS, PRICES, strict=True):
-        components.append({
-            "id": g, "kind": "good", "name": g.capitalize() + " barrel", "cost": None, "points": None,
-            "effect": f"Sells for {price} doubloons at the trading house; ships for 1 VP per barrel.",
-            "count": None, "data": {"price": price},
-        })
+        components.append(
+            {
+                "id": g,
+                "kind": "good",
+                "name": g.capitalize() + " barrel",
+                "cost": None,
+                "points": None,
+                "effect": f"Sells for {price} doubloons at the trading house; ships for 1 VP per barrel.",
+                "count": None,
+                "data": {"price": price},
+            }
+        )
     setups = {
-        str(n): {"doubloons": t.doubloons, "starting_plantations": [TILE_NAMES[k] for k in t.starting],
-                 "vp_chips": t.vp, "colonists": t.colonists, "colonist_ship": t.ship_colonists,
-                 "cargo_ships": list(t.ships), "prospectors": t.prospectors,
-                 "plantations": dict(zip(GOODS, t.plantations, strict=True)), "quarries": t.quarries,
-                 "goods": dict(zip(GOODS, t.goods, strict=True)),
-                 "building_copies": {b.name: c for b, c in zip(BUILDINGS, t.building_copies, strict=True)},
-                 "roles_picked_per_round": t.picks_per_round, "minimum_colonist_refill": t.min_refill}
+        str(n): {
+            "doubloons": t.doubloons,
+            "starting_plantations": [TILE_NAMES[k] for k in t.starting],
+            "vp_chips": t.vp,
+            "colonists": t.colonists,
+            "colonist_ship": t.ship_colonists,
+            "cargo_ships": list(t.ships),
+            "prospectors": t.prospectors,
+            "plantations": dict(zip(GOODS, t.plantations, strict=True)),
+            "quarries": t.quarries,
+            "goods": dict(zip(GOODS, t.goods, strict=True)),
+            "building_copies": {b.name: c for b, c in zip(BUILDINGS, t.building_copies, strict=True)},
+            "roles_picked_per_round": t.picks_per_round,
+            "minimum_colonist_refill": t.min_refill,
+        }
         for n, t in sorted(SETUP.items())
     }
     return {
         "components": components,
         "board": {
-            "island_spaces": 12, "city_spaces": 12, "trading_house_spaces": 4,
+            "island_spaces": 12,
+            "city_spaces": 12,
+            "trading_house_spaces": 4,
             "large_building_city_spaces": 2,
             "factory_pay": {str(k): v for k, v in enumerate(FACTORY_PAY) if k >= 2},
             "setup_by_players": setups,
@@ -115,18 +179,30 @@ def catalogue() -> dict[str, Any]:
             "good": {g: f"{g} (price {p})" for g, p in zip(GOODS, PRICES, strict=True)},
             "island_tile": {t: TILE_EFFECTS[t] for t in TILE_NAMES},
             "step": {
-                "pick": "the seat on turn picks a role", "hacienda": "settler: hacienda draw or pass",
-                "take": "settler: take a face-up plantation or a quarry", "hospice": "settler: hospice colonist",
+                "pick": "the seat on turn picks a role",
+                "hacienda": "settler: hacienda draw or pass",
+                "take": "settler: take a face-up plantation or a quarry",
+                "hospice": "settler: hospice colonist",
                 "privilege": "the picker's privilege (mayor colonist or craftsman barrel)",
-                "place": "mayor: place colonists", "build": "builder: buy a building",
-                "university": "builder: university colonist", "sell": "trader: sell a good",
-                "load": "captain: load goods", "warehouse": "captain: choose a kind to keep whole",
+                "place": "mayor: place colonists",
+                "build": "builder: buy a building",
+                "university": "builder: university colonist",
+                "sell": "trader: sell a good",
+                "load": "captain: load goods",
+                "warehouse": "captain: choose a kind to keep whole",
                 "windrose": "captain: choose the one barrel to keep",
                 **{step: "automatic: the engine carries it out" for step in sorted(AUTO_STEPS)},
             },
-            "phase": {"setup": "being set up", "pick": "a seat picks a role", **{r: f"the {r} role is carried out"
-                      for r in ("settler", "mayor", "builder", "craftsman", "trader", "captain")},
-                      "round_end": "the round ends", "over": "the game is over"},
+            "phase": {
+                "setup": "being set up",
+                "pick": "a seat picks a role",
+                **{
+                    r: f"the {r} role is carried out"
+                    for r in ("settler", "mayor", "builder", "craftsman", "trader", "captain")
+                },
+                "round_end": "the round ends",
+                "over": "the game is over",
+            },
             "command_field": {
                 "ship": "cargo ship index, from 0 for the smallest",
                 "target": "a plantation kind or quarry (the island) or a building id (the city)",

@@ -43,8 +43,11 @@ def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
     if kind == "build":
         b = BUILDING_INDEX[c["building"]]
         price = opt.build_price(s, seat, b)
-        return {"label": f"Build the {BUILDING_TITLES[c['building']].lower()} for {plural(price, 'doubloon')}",
-                "cost": price, "points": COLUMNS[b]}
+        return {
+            "label": f"Build the {BUILDING_TITLES[c['building']].lower()} for {plural(price, 'doubloon')}",
+            "cost": price,
+            "points": COLUMNS[b],
+        }
     if kind == "take_good":
         return {"label": f"Take one more {c['good']} barrel"}
     if kind == "sell":

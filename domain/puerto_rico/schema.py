@@ -44,12 +44,14 @@ _FIELD_DOC = {
     "ship": "cargo ship index (0 = smallest)",
 }
 
+
 def _field(name: str, table) -> dict:
     if table is None:
         return string(*ROLE_CARDS, description=_FIELD_DOC[name])
     if table == "int":
         return integer(0, description=_FIELD_DOC[name])
     return string(*table, description=_FIELD_DOC[name])
+
 
 COMMANDS: CommandTable = {
     ctype: (SUMMARIES[ctype], {name: (_field(name, table), True) for name, table in fields})
@@ -66,11 +68,15 @@ PLAYER = obj(
         "vp_chips": nullable(integer(0, description="VP chips (null when hidden by hide_vp_chips)")),
         "vp_owed_beyond_supply": nullable(integer(0, description="VP earned after the chip supply ran out")),
         "goods": _goods,
-        "island": mapping(obj({"tiles": integer(0), "occupied": integer(0)}),
-                          "island tiles by kind (plantation kinds and quarry) and how many are occupied"),
+        "island": mapping(
+            obj({"tiles": integer(0), "occupied": integer(0)}),
+            "island tiles by kind (plantation kinds and quarry) and how many are occupied",
+        ),
         "island_spaces_used": integer(0, 12),
-        "buildings": mapping(obj({"colonists": integer(0), "circles": integer(1)}),
-                             "owned buildings by id, with colonists on them and their circles"),
+        "buildings": mapping(
+            obj({"colonists": integer(0), "circles": integer(1)}),
+            "owned buildings by id, with colonists on them and their circles",
+        ),
         "city_spaces_used": integer(0, 12),
         "san_juan": integer(0, description="colonists waiting in San Juan"),
         "colonists": integer(0, description="colonists owned in total"),
@@ -90,8 +96,10 @@ VIEW = obj(
         "role": nullable(string(description="the role card in play")),
         "picker": nullable(integer(0, description="the seat that picked the role in play")),
         "to_act": array(integer(0)),
-        "roles": array(obj({"role": string(*ROLE_CARDS), "doubloons": integer(0), "taken": boolean()}),
-                       "the role row: doubloons lying on each card and whether it was taken this round"),
+        "roles": array(
+            obj({"role": string(*ROLE_CARDS), "doubloons": integer(0), "taken": boolean()}),
+            "the role row: doubloons lying on each card and whether it was taken this round",
+        ),
         "players": array(PLAYER),
         "colonist_supply": integer(0),
         "colonist_ship": integer(0),
@@ -115,4 +123,3 @@ VIEW = obj(
     required=["started"],
     description="Puerto Rico as a seat (or a spectator) sees it. Before set-up only `started` is present.",
 )
-

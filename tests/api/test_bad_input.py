@@ -26,8 +26,13 @@ def raw_json(value) -> str:
 
 def bodies(game_type: str) -> list[str]:
     seat = {"kind": "human", "name": "x"}
-    out = [DEEP, '{"a":' * 2000 + "1" + "}" * 2000, " " * (10 * 1024 * 1024) + "{}",
-           json.dumps({"x": "y" * (10 * 1024 * 1024)}), '{"seed": ' + "9" * 5000 + "}"]
+    out = [
+        DEEP,
+        '{"a":' * 2000 + "1" + "}" * 2000,
+        " " * (10 * 1024 * 1024) + "{}",
+        json.dumps({"x": "y" * (10 * 1024 * 1024)}),
+        '{"seed": ' + "9" * 5000 + "}",
+    ]
     for bad in BAD_TEXT:
         out += [
             raw_json({"game_type": game_type, "seats": [{"kind": "human", "name": bad}, seat]}),
@@ -40,8 +45,14 @@ def bodies(game_type: str) -> list[str]:
             raw_json({"commands": [{"type": "bank", "amount": bad}]}),
             raw_json({"to_version": 1, "reason": bad}),
             raw_json({"export": bad}),
-            raw_json({"name": bad, "game_type": game_type, "format": "swiss",
-                      "participants": [{"external_id": bad}, {"external_id": "b"}]}),
+            raw_json(
+                {
+                    "name": bad,
+                    "game_type": game_type,
+                    "format": "swiss",
+                    "participants": [{"external_id": bad}, {"external_id": "b"}],
+                }
+            ),
             raw_json({"url": "http://example.invalid/" + bad, "events": ["game.started"]}),
         ]
     out += [
@@ -50,7 +61,7 @@ def bodies(game_type: str) -> list[str]:
         json.dumps({"command": {"type": "bank", "amount": HUGE}}),
         json.dumps({"command": {"type": "bank", "amount": -HUGE}}),
         json.dumps({"to_version": HUGE}),
-        json.dumps({"command": {"type": "bank", "amount": 1e308 * 10}}) .replace("Infinity", "1e999"),
+        json.dumps({"command": {"type": "bank", "amount": 1e308 * 10}}).replace("Infinity", "1e999"),
     ]
     return out
 
@@ -73,8 +84,17 @@ def operations() -> list[tuple[str, str, bool, list[str]]]:
 def snapshot(runtime) -> list:
     store = runtime.store
     streams = store.list_streams(limit=200)
-    return [(s.stream, s.version, s.generation, s.status, json.dumps(s.metadata, sort_keys=True),
-             [e.hash for e in store.read(s.stream)]) for s in streams]
+    return [
+        (
+            s.stream,
+            s.version,
+            s.generation,
+            s.status,
+            json.dumps(s.metadata, sort_keys=True),
+            [e.hash for e in store.read(s.stream)],
+        )
+        for s in streams
+    ]
 
 
 def fill(template: str, values: dict[str, str]) -> str:
@@ -88,8 +108,15 @@ def test_hostile_input_gets_4xx_problems_and_changes_nothing(durable):  # noqa: 
     client = app.test_client()
     game = create_secret_game(client, seats=2, rounds=3)
     token = game["seat_tokens"][0]["token"]
-    good = {"game_id": game["id"], "version": "1", "tournament_id": "t_" + "0" * 20, "sub_id": "wh_" + "0" * 20,
-            "message_id": "msg_" + "0" * 32, "code": "unknown_game", "game_type": "murano"}
+    good = {
+        "game_id": game["id"],
+        "version": "1",
+        "tournament_id": "t_" + "0" * 20,
+        "sub_id": "wh_" + "0" * 20,
+        "message_id": "msg_" + "0" * 32,
+        "code": "unknown_game",
+        "game_type": "murano",
+    }
     before = snapshot(runtime)
     seen = 0
 
@@ -105,22 +132,31 @@ def test_hostile_input_gets_4xx_problems_and_changes_nothing(durable):  # noqa: 
         for bad in [NUL, CONTROL, "9" * 5000, "%00", "%ED%A0%80"]:  # a URL cannot carry a lone surrogate
             for name in [n for n in good if "{" + n + "}" in template]:
                 url = fill(template, {**good, name: bad.replace("/", "")})
-                response = client.open(url, method=method.upper(), headers=headers,
-                                       data="{}" if takes_body else None, content_type="application/json")
+                response = client.open(
+                    url,
+                    method=method.upper(),
+                    headers=headers,
+                    data="{}" if takes_body else None,
+                    content_type="application/json",
+                )
                 if response.status_code in (200, 201, 204):
                     raise AssertionError((method, url, response.status_code))
                 check(response, (method, url))
             for param in query:
                 if True:
                     url = fill(template, good)
-                    response = client.open(url, method=method.upper(), headers=headers,
-                                           query_string={param: bad})
+                    response = client.open(url, method=method.upper(), headers=headers, query_string={param: bad})
                     check(response, (method, url, param))
         if takes_body:
             for body in bodies("secret_numbers"):
                 url = fill(template, good)
-                response = client.open(url, method=method.upper(), headers=headers, data=body.encode("utf-8",
-                                       "surrogatepass"), content_type="application/json")
+                response = client.open(
+                    url,
+                    method=method.upper(),
+                    headers=headers,
+                    data=body.encode("utf-8", "surrogatepass"),
+                    content_type="application/json",
+                )
                 check(response, (method, url, body[:80]))
     assert seen > 400
     assert snapshot(runtime) == before

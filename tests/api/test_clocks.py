@@ -11,10 +11,15 @@ from workers import clocks
 
 
 def clocked_game(client, policy, bank=30, increment=0, rounds=2):
-    response = client.post("/games", json={
-        "game_type": "secret_numbers", "options": {"rounds": rounds},
-        "clock": {"bank_seconds": bank, "increment_seconds": increment, "on_timeout": policy},
-        "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}]})
+    response = client.post(
+        "/games",
+        json={
+            "game_type": "secret_numbers",
+            "options": {"rounds": rounds},
+            "clock": {"bank_seconds": bank, "increment_seconds": increment, "on_timeout": policy},
+            "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+        },
+    )
     assert response.status_code == 201, response.get_json()
     return response.get_json()
 
@@ -32,8 +37,11 @@ def test_increment_and_charging(runtime, client, monkeypatch):
     monkeypatch.setattr(time, "time", lambda: now[0])
     game = clocked_game(client, "bot", bank=60, increment=5)
     now[0] += 10
-    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
-                headers=auth(game["seat_tokens"][0]["token"]))
+    client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "pass"}},
+        headers=auth(game["seat_tokens"][0]["token"]),
+    )
     loaded = runtime.service.load(game["id"])
     clock = runtime.service.last_clock(loaded)
     assert clock["banks"] == [55.0, 60.0] and clock["running"] == [1] and clock["since"] == 1010.0
@@ -54,11 +62,13 @@ def test_a_seat_out_of_time_is_played_by_a_bot(runtime, client, monkeypatch, pol
     seat0 = body["seats"][0]
     assert seat0["kind"] == "bot" and seat0["timed_out"] is True and seat0["forfeited"] is (policy == "forfeit")
     assert body["to_act"] == [1]  # the bot has played seat 0's turn
-    late = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
-                       headers=auth(game["seat_tokens"][0]["token"]))
+    late = client.post(
+        f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(game["seat_tokens"][0]["token"])
+    )
     assert late.status_code == 403 and "bot" in late.get_json()["detail"]  # its token no longer moves for it
-    client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
-                headers=auth(game["seat_tokens"][1]["token"]))
+    client.post(
+        f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(game["seat_tokens"][1]["token"])
+    )
     final = client.get(f"/games/{gid}").get_json()
     assert final["status"] == "finished"
     if policy == "forfeit":
@@ -70,8 +80,11 @@ def test_a_move_after_flag_fall_is_refused(runtime, client, monkeypatch):
     monkeypatch.setattr(time, "time", lambda: now[0])
     game = clocked_game(client, "bot", bank=5)
     now[0] += 6  # the check has not run yet, but the bank is empty
-    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
-                           headers=auth(game["seat_tokens"][0]["token"]))
+    response = client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "pass"}},
+        headers=auth(game["seat_tokens"][0]["token"]),
+    )
     assert response.status_code == 409 and response.get_json()["code"] == "out_of_time"
     assert client.get(f"/games/{game['id']}").get_json()["seats"][0]["timed_out"] is True
 

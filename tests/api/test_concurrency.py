@@ -45,8 +45,11 @@ def test_twenty_concurrent_retries_with_one_idempotency_key(app, client, runtime
     gid, token = game["id"], game["seat_tokens"][0]["token"]
 
     def submit(c, i):
-        r = c.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-                   headers={**auth(token), "Idempotency-Key": "same-key"})
+        r = c.post(
+            f"/games/{gid}/commands",
+            json={"command": {"type": "bank", "amount": 2}},
+            headers={**auth(token), "Idempotency-Key": "same-key"},
+        )
         return r.status_code, r.get_json()
 
     results = run_concurrently(app, 20, submit)
@@ -61,8 +64,11 @@ def test_concurrent_if_match_writers_one_wins_rest_412(app, client):
     gid, token, etag = game["id"], game["seat_tokens"][0]["token"], game["etag"]
 
     def submit(c, i):
-        r = c.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
-                   headers={**auth(token), "If-Match": f'"{etag}"'})
+        r = c.post(
+            f"/games/{gid}/commands",
+            json={"command": {"type": "pass"}},
+            headers={**auth(token), "If-Match": f'"{etag}"'},
+        )
         return r.status_code
 
     results = run_concurrently(app, 8, submit)

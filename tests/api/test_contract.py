@@ -11,8 +11,7 @@ TYPED = ["puerto_rico", "murano", "amerigo", "archipelago"]
 
 
 def create(client, game_type, seats=3, seed=5):
-    body = {"game_type": game_type, "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)],
-            "seed": seed}
+    body = {"game_type": game_type, "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)], "seed": seed}
     response = client.post("/games", json=body)
     assert response.status_code == 201, response.get_json()
     game = response.get_json()
@@ -52,8 +51,9 @@ def test_legal_commands_carry_labels_and_pass_their_schema(client, name):
     body = client.get(f"/games/{game['id']}/legal-commands", headers=auth(tokens[seat])).get_json()
     assert body["commands"] and [c["command"] for c in body["choices"]] == body["commands"]
     assert all(c["label"].strip() for c in body["choices"])
-    response = client.post(f"/games/{game['id']}/commands", json={"command": body["commands"][0]},
-                           headers=auth(tokens[seat]))
+    response = client.post(
+        f"/games/{game['id']}/commands", json={"command": body["commands"][0]}, headers=auth(tokens[seat])
+    )
     assert response.status_code == 200, response.get_json()
 
 
@@ -67,8 +67,9 @@ def test_a_command_with_an_unknown_field_is_refused_before_the_rules(client, run
         response = client.post(f"/games/{game['id']}/commands", json={"command": bad}, headers=auth(tokens[seat]))
         assert response.status_code == 400, (bad, response.get_json())
         assert response.get_json()["code"] == "invalid_request"
-    in_list = client.post(f"/games/{game['id']}/commands", json={"commands": [legal[0], {**legal[0], "x": 1}]},
-                          headers=auth(tokens[seat]))
+    in_list = client.post(
+        f"/games/{game['id']}/commands", json={"commands": [legal[0], {**legal[0], "x": 1}]}, headers=auth(tokens[seat])
+    )
     assert in_list.status_code == 400 and in_list.get_json()["index"] == 1
     assert runtime.service.info(game["id"]).version == version
 
@@ -76,8 +77,11 @@ def test_a_command_with_an_unknown_field_is_refused_before_the_rules(client, run
 def test_a_field_of_the_wrong_type_is_400(client):
     game, tokens = create(client, "puerto_rico")
     seat = seat_to_act(client, game)
-    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "select_role", "role": 3}},
-                           headers=auth(tokens[seat]))
+    response = client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "select_role", "role": 3}},
+        headers=auth(tokens[seat]),
+    )
     assert response.status_code == 400
     assert "role" in response.get_json()["detail"]
 

@@ -26,9 +26,14 @@ def play_randomly(runtime, client, game_type: str, seed: int, finish: bool) -> t
     chooser = random.Random(seed)
     low, high = SEATS[game_type]
     seats = chooser.randint(low, high)
-    created = client.post("/games", json={
-        "game_type": game_type, "seed": seed,
-        "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)]})
+    created = client.post(
+        "/games",
+        json={
+            "game_type": game_type,
+            "seed": seed,
+            "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)],
+        },
+    )
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}

@@ -15,9 +15,14 @@ SEATS = {"puerto_rico": 4, "murano": 3, "amerigo": 2, "archipelago": 3}
 @pytest.mark.parametrize("game_type", sorted(registry.GAME_MODULES))
 def test_a_complete_game_over_http(client, game_type):
     seats = SEATS.get(game_type, registry.get(game_type).min_players)
-    created = client.post("/games", json={
-        "game_type": game_type, "seed": 2026,
-        "seats": [{"kind": "human", "name": f"Player {i}"} for i in range(seats)]})
+    created = client.post(
+        "/games",
+        json={
+            "game_type": game_type,
+            "seed": 2026,
+            "seats": [{"kind": "human", "name": f"Player {i}"} for i in range(seats)],
+        },
+    )
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
@@ -30,8 +35,11 @@ def test_a_complete_game_over_http(client, game_type):
         seat = chooser.choice(state["to_act"])
         legal = client.get(f"/games/{game['id']}/legal-commands", headers=auth(tokens[seat])).get_json()
         assert legal["commands"], f"seat {seat} must act but has no legal command"
-        move = client.post(f"/games/{game['id']}/commands", headers={**auth(tokens[seat]), "If-Match": legal["etag"]},
-                           json={"command": chooser.choice(legal["commands"])})
+        move = client.post(
+            f"/games/{game['id']}/commands",
+            headers={**auth(tokens[seat]), "If-Match": legal["etag"]},
+            json={"command": chooser.choice(legal["commands"])},
+        )
         assert move.status_code == 200, move.get_json()
         moves += 1
         assert moves < 5000, "the game did not end"
@@ -45,9 +53,15 @@ def test_a_complete_game_over_http(client, game_type):
 
 def test_archipelago_over_http_with_a_bid_round_and_an_accepted_trade(client):
     """Random play, steered once into a trade: open an offer, add an item, send it, and have it accepted."""
-    created = client.post("/games", json={
-        "game_type": "archipelago", "seed": 11, "options": {"length": "short"},
-        "seats": [{"kind": "human", "name": f"Player {i}"} for i in range(3)]}).get_json()
+    created = client.post(
+        "/games",
+        json={
+            "game_type": "archipelago",
+            "seed": 11,
+            "options": {"length": "short"},
+            "seats": [{"kind": "human", "name": f"Player {i}"} for i in range(3)],
+        },
+    ).get_json()
     gid = created["id"]
     tokens = {t["seat"]: t["token"] for t in created["seat_tokens"]}
     chooser = random.Random(3)
@@ -60,8 +74,13 @@ def test_archipelago_over_http_with_a_bid_round_and_an_accepted_trade(client):
         legal = client.get(f"/games/{gid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
         wanted = {"open": "offer_open", "add": "offer_add", "send": "offer_send", "accept": "offer_accept"}.get(stage)
         steered = [c for c in legal if c["type"] == wanted]
-        command = steered[0] if steered else chooser.choice(
-            [c for c in legal if c["type"] not in ("offer_open", "offer_decline", "offer_cancel")] or legal)
+        command = (
+            steered[0]
+            if steered
+            else chooser.choice(
+                [c for c in legal if c["type"] not in ("offer_open", "offer_decline", "offer_cancel")] or legal
+            )
+        )
         move = client.post(f"/games/{gid}/commands", json={"command": command}, headers=auth(tokens[seat]))
         assert move.status_code == 200, move.get_json()
         if steered:

@@ -48,8 +48,9 @@ def test_seat_sees_own_secret_only(client):
 def test_play_a_move_and_read_the_log(client):
     game = create_secret_game(client)
     gid = game["id"]
-    response = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-                           headers=auth(token_of(game, 0)))
+    response = client.post(
+        f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=auth(token_of(game, 0))
+    )
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert [e["type"] for e in body["events"]] == ["PointsBanked", "TurnEnded"]
@@ -81,8 +82,9 @@ def test_event_log_redacts_other_seats_secrets(client):
 
 def test_not_your_turn_is_a_problem(client):
     game = create_secret_game(client)
-    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
-                           headers=auth(token_of(game, 1)))
+    response = client.post(
+        f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token_of(game, 1))
+    )
     assert response.status_code == 409
     assert response.content_type == "application/problem+json"
     problem = response.get_json()
@@ -91,15 +93,19 @@ def test_not_your_turn_is_a_problem(client):
 
 def test_illegal_command_stores_nothing(client):
     game = create_secret_game(client)
-    response = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 9}},
-                           headers=auth(token_of(game, 0)))
+    response = client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "bank", "amount": 9}},
+        headers=auth(token_of(game, 0)),
+    )
     assert response.status_code == 422
     assert response.get_json()["code"] == "illegal_command"
     assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
 
 
-@pytest.mark.parametrize("body", ["not json", {"command": "x"}, {"command": {}}, {"commands": []},
-                                  {"command": {"type": 3}}, {"extra": 1}])
+@pytest.mark.parametrize(
+    "body", ["not json", {"command": "x"}, {"command": {}}, {"commands": []}, {"command": {"type": 3}}, {"extra": 1}]
+)
 def test_malformed_bodies_are_400(client, body):
     game = create_secret_game(client)
     kwargs = {"data": body, "content_type": "application/json"} if isinstance(body, str) else {"json": body}
@@ -117,8 +123,9 @@ def test_neither_or_both_command_forms_is_422(client, body):
 
 def test_unknown_command_type_is_refused_by_the_rules(client):
     game = create_secret_game(client)
-    response = client.post(f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)),
-                           json={"command": {"type": "fly"}})
+    response = client.post(
+        f"/games/{game['id']}/commands", headers=auth(token_of(game, 0)), json={"command": {"type": "fly"}}
+    )
     assert response.status_code == 422 and response.get_json()["code"] == "invalid_command"
 
 
@@ -141,11 +148,17 @@ def test_unknown_game(client):
 def test_if_match_stale_is_412(client):
     game = create_secret_game(client)
     gid, etag = game["id"], game["etag"]
-    ok = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
-                     headers={**auth(token_of(game, 0)), "If-Match": f'"{etag}"'})
+    ok = client.post(
+        f"/games/{gid}/commands",
+        json={"command": {"type": "pass"}},
+        headers={**auth(token_of(game, 0)), "If-Match": f'"{etag}"'},
+    )
     assert ok.status_code == 200
-    stale = client.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}},
-                        headers={**auth(token_of(game, 1)), "If-Match": f'"{etag}"'})
+    stale = client.post(
+        f"/games/{gid}/commands",
+        json={"command": {"type": "pass"}},
+        headers={**auth(token_of(game, 1)), "If-Match": f'"{etag}"'},
+    )
     assert stale.status_code == 412
     assert stale.get_json()["code"] == "stale_version"
     assert stale.headers["ETag"] == f'"{ok.get_json()["etag"]}"'
@@ -161,20 +174,25 @@ def test_idempotency_key_never_plays_twice(client):
     assert again.get_json()["replayed"] is True
     assert again.get_json()["events"] == first.get_json()["events"]
     assert client.get(f"/games/{gid}").get_json()["version"] == first.get_json()["version"]
-    different = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-                            headers=headers)
+    different = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=headers)
     assert different.status_code == 422 and different.get_json()["code"] == "idempotency_conflict"
 
 
 def test_command_list_is_all_or_nothing(client):
     game = create_secret_game(client, seats=1, rounds=3)
     gid, tok = game["id"], token_of(game, 0)
-    bad = client.post(f"/games/{gid}/commands", headers=auth(tok),
-                      json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 7}]})
+    bad = client.post(
+        f"/games/{gid}/commands",
+        headers=auth(tok),
+        json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 7}]},
+    )
     assert bad.status_code == 422 and bad.get_json()["index"] == 1
     assert client.get(f"/games/{gid}").get_json()["version"] == game["version"]
-    good = client.post(f"/games/{gid}/commands", headers=auth(tok),
-                       json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 3}]})
+    good = client.post(
+        f"/games/{gid}/commands",
+        headers=auth(tok),
+        json={"commands": [{"type": "bank", "amount": 1}, {"type": "bank", "amount": 3}]},
+    )
     assert good.status_code == 200 and len(good.get_json()["events"]) == 4
 
 
@@ -183,8 +201,11 @@ def test_full_game_to_result_and_everything_public_after(client):
     gid = game["id"]
     for turn in range(4):
         seat = turn % 2
-        r = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 3}},
-                        headers=auth(token_of(game, seat)))
+        r = client.post(
+            f"/games/{gid}/commands",
+            json={"command": {"type": "bank", "amount": 3}},
+            headers=auth(token_of(game, seat)),
+        )
         assert r.status_code == 200, r.get_json()
     final = client.get(f"/games/{gid}").get_json()
     assert final["status"] == "finished"
@@ -228,17 +249,21 @@ def test_bots_answer_a_human_move(client):
 def test_create_game_validation(client):
     bad_type = client.post("/games", json={"game_type": "chess", "seats": [{"kind": "human", "name": "a"}]})
     assert bad_type.status_code == 404 and bad_type.get_json()["code"] == "unknown_game_type"
-    bad_option = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human", "name": "a"}],
-                                             "options": {"rounds": 0}})
+    bad_option = client.post(
+        "/games",
+        json={"game_type": "secret_numbers", "seats": [{"kind": "human", "name": "a"}], "options": {"rounds": 0}},
+    )
     assert bad_option.status_code == 422 and "rounds" in bad_option.get_json()["detail"]
     assert bad_option.get_json()["code"] == "invalid_options"
     bad_level = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "bot", "level": "x"}]})
     assert bad_level.status_code == 400 and "level" in bad_level.get_json()["detail"]
-    human_level = client.post("/games", json={"game_type": "secret_numbers",
-                                              "seats": [{"kind": "human", "level": "easy"}]})
+    human_level = client.post(
+        "/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human", "level": "easy"}]}
+    )
     assert human_level.status_code == 422 and human_level.get_json()["code"] == "invalid_seats"
-    too_many = client.post("/games", json={"game_type": "secret_numbers",
-                                           "seats": [{"kind": "human", "name": "a"}] * 7})
+    too_many = client.post(
+        "/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human", "name": "a"}] * 7}
+    )
     assert too_many.status_code == 422 and too_many.get_json()["code"] == "invalid_seats"
 
 

@@ -43,9 +43,22 @@ def generated(tmp_path_factory):
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
     run = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(ROOT / "openapi.yaml"),
-         "--meta", "none", "--output-path", str(out / "tradewinds_client")],
-        capture_output=True, text=True, env=env, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(ROOT / "openapi.yaml"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(out / "tradewinds_client"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
@@ -89,15 +102,24 @@ def test_the_generated_client_plays_a_complete_game(generated, game_type):
             made = tw.Client(base_url=base, raise_on_unexpected_status=True)
         else:
             made = tw.AuthenticatedClient(base_url=base, token=token, raise_on_unexpected_status=True)
-        made.set_httpx_client(httpx.Client(base_url=base, transport=transport,
-                                           headers={"Authorization": f"Bearer {token}"} if token else {}))
+        made.set_httpx_client(
+            httpx.Client(
+                base_url=base, transport=transport, headers={"Authorization": f"Bearer {token}"} if token else {}
+            )
+        )
         return made
 
-    seats = [models.SeatRequest(kind=models.SeatRequestKind(kind), name=f"{kind} {i}",
-                                level=models.SeatRequestLevel("random") if kind == "bot" else tw.types.UNSET)
-             for i, kind in enumerate(SEATS[game_type])]
-    created = games.create_game.sync(client=client(), body=models.CreateGame(game_type=models.CreateGameGameType(game_type), seats=seats,
-                                                                              seed=2026))
+    seats = [
+        models.SeatRequest(
+            kind=models.SeatRequestKind(kind),
+            name=f"{kind} {i}",
+            level=models.SeatRequestLevel("random") if kind == "bot" else tw.types.UNSET,
+        )
+        for i, kind in enumerate(SEATS[game_type])
+    ]
+    created = games.create_game.sync(
+        client=client(), body=models.CreateGame(game_type=models.CreateGameGameType(game_type), seats=seats, seed=2026)
+    )
     assert isinstance(created, models.CreatedGame), created
     tokens = {t.seat: t.token for t in created.seat_tokens}
     assert sorted(tokens) == [i for i, kind in enumerate(SEATS[game_type]) if kind == "human"]
@@ -114,15 +136,20 @@ def test_the_generated_client_plays_a_complete_game(generated, game_type):
         command = chooser.choice(legal.commands).to_dict()
         key = str(uuid.uuid4())
         body = models.Submit(command=models.Command.from_dict(command))
-        result = games.submit_commands.sync(created.id, client=client(tokens[seat]), body=body,
-                                            if_match=f'"{legal.etag}"', idempotency_key=key)
+        result = games.submit_commands.sync(
+            created.id, client=client(tokens[seat]), body=body, if_match=f'"{legal.etag}"', idempotency_key=key
+        )
         assert isinstance(result, models.MoveResult) and not result.replayed, result
         if moves % 25 == 0:  # a retried request with the same key answers the same move, not a second one
-            again = games.submit_commands.sync(created.id, client=client(tokens[seat]), body=body,
-                                               if_match=f'"{legal.etag}"', idempotency_key=key)
+            again = games.submit_commands.sync(
+                created.id, client=client(tokens[seat]), body=body, if_match=f'"{legal.etag}"', idempotency_key=key
+            )
             assert isinstance(again, models.MoveResult) and again.replayed
-            assert (again.version, again.etag, again.to_dict()["events"]) == (result.version, result.etag,
-                                                                          result.to_dict()["events"])
+            assert (again.version, again.etag, again.to_dict()["events"]) == (
+                result.version,
+                result.etag,
+                result.to_dict()["events"],
+            )
             replays += 1
         moves += 1
         assert moves < 5000, "the game did not end"
@@ -133,5 +160,7 @@ def test_the_generated_client_plays_a_complete_game(generated, game_type):
     assert isinstance(export, str) and export.count("\n") > moves, export
     report = history.verify_export.sync(client=client(), body=models.VerifyBody(export=export))
     assert isinstance(report, models.VerifyReport) and report.ok, report
-    print(f"\n{game_type}: {moves} moves by the generated client ({replays} idempotent retries), "
-          f"{report.events} events exported and verified, ranks {ranks}")
+    print(
+        f"\n{game_type}: {moves} moves by the generated client ({replays} idempotent retries), "
+        f"{report.events} events exported and verified, ranks {ranks}"
+    )

@@ -12,19 +12,28 @@ def secrets_of(runtime, game_id):
 def all_read_paths(client, game, headers):
     gid = game["id"]
     texts = []
-    for url in (f"/games/{gid}", f"/games/{gid}/events", f"/games/{gid}/events?after=1&limit=1",
-                f"/games/{gid}/legal-commands", "/games", "/games?status=active"):
+    for url in (
+        f"/games/{gid}",
+        f"/games/{gid}/events",
+        f"/games/{gid}/events?after=1&limit=1",
+        f"/games/{gid}/legal-commands",
+        "/games",
+        "/games?status=active",
+    ):
         texts.append(client.get(url, headers=headers).get_data(as_text=True))
     version = client.get(f"/games/{gid}").get_json()["version"]
     for v in range(1, version + 1):
         texts.append(client.get(f"/games/{gid}/states/{v}", headers=headers).get_data(as_text=True))
     # error responses: an illegal move, a move out of turn, a stale If-Match, a malformed body
-    for body, extra in (({"command": {"type": "bank", "amount": 99}}, {}),
-                        ({"command": {"type": "pass"}}, {"If-Match": '"9.9"'}),
-                        ({"command": {"type": 5}}, {}),
-                        ({"command": {"type": "pass"}}, {})):
-        texts.append(client.post(f"/games/{gid}/commands", json=body, headers={**headers, **extra})
-                     .get_data(as_text=True))
+    for body, extra in (
+        ({"command": {"type": "bank", "amount": 99}}, {}),
+        ({"command": {"type": "pass"}}, {"If-Match": '"9.9"'}),
+        ({"command": {"type": 5}}, {}),
+        ({"command": {"type": "pass"}}, {}),
+    ):
+        texts.append(
+            client.post(f"/games/{gid}/commands", json=body, headers={**headers, **extra}).get_data(as_text=True)
+        )
     return texts
 
 
@@ -72,29 +81,59 @@ def test_everything_is_public_once_the_game_is_over(client, runtime):
 
 def test_an_objective_returned_under_more_fun_stays_secret_after_the_end(client, runtime):
     """Archipelago §3.10 (v1.2): a card returned under MORE_FUN is never revealed, not even after the end."""
-    body = {"game_type": "archipelago", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)],
-            "options": {"more_fun": True, "length": "short"}, "seed": 11}
+    body = {
+        "game_type": "archipelago",
+        "seats": [{"kind": "human", "name": f"P{i}"} for i in range(3)],
+        "options": {"more_fun": True, "length": "short"},
+        "seed": 11,
+    }
     response = client.post("/games", json=body)
     assert response.status_code == 201, response.get_json()
     game = response.get_json()
     gid = game["id"]
     tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
-    dealt = {e.data["seat"]: e.data["cards"] for e in runtime.store.read(gid, 1, 10**6)
-             if e.data["type"] == "ObjectivesDealt"}
+    dealt = {
+        e.data["seat"]: e.data["cards"]
+        for e in runtime.store.read(gid, 1, 10**6)
+        if e.data["type"] == "ObjectivesDealt"
+    }
     for seat, cards in dealt.items():
-        done = client.post(f"/games/{gid}/commands", headers=auth(tokens[seat]),
-                           json={"command": {"type": "keep_objectives", "cards": [cards[0]]}})
+        done = client.post(
+            f"/games/{gid}/commands",
+            headers=auth(tokens[seat]),
+            json={"command": {"type": "keep_objectives", "cards": [cards[0]]}},
+        )
         assert done.status_code == 200, done.get_json()
     returned = {c for cards in dealt.values() for c in cards[1:]}
     kept = {cards[0] for cards in dealt.values()}
     version = client.get(f"/games/{gid}").get_json()["version"]
     # the end of the game, as the round cap would record it
-    runtime.store.append(gid, [{"type": "GameEnded", "cause": "ROUND_CAP", "declarer": None, "objective": None,
-                                "round": 1, "winner": None, "winners": []}], version)
+    runtime.store.append(
+        gid,
+        [
+            {
+                "type": "GameEnded",
+                "cause": "ROUND_CAP",
+                "declarer": None,
+                "objective": None,
+                "round": 1,
+                "winner": None,
+                "winners": [],
+            }
+        ],
+        version,
+    )
     assert runtime.service.load(gid).over
-    texts = [client.get(url).get_data(as_text=True)
-             for url in (f"/games/{gid}", f"/games/{gid}/events", f"/games/{gid}/replay", f"/games/{gid}/history",
-                         f"/games/{gid}/states/{version + 1}")]
+    texts = [
+        client.get(url).get_data(as_text=True)
+        for url in (
+            f"/games/{gid}",
+            f"/games/{gid}/events",
+            f"/games/{gid}/replay",
+            f"/games/{gid}/history",
+            f"/games/{gid}/states/{version + 1}",
+        )
+    ]
     joined = "\n".join(texts)
     assert all(f'"{card}"' in joined for card in kept)
     for card in returned:

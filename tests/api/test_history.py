@@ -14,8 +14,9 @@ def tok(game, seat):
 
 
 def move(client, game, seat, command, **headers):
-    return client.post(f"/games/{game['id']}/commands", json={"command": command},
-                       headers={**auth(tok(game, seat)), **headers})
+    return client.post(
+        f"/games/{game['id']}/commands", json={"command": command}, headers={**auth(tok(game, seat)), **headers}
+    )
 
 
 def undo(client, game, to_version, headers, reason="misclick"):
@@ -98,8 +99,14 @@ def test_undo_targets_must_be_between_moves_and_after_setup(client):
 
 
 def test_undo_disabled_and_finished_games_refuse_seats(client):
-    created = client.post("/games", json={"game_type": "secret_numbers", "undo": False,
-                                          "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}]})
+    created = client.post(
+        "/games",
+        json={
+            "game_type": "secret_numbers",
+            "undo": False,
+            "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+        },
+    )
     game = created.get_json()
     assert game["undo_allowed"] is False
     move(client, game, 0, {"type": "pass"})
@@ -113,9 +120,16 @@ def test_undo_disabled_and_finished_games_refuse_seats(client):
 def test_the_creating_integrator_may_truncate_anywhere_even_a_finished_game(client, runtime):
     _, key = apikeys.create_key(runtime.store, "tournament-site")
     _, other = apikeys.create_key(runtime.store, "someone-else")
-    created = client.post("/games", headers=auth(key), json={
-        "game_type": "secret_numbers", "undo": False, "options": {"rounds": 1},
-        "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}]}).get_json()
+    created = client.post(
+        "/games",
+        headers=auth(key),
+        json={
+            "game_type": "secret_numbers",
+            "undo": False,
+            "options": {"rounds": 1},
+            "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+        },
+    ).get_json()
     move(client, created, 0, {"type": "draw"})
     move(client, created, 1, {"type": "pass"})
     finished = client.get(f"/games/{created['id']}").get_json()

@@ -20,12 +20,21 @@ def test_every_201_has_a_location_that_answers(client, runtime):
     assert game.status_code == 201 and game.headers["Location"] == f"/games/{game.get_json()['id']}"
     assert client.get(game.headers["Location"]).status_code == 200
     _, key = apikeys.create_key(runtime.store, "site")
-    hook = client.post("/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["game.started"]},
-                       headers=auth(key))
+    hook = client.post(
+        "/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["game.started"]}, headers=auth(key)
+    )
     assert hook.status_code == 201 and client.get(hook.headers["Location"], headers=auth(key)).status_code == 200
-    tournament = client.post("/tournaments", headers=auth(key), json={
-        "name": "cup", "game_type": "secret_numbers", "format": "round_robin",
-        "participants": [{"bot_level": "random"}, {"bot_level": "random"}], "table_size": {"min": 2, "max": 2}})
+    tournament = client.post(
+        "/tournaments",
+        headers=auth(key),
+        json={
+            "name": "cup",
+            "game_type": "secret_numbers",
+            "format": "round_robin",
+            "participants": [{"bot_level": "random"}, {"bot_level": "random"}],
+            "table_size": {"min": 2, "max": 2},
+        },
+    )
     assert tournament.status_code == 201, tournament.get_json()
     assert client.get(tournament.headers["Location"]).status_code == 200
 
@@ -41,8 +50,10 @@ def test_if_none_match_gives_304_until_the_game_moves(client):
         assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data, value
     assert client.get(url, headers={"If-None-Match": '"0.1"'}).status_code == 200
     legal = client.get(url + "/legal-commands", headers=auth(token))
-    assert client.get(url + "/legal-commands", headers={**auth(token), "If-None-Match": legal.headers["ETag"]}
-                      ).status_code == 304
+    assert (
+        client.get(url + "/legal-commands", headers={**auth(token), "If-None-Match": legal.headers["ETag"]}).status_code
+        == 304
+    )
     assert client.post(url + "/commands", json=BANK, headers=auth(token)).status_code == 200
     moved = client.get(url, headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
@@ -111,9 +122,14 @@ def test_an_export_is_json_lines_or_plain_text_as_asked(client):
 def test_cors_answers_listed_origins_only(runtime):
     app = create_app(runtime, {"CORS_ORIGINS": ["https://table.example"]})
     client = app.test_client()
-    preflight = client.options("/games", headers={"Origin": "https://table.example",
-                                                  "Access-Control-Request-Method": "POST",
-                                                  "Access-Control-Request-Headers": "Content-Type, Authorization"})
+    preflight = client.options(
+        "/games",
+        headers={
+            "Origin": "https://table.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Content-Type, Authorization",
+        },
+    )
     assert preflight.headers["Access-Control-Allow-Origin"] == "https://table.example"
     assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
     listed = client.get("/games", headers={"Origin": "https://table.example"})
@@ -138,11 +154,11 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
     page = first.get_json()
     assert [g["id"] for g in page["games"]] == made[::-1][:2] and page["next_cursor"] == made[3]
     assert first.headers["Link"].endswith('>; rel="next"')
-    link = first.headers["Link"][1:first.headers["Link"].index(">")]
+    link = first.headers["Link"][1 : first.headers["Link"].index(">")]
     assert "game_type=secret_numbers" in link and f"cursor={made[3]}" in link
     ids = [g["id"] for g in page["games"]]
     while "Link" in first.headers:
-        link = first.headers["Link"][1:first.headers["Link"].index(">")]
+        link = first.headers["Link"][1 : first.headers["Link"].index(">")]
         first = client.get(link)
         ids += [g["id"] for g in first.get_json()["games"]]
     assert ids == made[::-1]

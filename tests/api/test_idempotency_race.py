@@ -46,8 +46,10 @@ def test_five_racing_copies_of_one_move_get_one_stored_move_and_its_answer(durab
     def copy(index: int) -> None:
         local.index = index
         response = app.test_client().post(
-            f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-            headers={**auth(token), "Idempotency-Key": "one-key", "If-Match": f'"{etag}"'})
+            f"/games/{gid}/commands",
+            json={"command": {"type": "bank", "amount": 2}},
+            headers={**auth(token), "Idempotency-Key": "one-key", "If-Match": f'"{etag}"'},
+        )
         results[index] = (response.status_code, response.get_json())
         if index == 0:
             stored.set()
@@ -79,8 +81,10 @@ def test_racing_copies_without_a_gate_also_agree(durable):  # noqa: F811
     def copy(index: int) -> None:
         barrier.wait()
         response = app.test_client().post(
-            f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-            headers={**auth(token), "Idempotency-Key": "another-key", "If-Match": f'"{etag}"'})
+            f"/games/{gid}/commands",
+            json={"command": {"type": "bank", "amount": 2}},
+            headers={**auth(token), "Idempotency-Key": "another-key", "If-Match": f'"{etag}"'},
+        )
         results[index] = (response.status_code, response.get_json())
 
     threads = [threading.Thread(target=copy, args=(i,)) for i in range(COPIES)]

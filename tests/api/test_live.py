@@ -90,8 +90,11 @@ def test_a_follower_that_reconnects_with_last_event_id_misses_nothing(threaded):
 
 def test_a_finished_game_streams_its_whole_public_log_and_ends(client):
     game = create_secret_game(client, seats=1, rounds=1)
-    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "draw"}},
-                headers=auth(game["seat_tokens"][0]["token"]))
+    client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "draw"}},
+        headers=auth(game["seat_tokens"][0]["token"]),
+    )
     response, events = open_stream(client, game["id"])
     items = list(events)
     assert items[-1][0] == "game_over" and items[-1][2]["result"]["ranks"] == [1]
@@ -111,8 +114,9 @@ def test_a_follower_of_an_undone_history_is_told_to_roll_back(client):
     game = create_secret_game(client, seats=1, rounds=5)
     token = game["seat_tokens"][0]["token"]
     for _ in range(3):
-        client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                    headers=auth(token))
+        client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token)
+        )
     last = client.get(f"/games/{game['id']}").get_json()
     client.post(f"/games/{game['id']}/undo", json={"to_version": game["version"] + 2}, headers=auth(token))
     client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token))
@@ -137,8 +141,7 @@ def test_long_poll_returns_when_a_move_arrives(app, client):
 
     def later():
         time.sleep(0.3)
-        app.test_client().post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
-                               headers=auth(token))
+        app.test_client().post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token))
 
     threading.Thread(target=later).start()
     start = time.monotonic()

@@ -33,8 +33,12 @@ def test_a_game_with_bots_plays_through_on_postgres(pg_client):
     token = game["seat_tokens"][0]["token"]
     while (state := pg_client.get(f"/games/{game['id']}").get_json())["status"] != "finished":
         assert state["to_act"] == [0]
-        assert pg_client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 2}},
-                              headers=auth(token)).status_code == 200
+        assert (
+            pg_client.post(
+                f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=auth(token)
+            ).status_code
+            == 200
+        )
     assert pg_client.get(f"/games/{game['id']}/audit").get_json()["ok"] is True
 
 
@@ -42,8 +46,9 @@ def test_audit_names_the_version_altered_in_the_database(pg_client, postgres_url
     game = create_secret_game(pg_client, seats=2, rounds=2)
     token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
     for seat in (0, 1, 0):
-        pg_client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                       headers=auth(token[seat]))
+        pg_client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token[seat])
+        )
     assert pg_client.get(f"/games/{game['id']}/audit").get_json()["ok"] is True
     target = game["version"] + 3
     with psycopg.connect(postgres_url, autocommit=True) as conn:
@@ -69,7 +74,8 @@ def test_a_follower_on_postgres_is_woken_by_appends(pg_client):
         for _ in range(2):  # moves arrive while the stream waits (LISTEN/NOTIFY wakes it)
             time.sleep(0.5)
             pg_client.application.test_client().post(
-                f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token))
+                f"/games/{game['id']}/commands", json={"command": {"type": "pass"}}, headers=auth(token)
+            )
 
     response, events = open_stream(pg_client, game["id"], max_seconds=20)
     threading.Thread(target=play_later).start()

@@ -74,8 +74,13 @@ def test_error_responses_answer_with_documented_codes(client):
     gid = game["id"]
     cases = [
         ("get", "/games/{game_id}", f"/games/{gid}", {"Authorization": "Bearer nope"}, None),
-        ("post", "/games/{game_id}/commands", f"/games/{gid}/commands",
-         {"Authorization": f"Bearer {game['seat_tokens'][1]['token']}"}, {"command": {"type": "bank", "amount": 1}}),
+        (
+            "post",
+            "/games/{game_id}/commands",
+            f"/games/{gid}/commands",
+            {"Authorization": f"Bearer {game['seat_tokens'][1]['token']}"},
+            {"command": {"type": "bank", "amount": 1}},
+        ),
         ("get", "/games/{game_id}/export", f"/games/{gid}/export", {}, None),
         ("get", "/games/{game_id}/states/{version}", f"/games/{gid}/states/999", {}, None),
         ("post", "/games", "/games", {}, {"game_type": "murano", "seats": [{"kind": "human"}]}),

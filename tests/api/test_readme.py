@@ -30,8 +30,9 @@ def test_quick_start_works_when_pasted(tmp_path):
     try:
         wait_for(f"http://127.0.0.1:{port}/health")
         script = BLOCKS[2].replace("127.0.0.1:8000", f"127.0.0.1:{port}")
-        result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True,
-                                timeout=120, cwd=tmp_path)
+        result = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )
         assert result.returncode == 0, result.stderr
         out = result.stdout
         assert '"name":"puerto_rico"' in out.replace(" ", "") or '"puerto_rico"' in out

@@ -59,8 +59,9 @@ def acceptable_text(value) -> bool:
     if isinstance(value, str):
         return "\x00" not in value
     if isinstance(value, dict):
-        return all(acceptable_text(k) and not has_control_characters(k) and acceptable_text(v)
-                   for k, v in value.items())
+        return all(
+            acceptable_text(k) and not has_control_characters(k) and acceptable_text(v) for k, v in value.items()
+        )
     if isinstance(value, list):
         return all(acceptable_text(v) for v in value)
     return True
@@ -83,8 +84,11 @@ def real_game(case) -> None:
     """Point the case at a live game, authorised as the seat to act."""
     created = CLIENT.post(
         "/games",
-        json={"game_type": SECRET.name, "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
-              "options": {"rounds": 2}},
+        json={
+            "game_type": SECRET.name,
+            "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+            "options": {"rounds": 2},
+        },
     ).get_json()
     case.path_parameters["game_id"] = created["id"]
     if "version" in (case.path_parameters or {}):
@@ -118,6 +122,12 @@ def test_api_contract_on_live_games(case):
 @pytest.mark.filterwarnings("ignore")
 def test_stateful_links():
     machine = schema.as_state_machine()
-    machine.run(settings=hypothesis.settings(max_examples=max(5, EXAMPLES // 4), deadline=None,
-                                             suppress_health_check=list(hypothesis.HealthCheck),
-                                             derandomize=True, stateful_step_count=6))
+    machine.run(
+        settings=hypothesis.settings(
+            max_examples=max(5, EXAMPLES // 4),
+            deadline=None,
+            suppress_health_check=list(hypothesis.HealthCheck),
+            derandomize=True,
+            stateful_step_count=6,
+        )
+    )

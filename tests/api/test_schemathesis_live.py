@@ -16,8 +16,9 @@ from tests.api.test_schemathesis import committed_document
 from tests.api.test_serve import server  # noqa: F401  (fixture)
 
 EXAMPLES = int(os.environ.get("TRADEWINDS_SCHEMATHESIS_LIVE_EXAMPLES", "30"))
-CHECKS = {"checks": {"positive_data_acceptance": {
-    "expected-statuses": ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429]}}}
+CHECKS = {
+    "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "3xx", 401, 403, 404, 409, 412, 422, 429]}}
+}
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -36,13 +37,26 @@ def test_stateful_run_against_a_live_server(server):  # noqa: F811
             statuses[(case.operation.label, response.status_code)] += 1
             return response
 
-    Counting.run(settings=hypothesis.settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                                              suppress_health_check=list(hypothesis.HealthCheck),
-                                              stateful_step_count=8))
+    Counting.run(
+        settings=hypothesis.settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(hypothesis.HealthCheck),
+            stateful_step_count=8,
+        )
+    )
     live = sorted({label for (label, status), _ in statuses.items() if "{game_id}" in label and status < 300})
-    links = sum(len(r.get("links", {})) for ops in committed_document()["paths"].values()
-                for op in ops.values() if isinstance(op, dict) for r in op.get("responses", {}).values())
-    print(f"\nstateful: {sum(calls.values())} calls over {len(calls)} operations; {links} links in the document;"
-          f" game operations answered 2xx on a live game: {live}")
+    links = sum(
+        len(r.get("links", {}))
+        for ops in committed_document()["paths"].values()
+        for op in ops.values()
+        if isinstance(op, dict)
+        for r in op.get("responses", {}).values()
+    )
+    print(
+        f"\nstateful: {sum(calls.values())} calls over {len(calls)} operations; {links} links in the document;"
+        f" game operations answered 2xx on a live game: {live}"
+    )
     assert statuses[("POST /games", 201)] > 0, statuses
     assert live, "the stateful phase never reached a live game through the links"

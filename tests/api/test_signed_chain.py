@@ -57,13 +57,20 @@ def signed(request, tmp_path):
 
 
 def finished_game(client) -> str:
-    game = client.post("/games", json={
-        "game_type": "secret_numbers", "options": {"rounds": 1}, "seed": 5,
-        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}).get_json()
+    game = client.post(
+        "/games",
+        json={
+            "game_type": "secret_numbers",
+            "options": {"rounds": 1},
+            "seed": 5,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+        },
+    ).get_json()
     tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
     for seat in (0, 1):
-        played = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                             headers=auth(tokens[seat]))
+        played = client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(tokens[seat])
+        )
         assert played.status_code == 200
         body = played.get_json()
         assert body["head_hash"] == body_head(client, game["id"], body["version"])
@@ -99,7 +106,8 @@ def rehash(rows, creation):
     previous = genesis_hash(creation["stream"], creation["game_type"], creation["created_at"], creation["metadata"])
     for row in rows:
         row["hash"] = previous = chain_hash(
-            previous, row["version"], row["generation"], row["recorded_at"], row["data"], row["meta"])
+            previous, row["version"], row["generation"], row["recorded_at"], row["data"], row["meta"]
+        )
     return previous
 
 
@@ -120,8 +128,12 @@ def forge_database(connect, p, game_id, forgery, recompute=True):
         stream = conn.execute(
             f"SELECT game_type, created_at, creation, metadata FROM {table(p)} WHERE stream = {p}", (game_id,)
         ).fetchone()
-        creation = {"stream": game_id, "game_type": stream[0], "created_at": iso(stream[1]),
-                    "metadata": loads(stream[2])}
+        creation = {
+            "stream": game_id,
+            "game_type": stream[0],
+            "created_at": iso(stream[1]),
+            "metadata": loads(stream[2]),
+        }
         metadata = loads(stream[3])
         rows = [
             {"version": r[0], "generation": r[1], "data": loads(r[2]), "meta": loads(r[3]), "recorded_at": iso(r[4])}
@@ -135,13 +147,21 @@ def forge_database(connect, p, game_id, forgery, recompute=True):
         head = rehash(rows, creation) if recompute else None
         for row in rows:
             if not recompute:
-                row["hash"] = rehash([old[v] for v in sorted(old) if v <= row["version"]], old_creation(conn, p, game_id))
+                row["hash"] = rehash(
+                    [old[v] for v in sorted(old) if v <= row["version"]], old_creation(conn, p, game_id)
+                )
         for row in rows:
             conn.execute(
                 f"UPDATE events SET data = {p}, meta = {p}, recorded_at = {p}, hash = {p}"
                 f" WHERE stream = {p} AND version = {p}",
-                (json.dumps(row["data"]), json.dumps(row["meta"]), row["recorded_at"], row["hash"], game_id,
-                 row["version"]),
+                (
+                    json.dumps(row["data"]),
+                    json.dumps(row["meta"]),
+                    row["recorded_at"],
+                    row["hash"],
+                    game_id,
+                    row["version"],
+                ),
             )
         metadata["seats"] = creation["metadata"]["seats"]
         if recompute:
@@ -150,8 +170,9 @@ def forge_database(connect, p, game_id, forgery, recompute=True):
                 (json.dumps(creation["metadata"]), json.dumps(metadata), head, game_id),
             )
         else:
-            conn.execute(f"UPDATE {table(p)} SET creation = {p} WHERE stream = {p}",
-                         (json.dumps(creation["metadata"]), game_id))
+            conn.execute(
+                f"UPDATE {table(p)} SET creation = {p} WHERE stream = {p}", (json.dumps(creation["metadata"]), game_id)
+            )
 
 
 def old_creation(conn, p, game_id):
@@ -209,8 +230,11 @@ def test_every_stored_field_is_in_the_hash(signed, forgery):
     forge_database(connect, p, game_id, forgery, recompute=False)
     audit = client.get(f"/games/{game_id}/audit").get_json()
     assert not audit["chain_ok"] and not audit["ok"], audit
-    expected = 1 if forgery is change_seat_name else runtime.store.stream_info(game_id).version - (
-        1 if forgery is edit_event else 0)
+    expected = (
+        1
+        if forgery is change_seat_name
+        else runtime.store.stream_info(game_id).version - (1 if forgery is edit_event else 0)
+    )
     assert audit["broken_version"] == expected
 
 

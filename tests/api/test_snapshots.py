@@ -26,8 +26,10 @@ def test_snapshots_are_a_pure_cache(client, runtime):
     token = game["seat_tokens"][0]["token"]
     for turn in range(rounds - 1):
         command = {"type": "draw"} if turn % 3 == 0 else {"type": "bank", "amount": 1 + turn % 3}
-        assert client.post(f"/games/{game['id']}/commands", json={"command": command},
-                           headers=auth(token)).status_code == 200
+        assert (
+            client.post(f"/games/{game['id']}/commands", json={"command": command}, headers=auth(token)).status_code
+            == 200
+        )
     runtime.service.forget()
     runtime.service.load(game["id"])  # folds from scratch and writes a snapshot
     assert runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1") is not None
@@ -58,8 +60,12 @@ def long_game(client, runtime, moves=SNAPSHOT_EVERY + 10):
     game = create_secret_game(client, seats=1, rounds=moves)
     token = game["seat_tokens"][0]["token"]
     for _ in range(moves // 2):
-        assert client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                           headers=auth(token)).status_code == 200
+        assert (
+            client.post(
+                f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token)
+            ).status_code
+            == 200
+        )
     runtime.service.forget()
     runtime.service.load(game["id"])  # writes a snapshot
     found = runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1")
@@ -83,9 +89,9 @@ def tampered_rows(runtime, game_id, version, blob, tmp_path):
         "a pickle that runs code": pickle.dumps(RunsCode(str(tmp_path / "pwned"))),
         "an edited state under the old MAC": json.dumps(richer).encode(),
         "a state MACed by another server's key": dump(
-            ServerKey.generate(), rules, game_id, 0, version, body["chain_hash"], forged_state),
-        "another version's chain hash": dump(
-            runtime.service.key, rules, game_id, 0, version, "0" * 64, forged_state),
+            ServerKey.generate(), rules, game_id, 0, version, body["chain_hash"], forged_state
+        ),
+        "another version's chain hash": dump(runtime.service.key, rules, game_id, 0, version, "0" * 64, forged_state),
         "not JSON": b"\x80\x04garbage",
     }
 

@@ -16,8 +16,9 @@ from tests.api.test_live import parse
 
 @pytest.fixture
 def capped(runtime):
-    return create_app(runtime, {"STREAM_MAX_SECONDS": 5, "FOLLOWER_CAPS": Caps(per_address=2, per_game=3,
-                                                                             per_process=4)})
+    return create_app(
+        runtime, {"STREAM_MAX_SECONDS": 5, "FOLLOWER_CAPS": Caps(per_address=2, per_game=3, per_process=4)}
+    )
 
 
 def hold(client, gid, **headers):
@@ -33,7 +34,9 @@ def test_a_third_follower_from_one_address_gets_a_429_problem_until_one_leaves(c
     third = hold(client, game["id"])
     assert third.status_code == 429 and third.mimetype == "application/problem+json"
     problem = third.get_json()
-    assert problem["code"] == "too_many_followers" and "at most 2 live followers per client address" in problem["detail"]
+    assert (
+        problem["code"] == "too_many_followers" and "at most 2 live followers per client address" in problem["detail"]
+    )
     assert third.headers["Retry-After"]
     first.close()
     again = hold(client, game["id"])
@@ -52,8 +55,10 @@ def test_the_per_game_cap_counts_every_address(capped):
     refused = other.get(f"/games/{game['id']}/stream?max_seconds=5", environ_base=other_env, buffered=False)
     assert refused.status_code == 429 and "per game" in refused.get_json()["detail"]
     other_game = create_secret_game(capped.test_client())
-    assert other.get(f"/games/{other_game['id']}/stream?max_seconds=1", environ_base=other_env,
-                     buffered=False).status_code == 200
+    assert (
+        other.get(f"/games/{other_game['id']}/stream?max_seconds=1", environ_base=other_env, buffered=False).status_code
+        == 200
+    )
     for response in held:
         response.close()
 
@@ -65,8 +70,11 @@ def ticket_for(client, game, seat):
 
 
 def dealt_numbers(items):
-    return {d["data"]["seat"]: d["data"]["number"] for kind, _, d in items
-            if kind == "game_event" and d["type"] == "SecretDealt"}
+    return {
+        d["data"]["seat"]: d["data"]["number"]
+        for kind, _, d in items
+        if kind == "game_event" and d["type"] == "SecretDealt"
+    }
 
 
 def test_a_stream_ticket_opens_its_own_seat_stream_once(client):
@@ -103,8 +111,11 @@ def test_a_stream_ticket_expires(runtime):
 
 def test_the_ndjson_stream_carries_the_same_events(client):
     game = create_secret_game(client, seats=1, rounds=1)
-    client.post(f"/games/{game['id']}/commands", json={"command": {"type": "pass"}},
-                headers=auth(game["seat_tokens"][0]["token"]))
+    client.post(
+        f"/games/{game['id']}/commands",
+        json={"command": {"type": "pass"}},
+        headers=auth(game["seat_tokens"][0]["token"]),
+    )
     response = client.get(f"/games/{game['id']}/stream?format=ndjson&max_seconds=2")
     assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
     lines = [json.loads(line) for line in response.get_data(as_text=True).splitlines() if line]
@@ -133,8 +144,12 @@ def test_followers_wait_on_the_hub_and_see_moves_and_undos(threaded_app):
         thread.start()
     time.sleep(0.5)
     for _ in range(3):
-        assert client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                           headers=auth(token)).status_code == 200
+        assert (
+            client.post(
+                f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token)
+            ).status_code
+            == 200
+        )
     time.sleep(0.5)
     hub = app.extensions["tradewinds_hub"]
     assert hub.follower_count() == 5

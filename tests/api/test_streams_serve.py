@@ -84,7 +84,9 @@ class RawFollower:
         _, _, body = self.raw.partition(b"\r\n\r\n")
         found = []
         for block in body.decode().split("\n\n")[:-1]:
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":") and ": " in line)
+            fields = dict(
+                line.split(": ", 1) for line in block.splitlines() if not line.startswith(":") and ": " in line
+            )
             if "event" in fields:
                 found.append((fields["event"], fields.get("id"), json.loads(fields["data"])))
         return found
@@ -115,9 +117,16 @@ def health_ms(base: str) -> float:
 
 
 def create_game(base, seats=2, rounds=40):
-    status, game = http("POST", base + "/games", {
-        "game_type": "secret_numbers", "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)],
-        "options": {"rounds": rounds}, "seed": 3})
+    status, game = http(
+        "POST",
+        base + "/games",
+        {
+            "game_type": "secret_numbers",
+            "seats": [{"kind": "human", "name": f"P{i}"} for i in range(seats)],
+            "options": {"rounds": rounds},
+            "seed": 3,
+        },
+    )
     assert status == 201, game
     return game
 
@@ -148,8 +157,9 @@ def test_fifty_followers_on_one_process_see_every_move_made_through_another(pg, 
         latencies = []
         for turn in range(30):  # 2 seats x 15 rounds: the last move ends the game
             command = {"type": "draw"} if turn % 3 == 0 else {"type": "pass"}
-            status, body = http("POST", f"{base_b}/games/{game['id']}/commands", {"command": command},
-                                auth(tokens[turn % 2]))
+            status, body = http(
+                "POST", f"{base_b}/games/{game['id']}/commands", {"command": command}, auth(tokens[turn % 2])
+            )
             assert status == 200, body
             latencies.append(health_ms(base_a))
             pump(followers, 0.02)
@@ -172,8 +182,9 @@ def test_fifty_followers_on_one_process_see_every_move_made_through_another(pg, 
 
 
 def test_the_per_address_cap_gives_429_and_a_client_that_leaves_frees_its_slot(pg, redis_url):
-    proc, base, port = start_server(pg, redis_url, "--worker-class", "gevent",
-                                    env={"TRADEWINDS_FOLLOWERS_PER_ADDRESS": "2"})
+    proc, base, port = start_server(
+        pg, redis_url, "--worker-class", "gevent", env={"TRADEWINDS_FOLLOWERS_PER_ADDRESS": "2"}
+    )
     followers = []
     try:
         game = create_game(base)
@@ -209,14 +220,18 @@ def test_a_stream_ticket_opens_the_seat_stream_once_and_never_reaches_the_access
     proc, base, port = start_server(pg, redis_url, "--access-log")
     try:
         game = create_game(base, rounds=1)
-        status, ticket = http("POST", f"{base}/games/{game['id']}/stream-tickets",
-                              headers=auth(game["seat_tokens"][1]["token"]))
+        status, ticket = http(
+            "POST", f"{base}/games/{game['id']}/stream-tickets", headers=auth(game["seat_tokens"][1]["token"])
+        )
         assert status == 201 and ticket["seat"] == 1
         follower = RawFollower(port, ticket["stream_url"] + "&max_seconds=1")
         pump([follower], 3.0)
         assert follower.status == 200
-        dealt = {d["data"]["seat"]: d["data"]["number"] for k, _, d in follower.events()
-                 if k == "game_event" and d["type"] == "SecretDealt"}
+        dealt = {
+            d["data"]["seat"]: d["data"]["number"]
+            for k, _, d in follower.events()
+            if k == "game_event" and d["type"] == "SecretDealt"
+        }
         assert dealt[1] is not None and dealt[0] is None  # its own secret, not the other seat's
         again = RawFollower(port, ticket["stream_url"])
         pump([again], 1.0)
@@ -252,8 +267,9 @@ print(max([b - a for a, b in zip(ticks, ticks[1:])] or [1.0]))
 
 def test_under_gevent_a_slow_query_no_longer_stops_the_other_greenlets(pg):
     def longest_gap(mode):
-        result = subprocess.run([sys.executable, "-c", GEVENT_PROBE, pg, mode], cwd=ROOT, capture_output=True,
-                                text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-c", GEVENT_PROBE, pg, mode], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
         assert result.returncode == 0, result.stderr
         return float(result.stdout.strip())
 

@@ -31,6 +31,7 @@ TRIES = int(os.environ.get("TRADEWINDS_UNDO_RACE_TRIES", "25"))
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def race_app(request, tmp_path):
     if request.param == "sqlite":
+
         def open_store(signer):
             return SqliteStore(tmp_path / "race.db", signer=signer)
     else:
@@ -39,6 +40,7 @@ def race_app(request, tmp_path):
 
         def open_store(signer):
             return PostgresStore(url, max_size=8, signer=signer)
+
     dispatcher = InlineDispatcher(run_job)
     runtime = Runtime.signed(open_store, dispatcher, "race://")
     store = runtime.store
@@ -59,8 +61,9 @@ def play_one_race(app, runtime) -> dict:
     gid = game["id"]
     token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
     before = game["version"]
-    banked = client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}},
-                         headers=auth(token[0]))
+    banked = client.post(
+        f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=auth(token[0])
+    )
     assert banked.status_code == 200
     barrier = threading.Barrier(2)
     out: dict = {}
@@ -112,8 +115,10 @@ def play_one_accept_race(app, runtime) -> dict:
     gid = game["id"]
     token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
     before = game["version"]
-    assert client.post(f"/games/{gid}/commands", json={"command": {"type": "draw"}},
-                       headers=auth(token[0])).status_code == 200
+    assert (
+        client.post(f"/games/{gid}/commands", json={"command": {"type": "draw"}}, headers=auth(token[0])).status_code
+        == 200
+    )
     asked = client.post(f"/games/{gid}/undo", json={"to_version": before, "reason": "oops"}, headers=auth(token[0]))
     assert asked.get_json()["status"] == "requested"
     barrier = threading.Barrier(2)
@@ -147,16 +152,22 @@ def play_one_accept_race(app, runtime) -> dict:
     undo_status, undo_body = out["undo"]
     assert undo_status in (200, 409, 412), undo_body
     assert move_status in (200, 409, 412), move_body
-    return {"erased": erased, "move": move_status, "undo": undo_body.get("status") if undo_status == 200 else undo_status}
+    return {
+        "erased": erased,
+        "move": move_status,
+        "undo": undo_body.get("status") if undo_status == 200 else undo_status,
+    }
 
 
 def test_a_concurrent_accept_never_erases_a_confirmed_move(race_app):
     app, runtime = race_app
     outcomes = [play_one_accept_race(app, runtime) for _ in range(TRIES)]
     erased = sum(o["erased"] for o in outcomes)
-    print(f"accept race: {TRIES} tries, {erased} confirmed moves erased; undos done "
-          f"{sum(o['undo'] == 'done' for o in outcomes)}, refused {sum(o['undo'] in (409, 412) for o in outcomes)}; "
-          f"moves confirmed {sum(o['move'] == 200 for o in outcomes)}")
+    print(
+        f"accept race: {TRIES} tries, {erased} confirmed moves erased; undos done "
+        f"{sum(o['undo'] == 'done' for o in outcomes)}, refused {sum(o['undo'] in (409, 412) for o in outcomes)}; "
+        f"moves confirmed {sum(o['move'] == 200 for o in outcomes)}"
+    )
     assert erased == 0
 
 
@@ -164,8 +175,10 @@ def test_concurrent_instant_undo_never_erases_a_confirmed_move(race_app):
     app, runtime = race_app
     outcomes = [play_one_race(app, runtime) for _ in range(TRIES)]
     erased = sum(o["erased"] for o in outcomes)
-    print(f"undo race: {TRIES} tries, {erased} confirmed moves erased; undos done "
-          f"{sum(o['undo'] == 'done' for o in outcomes)}, turned into requests "
-          f"{sum(o['undo'] == 'requested' for o in outcomes)}, refused with 412 "
-          f"{sum(o['undo'] == 412 for o in outcomes)}; moves confirmed {sum(o['move'] == 200 for o in outcomes)}")
+    print(
+        f"undo race: {TRIES} tries, {erased} confirmed moves erased; undos done "
+        f"{sum(o['undo'] == 'done' for o in outcomes)}, turned into requests "
+        f"{sum(o['undo'] == 'requested' for o in outcomes)}, refused with 412 "
+        f"{sum(o['undo'] == 412 for o in outcomes)}; moves confirmed {sum(o['move'] == 200 for o in outcomes)}"
+    )
     assert erased == 0

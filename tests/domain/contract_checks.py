@@ -78,8 +78,15 @@ def check_catalogue(rules: Rules) -> dict[str, Any]:
     return cat
 
 
-def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = None, max_steps: int = 20_000,
-                   view_every: int = 7, view_ids=None) -> int:
+def play_and_check(
+    rules: Rules,
+    seats: int,
+    seed: int,
+    options: dict | None = None,
+    max_steps: int = 20_000,
+    view_every: int = 7,
+    view_ids=None,
+) -> int:
     """Play one random game checking the contract at each decision; return the number of decisions.
 
     ``view_ids(view)`` lists the ids a view shows (cards, tiles, buildings ...): each must be in the catalogue."""
@@ -96,9 +103,10 @@ def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = N
             for viewer in [None, *range(seats)]:
                 view = json.loads(json.dumps(rules.view(state, viewer)))
                 assert not errors_of(view_v, view), (viewer, errors_of(view_v, view)[:5])
-                for text in (view_ids(view) if view_ids and view.get("started", True) else ()):
-                    assert text in ids or any(p.fullmatch(text) for p in patterns), \
+                for text in view_ids(view) if view_ids and view.get("started", True) else ():
+                    assert text in ids or any(p.fullmatch(text) for p in patterns), (
                         f"{text!r} in the view is not explained by the catalogue"
+                    )
         seat = chooser.choice(sorted(rules.to_act(state)))
         legal = rules.legal_commands(state, seat)
         twin = rules.determinize(state, seat, random.Random(seed * 7919 + steps))
@@ -107,13 +115,13 @@ def play_and_check(rules: Rules, seats: int, seed: int, options: dict | None = N
             assert v is not None, f"legal command type {command['type']!r} has no schema"
             assert not errors_of(v, command), (command, errors_of(v, command))
             for key, text in strings_in(command):
-                assert text in ids or any(p.fullmatch(text) for p in patterns), \
+                assert text in ids or any(p.fullmatch(text) for p in patterns), (
                     f"{command['type']}.{key} = {text!r} is not explained by the catalogue"
+                )
             label = rules.label(state, seat, command)
             assert set(label) <= PREVIEW_KEYS and isinstance(label["label"], str) and label["label"].strip(), label
             assert all(isinstance(label[k], int) for k in label if k != "label"), label
-            assert rules.label(twin, seat, command) == label, \
-                f"the label of {command} depends on hidden information"
+            assert rules.label(twin, seat, command) == label, f"the label of {command} depends on hidden information"
         command = chooser.choice(legal)
         for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
             state = rules.evolve(state, event)

@@ -55,12 +55,17 @@ def test_sqlite_store_of_the_first_format_is_rehashed_and_signed(tmp_path):
         conn.execute(statement)
     conn.execute("INSERT INTO schema_version VALUES (1, '2026-11-01T00:00:00.000000Z')")
     hashes = old_hashes()
-    conn.execute("INSERT INTO streams VALUES ('old-game', 'secret_numbers', '2026-11-01T00:00:00.000000Z', 'active',"
-                 " 3, 0, ?, ?)", (hashes[-1], json.dumps({"seats": [{"name": "Ann"}, {"name": "Bo"}]})))
+    conn.execute(
+        "INSERT INTO streams VALUES ('old-game', 'secret_numbers', '2026-11-01T00:00:00.000000Z', 'active',"
+        " 3, 0, ?, ?)",
+        (hashes[-1], json.dumps({"seats": [{"name": "Ann"}, {"name": "Bo"}]})),
+    )
     for version, (data, digest) in enumerate(zip(EVENTS, hashes, strict=True), start=1):
-        conn.execute("INSERT INTO events (stream, version, generation, data, meta, hash, recorded_at)"
-                     " VALUES ('old-game', ?, 0, ?, ?, ?, '2026-11-01T00:00:01.000000Z')",
-                     (version, canonical_json(data), canonical_json(META), digest))
+        conn.execute(
+            "INSERT INTO events (stream, version, generation, data, meta, hash, recorded_at)"
+            " VALUES ('old-game', ?, 0, ?, ?, ?, '2026-11-01T00:00:01.000000Z')",
+            (version, canonical_json(data), canonical_json(META), digest),
+        )
     conn.execute("INSERT INTO snapshots VALUES ('old-game', 0, 'k', 2, ?)", (b"\x80\x04pickled",))
     conn.close()
     key = ServerKey.generate()
@@ -75,20 +80,26 @@ def test_sqlite_store_of_the_first_format_is_rehashed_and_signed(tmp_path):
 def test_postgres_store_of_the_first_format_is_rehashed_and_signed():
     with scratch_postgres_database("tradewinds_migration") as url:
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY,"
-                         " applied_at timestamptz NOT NULL DEFAULT now())")
+            conn.execute(
+                "CREATE TABLE schema_version (version integer PRIMARY KEY,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            )
             for statement in PG_MIGRATIONS[0]:
                 conn.execute(statement)
             conn.execute("INSERT INTO schema_version (version) VALUES (1)")
             hashes = old_hashes()
-            conn.execute("INSERT INTO event_streams (stream, game_type, created_at, status, version, generation,"
-                         " last_hash, metadata) VALUES ('old-game', 'secret_numbers', '2026-11-01T00:00:00Z',"
-                         " 'active', 3, 0, %s, %s)",
-                         (hashes[-1], json.dumps({"seats": [{"name": "Ann"}, {"name": "Bo"}]})))
+            conn.execute(
+                "INSERT INTO event_streams (stream, game_type, created_at, status, version, generation,"
+                " last_hash, metadata) VALUES ('old-game', 'secret_numbers', '2026-11-01T00:00:00Z',"
+                " 'active', 3, 0, %s, %s)",
+                (hashes[-1], json.dumps({"seats": [{"name": "Ann"}, {"name": "Bo"}]})),
+            )
             for version, (data, digest) in enumerate(zip(EVENTS, hashes, strict=True), start=1):
-                conn.execute("INSERT INTO events (position, stream, version, generation, data, meta, hash, recorded_at)"
-                             " VALUES (%s, 'old-game', %s, 0, %s, %s, %s, '2026-11-01T00:00:01Z')",
-                             (version, version, canonical_json(data), canonical_json(META), digest))
+                conn.execute(
+                    "INSERT INTO events (position, stream, version, generation, data, meta, hash, recorded_at)"
+                    " VALUES (%s, 'old-game', %s, 0, %s, %s, %s, '2026-11-01T00:00:01Z')",
+                    (version, version, canonical_json(data), canonical_json(META), digest),
+                )
             conn.execute("INSERT INTO snapshots VALUES ('old-game', 0, 'k', 2, %s)", (b"\x80\x04pickled",))
         key = ServerKey.generate()
         store = PostgresStore(url, signer=key.sign)

@@ -489,7 +489,6 @@ def test_documents_put_get_list_delete(store: EventStore) -> None:
         store.put_document("api_keys", "k4", ["not", "a", "dict"])
 
 
-
 def test_take_document_hands_a_document_to_exactly_one_of_racing_takers(store):
     import threading
 
@@ -509,6 +508,7 @@ def test_take_document_hands_a_document_to_exactly_one_of_racing_takers(store):
         thread.join()
     assert sorted(results, key=lambda r: r is None) == [{"seat": 1}, None, None, None]
     assert store.get_document("tickets", "t1") is None
+
 
 # -- live followers -------------------------------------------------------------------------------
 

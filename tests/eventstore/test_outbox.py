@@ -15,8 +15,13 @@ NOW = 1_800_000_000.0
 
 
 def entry(key: str, job: str = "play_bot_turn", due_at: float = NOW, args=None) -> dict:
-    return {"key": key, "token": uuid.uuid4().hex, "job": job, "args": args if args is not None else [key, 1],
-            "due_at": due_at}
+    return {
+        "key": key,
+        "token": uuid.uuid4().hex,
+        "job": job,
+        "args": args if args is not None else [key, 1],
+        "due_at": due_at,
+    }
 
 
 def a_stream(store: EventStore, name: str = "g1") -> str:
@@ -30,7 +35,13 @@ def test_work_written_with_an_append_is_pending(store: EventStore) -> None:
     store.append(stream, [{"type": "Started"}], 0, outbox=[work])
     [pending] = store.list_outbox()
     assert (pending.key, pending.token, pending.job, pending.args, pending.due_at, pending.attempts) == (
-        "bot:g1", work["token"], "play_bot_turn", ["g1", 1, 0], NOW, 0)
+        "bot:g1",
+        work["token"],
+        "play_bot_turn",
+        ["g1", 1, 0],
+        NOW,
+        0,
+    )
 
 
 def test_a_failed_append_writes_no_work(store: EventStore) -> None:
@@ -52,7 +63,9 @@ def test_a_key_holds_one_entry_and_the_newest_write_wins(store: EventStore) -> N
     store.append(stream, [{"type": "Moved"}], 1, outbox=[second, entry("clock:g1", "check_clock", NOW + 60)])
     pending = store.list_outbox()
     assert [(e.key, e.token, e.args) for e in pending] == [
-        ("bot:g1", second["token"], ["g1", 2]), ("clock:g1", pending[1].token, ["clock:g1", 1])]
+        ("bot:g1", second["token"], ["g1", 2]),
+        ("clock:g1", pending[1].token, ["clock:g1", 1]),
+    ]
     assert store.complete_outbox("bot:g1", first["token"]) is False  # a late job never removes newer work
     assert store.complete_outbox("bot:g1", second["token"]) is True
     assert store.complete_outbox("bot:g1", second["token"]) is False
@@ -81,14 +94,19 @@ def test_writing_a_key_again_resets_its_attempts(store: EventStore) -> None:
     assert e.attempts == 1
 
 
-@pytest.mark.parametrize("bad", [
-    [{"key": "a", "token": "t", "job": "j", "args": [], "due_at": float("nan")}],
-    [{"key": "", "token": "t", "job": "j", "args": [], "due_at": NOW}],
-    [{"key": "a", "token": "t", "job": "j", "args": [object()], "due_at": NOW}],
-    [{"key": "a", "token": "t", "job": "j", "args": [], "due_at": NOW}, {"key": "a", "token": "u", "job": "j",
-                                                                       "args": [], "due_at": NOW}],
-    "not a list",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [{"key": "a", "token": "t", "job": "j", "args": [], "due_at": float("nan")}],
+        [{"key": "", "token": "t", "job": "j", "args": [], "due_at": NOW}],
+        [{"key": "a", "token": "t", "job": "j", "args": [object()], "due_at": NOW}],
+        [
+            {"key": "a", "token": "t", "job": "j", "args": [], "due_at": NOW},
+            {"key": "a", "token": "u", "job": "j", "args": [], "due_at": NOW},
+        ],
+        "not a list",
+    ],
+)
 def test_bad_entries_are_refused(store: EventStore, bad) -> None:
     with pytest.raises(ValueError):
         store.put_outbox(bad)

@@ -51,8 +51,14 @@ class Processes:
         full.setdefault("TRADEWINDS_LOG_LEVEL", "WARNING")
         log = self.folder / f"process-{len(self.started)}.log"
         with open(log, "w") as out:
-            process = subprocess.Popen([sys.executable, "-m", "tests.support.worker_launcher", *args], cwd=ROOT,
-                                       env=full, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "tests.support.worker_launcher", *args],
+                cwd=ROOT,
+                env=full,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         self.started.append((process, log))
         return process
 
@@ -79,7 +85,9 @@ class Processes:
                 except ProcessLookupError:
                     pass
                 process.wait()
-                print(f"--- output of {' '.join(process.args[3:])} (killed):\n{log.read_text(errors='replace')[-3000:]}")
+                print(
+                    f"--- output of {' '.join(process.args[3:])} (killed):\n{log.read_text(errors='replace')[-3000:]}"
+                )
 
 
 @pytest.fixture

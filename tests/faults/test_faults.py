@@ -41,8 +41,10 @@ def slow_level():
 
 
 def all_bot_games(runtime: Runtime, count: int, rounds: int = ROUNDS, created_by: str | None = None) -> list[str]:
-    return [runtime.service.create_game("secret_numbers", BOTS, {"rounds": rounds}, created_by=created_by)[0]
-            .info.stream for _ in range(count)]
+    return [
+        runtime.service.create_game("secret_numbers", BOTS, {"rounds": rounds}, created_by=created_by)[0].info.stream
+        for _ in range(count)
+    ]
 
 
 def turns(store, gid: str) -> list:
@@ -85,14 +87,22 @@ def test_redis_restart_while_bot_games_run(pg_database, own_redis, processes):
         assert wait_until(lambda: Worker.count(connection=runtime.dispatcher.redis) == 2, 90) is not None
         gids = all_bot_games(runtime, games, rounds=ROUNDS * 2)
         client = create_app(runtime).test_client()
-        mixed = client.post("/games", json={"game_type": "secret_numbers", "options": {"rounds": 2},
-                                            "seats": [{"kind": "human", "name": "Ann"},
-                                                      {"kind": "bot", "level": "random"}]}).get_json()
+        mixed = client.post(
+            "/games",
+            json={
+                "game_type": "secret_numbers",
+                "options": {"rounds": 2},
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}],
+            },
+        ).get_json()
         assert wait_until(lambda: sum(len(turns(runtime.store, g)) for g in gids) >= games, 60) is not None
         own_redis.stop()  # kill -9, no persistence: every queued job is gone
         time.sleep(outage / 2)
-        move = client.post(f"/games/{mixed['id']}/commands", json={"command": {"type": "pass"}},
-                           headers={"Authorization": f"Bearer {mixed['seat_tokens'][0]['token']}"})
+        move = client.post(
+            f"/games/{mixed['id']}/commands",
+            json={"command": {"type": "pass"}},
+            headers={"Authorization": f"Bearer {mixed['seat_tokens'][0]['token']}"},
+        )
         assert move.status_code == 200, move.get_json()  # committed: answered 200 whatever the queue's state
         human_version = move.get_json()["version"]
         time.sleep(outage / 2)
@@ -107,9 +117,17 @@ def test_redis_restart_while_bot_games_run(pg_database, own_redis, processes):
         assert not exited, f"a worker exited instead of reconnecting: {exited}"
         audit(runtime.store, gids, ROUNDS * 2 * SEATS)
         audit(runtime.store, [mixed["id"]], None)
-        report("redis-restart", games=games, outage_s=outage, recovery_s=round(recovered, 1),
-               human_reply_s=round(time.monotonic() - back, 1), human_status=move.status_code,
-               workers_alive=sum(w.poll() is None for w in workers), lost=0, duplicated=0)
+        report(
+            "redis-restart",
+            games=games,
+            outage_s=outage,
+            recovery_s=round(recovered, 1),
+            human_reply_s=round(time.monotonic() - back, 1),
+            human_status=move.status_code,
+            workers_alive=sum(w.poll() is None for w in workers),
+            lost=0,
+            duplicated=0,
+        )
     finally:
         jobs.set_runtime(None)
         runtime.close()
@@ -124,7 +142,8 @@ def test_a_worker_killed_mid_move_resumes_within_seconds(pg_database, own_redis,
         outcomes = {}
         for mode in (["--fork"], []):
             game, _ = runtime.service.create_game(
-                "secret_numbers", [{"kind": "bot", "level": "slow"}, {"kind": "human", "name": "h"}], {"rounds": 2})
+                "secret_numbers", [{"kind": "bot", "level": "slow"}, {"kind": "human", "name": "h"}], {"rounds": 2}
+            )
             gid = game.info.stream
             victim = processes.start(env, *mode)
             started = wait_until(lambda: runtime.dispatcher.redis.keys("rq:wip:*") or _started(runtime), 60)
@@ -166,8 +185,9 @@ def test_postgres_restart_mid_load(processes, tmp_path):
         assert wait_until(lambda: _get(base + "/health")[0] == 200, 60) is not None, server
         gids = []
         for _ in range(6):
-            status, body = _post(base + "/games", {"game_type": "secret_numbers", "seats": BOTS,
-                                                   "options": {"rounds": ROUNDS * 3}})
+            status, body = _post(
+                base + "/games", {"game_type": "secret_numbers", "seats": BOTS, "options": {"rounds": ROUNDS * 3}}
+            )
             assert status == 201, body
             gids.append(body["id"])
         statuses: list[int] = []
@@ -198,8 +218,15 @@ def test_postgres_restart_mid_load(processes, tmp_path):
             audit(store, gids, ROUNDS * 3 * SEATS)
         finally:
             store.close()
-        report("postgres-restart", restart_s=round(restart_took, 2), answered_again_s=round(answered, 2),
-               client_statuses=sorted(set(statuses)), errors_503=statuses.count(503), lost=0, duplicated=0)
+        report(
+            "postgres-restart",
+            restart_s=round(restart_took, 2),
+            answered_again_s=round(answered, 2),
+            client_statuses=sorted(set(statuses)),
+            errors_503=statuses.count(503),
+            lost=0,
+            duplicated=0,
+        )
     finally:
         processes.kill_all()
         pg.remove()
@@ -261,8 +288,13 @@ def test_a_slow_webhook_receiver_does_not_slow_other_games(pg_database, own_redi
         with_slow = moves_a_minute(True)
         assert receiver.received >= 1, "the slow receiver was never called"
         assert with_slow >= 0.5 * without, (without, with_slow)
-        report("slow-webhook", moves_a_minute_without=round(without), moves_a_minute_with=round(with_slow),
-               ratio=round(with_slow / without, 2), receiver_calls=receiver.received)
+        report(
+            "slow-webhook",
+            moves_a_minute_without=round(without),
+            moves_a_minute_with=round(with_slow),
+            ratio=round(with_slow / without, 2),
+            receiver_calls=receiver.received,
+        )
     finally:
         receiver.server.shutdown()
         runtime.close()
@@ -279,8 +311,9 @@ def _get(url: str) -> tuple[int, dict]:
 
 
 def _post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())

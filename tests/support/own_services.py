@@ -56,9 +56,23 @@ class OwnRedis:
 
     def start(self) -> OwnRedis:
         self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.folder)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         wait_port(self.port, up=True)
         return self
 
@@ -96,13 +110,21 @@ class OwnPostgres:
     def init(self) -> OwnPostgres:
         if self._as_root:
             shutil.chown(self.folder, "postgres")
-        self._run(self.bin / "initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                  "--no-sync")
+        self._run(self.bin / "initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
         return self
 
     def start(self) -> OwnPostgres:
-        self._run(self.bin / "pg_ctl", "-D", self.data, "-w", "-l", self.folder / "log",
-                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self._run(
+            self.bin / "pg_ctl",
+            "-D",
+            self.data,
+            "-w",
+            "-l",
+            self.folder / "log",
+            "-o",
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
         return self
 
     def stop(self, mode: str = "fast") -> None:

@@ -54,7 +54,8 @@ def play_moves(page, limit):
     while moves < limit:
         page.wait_for_function(
             "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
-            timeout=30_000)
+            timeout=30_000,
+        )
         if final.is_visible():
             break
         (preferred if preferred.count() else any_choice).first.click()
@@ -96,8 +97,9 @@ def test_a_spectator_sees_each_move_within_a_second(live_server, browser, contex
             player.wait_for_function("!document.querySelector('button.choice[disabled]')")
             version = live_server.client().get(f"/games/{game_id}").get_json()["version"]
             started = time.monotonic()
-            watcher.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{version}'",
-                                      timeout=1000)
+            watcher.wait_for_function(
+                f"document.querySelector('#version')?.dataset.version === '{version}'", timeout=1000
+            )
             assert time.monotonic() - started < 1.0
         shot(watcher, "spectator")
     finally:
@@ -174,7 +176,8 @@ def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, con
             moved.append(seat)
         second.wait_for_function(
             f"document.querySelector('#version')?.dataset.version === "
-            f"'{client.get(f'/games/{game_id_of(first)}').get_json()['version']}'")
+            f"'{client.get(f'/games/{game_id_of(first)}').get_json()['version']}'"
+        )
         second.get_by_role("button", name="Take back my last move").click()
         second.get_by_role("status").filter(has_text="Undo requested").wait_for()
         first.reload()  # a reload keeps the seat (localStorage); the open request shows
@@ -211,8 +214,8 @@ def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console)
     first = mine.inner_text()
     assert re.fullmatch(r" · [45]:\d\d", first), first
     page.wait_for_function(
-        "(t) => document.querySelector('.seats-bar .clock[data-seat=\"0\"]').textContent !== t", arg=first,
-        timeout=3000)
+        "(t) => document.querySelector('.seats-bar .clock[data-seat=\"0\"]').textContent !== t", arg=first, timeout=3000
+    )
     later = mine.inner_text()
     seconds = [int(m) * 60 + int(s) for m, s in (re.search(r"(\d+):(\d+)", x).groups() for x in (first, later))]
     assert seconds[1] < seconds[0]

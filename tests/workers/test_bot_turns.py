@@ -28,7 +28,9 @@ def test_a_failing_or_illegal_bot_falls_back_to_a_random_legal_move(monkeypatch,
     state = RULES.fold(RULES.setup(3, 2, {}))
     legal = RULES.legal_commands(state, 0)
     for bad in (Broken(), Cheater()):
-        monkeypatch.setattr(jobs, "make_bot", lambda level, seed, bad=bad: bad if level == "hard" else real(level, seed))
+        monkeypatch.setattr(
+            jobs, "make_bot", lambda level, seed, bad=bad: bad if level == "hard" else real(level, seed)
+        )
         command = jobs.choose_move(RULES, state, 0, "hard", rng_for(3, 4))
         assert command in legal
     assert "failed" in caplog.text and "illegal" in caplog.text

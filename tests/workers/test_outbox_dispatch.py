@@ -84,8 +84,9 @@ def test_duplicate_dispatches_of_one_entry_play_once():
     runtime = make_runtime()
     try:
         service = runtime.service
-        game, _ = service.create_game("secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}],
-                                      {"rounds": 2}, start_bots=False)
+        game, _ = service.create_game(
+            "secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}], {"rounds": 2}, start_bots=False
+        )
         gid = game.info.stream
         service.submit(gid, 0, [{"type": "pass"}])  # writes the bot's turn and runs it inline
         assert len(bot_turns(runtime.store, gid)) == 1
@@ -105,8 +106,11 @@ def test_pending_bot_turns_are_an_outbox_query_that_ignores_old_and_finished_gam
         waiting = []
         for index in range(5):
             game, _ = service.create_game(
-                "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1},
-                start_bots=False)
+                "secret_numbers",
+                [{"kind": "bot", "level": "random"}, {"kind": "human"}],
+                {"rounds": 1},
+                start_bots=False,
+            )
             if index % 2:
                 service.schedule_bot_turn(game)  # plays inline, then the human is to act
             else:
@@ -126,8 +130,8 @@ def test_the_in_process_runner_sweeps_by_itself(kind, tmp_path):
     runtime = Runtime.build(f"sqlite:///{tmp_path}/games.db", dispatcher=kind)
     try:
         game, _ = runtime.service.create_game(
-            "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1},
-            start_bots=False)
+            "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1}, start_bots=False
+        )
         work = [dict(item, due_at=time.time()) for item in runtime.service.work_for(game, None)]
         runtime.store.put_outbox(work)  # as if the process died right after the commit
         runtime.sweeper.lease = 0.2
@@ -146,11 +150,11 @@ def test_migrate_gives_games_from_before_the_outbox_their_pending_work():
         service = runtime.service
         service.dispatcher = None  # as before the outbox: the work went to the queue only, and was lost
         waiting, _ = service.create_game(
-            "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1},
-            start_bots=False)
+            "secret_numbers", [{"kind": "bot", "level": "random"}, {"kind": "human"}], {"rounds": 1}, start_bots=False
+        )
         human, _ = service.create_game(
-            "secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}], {"rounds": 1},
-            start_bots=False)
+            "secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}], {"rounds": 1}, start_bots=False
+        )
         assert service.pending_bot_turns() == []
         assert service.backfill_outbox() == 1
         assert [e.args[0] for e in service.pending_bot_turns()] == [waiting.info.stream]

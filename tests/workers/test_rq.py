@@ -24,11 +24,18 @@ def test_all_bot_game_finishes_through_an_rq_worker(rq_runtime):
     from rq import SimpleWorker
 
     client = create_app(rq_runtime).test_client()
-    created = client.post("/games", json={
-        "game_type": SECRET.name,
-        "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}],
-        "options": {"rounds": 4},
-    })
+    created = client.post(
+        "/games",
+        json={
+            "game_type": SECRET.name,
+            "seats": [
+                {"kind": "bot", "level": "random"},
+                {"kind": "bot", "level": "easy"},
+                {"kind": "bot", "level": "random"},
+            ],
+            "options": {"rounds": 4},
+        },
+    )
     assert created.status_code == 201
     gid = created.get_json()["id"]
     # nothing has played yet: the first bot turn waits on the queue
@@ -46,11 +53,14 @@ def test_duplicate_jobs_play_once(rq_runtime):
     from rq import SimpleWorker
 
     client = create_app(rq_runtime).test_client()
-    gid = client.post("/games", json={
-        "game_type": SECRET.name,
-        "seats": [{"kind": "bot", "level": "random"}, {"kind": "human", "name": "h"}],
-        "options": {"rounds": 2},
-    }).get_json()["id"]
+    gid = client.post(
+        "/games",
+        json={
+            "game_type": SECRET.name,
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "human", "name": "h"}],
+            "options": {"rounds": 2},
+        },
+    ).get_json()["id"]
     game = rq_runtime.service.load(gid)
     for _ in range(3):  # the same job queued again, as a retry or a duplicate would be
         rq_runtime.service.schedule_bot_turn(game)
@@ -70,15 +80,25 @@ def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_
     db_url = f"sqlite:///{tmp_path}/games.db"
     runtime = Runtime.build(db_url, redis_url, dispatcher="rq")
     client = create_app(runtime).test_client()
-    created = client.post("/games", json={
-        "game_type": "puerto_rico", "seed": 4,
-        "seats": [{"kind": "bot", "level": level} for level in ("easy", "random", "easy", "random")]})
+    created = client.post(
+        "/games",
+        json={
+            "game_type": "puerto_rico",
+            "seed": 4,
+            "seats": [{"kind": "bot", "level": level} for level in ("easy", "random", "easy", "random")],
+        },
+    )
     assert created.status_code == 201, created.get_json()
     gid = created.get_json()["id"]
     env = {**os.environ, "TRADEWINDS_DATABASE_URL": db_url, "TRADEWINDS_REDIS_URL": redis_url}
-    worker = subprocess.run([sys.executable, "-m", "api.cli", "worker", "--burst", "--in-process"],
-                            cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True,
-                            timeout=600)
+    worker = subprocess.run(
+        [sys.executable, "-m", "api.cli", "worker", "--burst", "--in-process"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert worker.returncode == 0, worker.stderr[-2000:]
     final = client.get(f"/games/{gid}").get_json()
     assert final["status"] == "finished"

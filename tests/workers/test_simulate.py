@@ -255,8 +255,14 @@ def test_games_nobody_won_are_no_shared_wins():
         {"seating": ["a", "b"], "scores": [5, 1], "ranks": [1, 2], "decisions": 3},
         # nobody won: every seat has rank 1, but none of them gets a (shared) win
         {"seating": ["b", "a"], "scores": [3, 3], "ranks": [1, 1], "no_winner": True, "decisions": 3},
-        {"seating": ["a", "b"], "scores": [0, 0], "ranks": [1, 1], "no_winner": True, "aborted": "aborted",
-         "decisions": 400},
+        {
+            "seating": ["a", "b"],
+            "scores": [0, 0],
+            "ranks": [1, 1],
+            "no_winner": True,
+            "aborted": "aborted",
+            "decisions": 400,
+        },
     ]
     stats = {s.policy: s for s in summarise(records, ["a", "b"])}
     assert stats["a"].wins == 1.0 and stats["b"].wins == 0.0
@@ -268,8 +274,21 @@ def test_games_nobody_won_are_no_shared_wins():
 
 def test_a_game_cut_by_max_decisions_is_reported_as_aborted(capsys, tmp_path, secret_registered):
     out = tmp_path / "games.jsonl"
-    argv = ["--game", secret_registered, "--seats", "random,random", "--games", "2", "--seed", "3",
-            "--max-decisions", "2", "--out", str(out), "--no-progress"]
+    argv = [
+        "--game",
+        secret_registered,
+        "--seats",
+        "random,random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--max-decisions",
+        "2",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     code, stdout, _ = run(capsys, argv)
     assert code == 0
     assert "decided 0, aborted 2, no winner 0" in stdout

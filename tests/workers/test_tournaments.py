@@ -39,8 +39,11 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
     runtime, client, key = site
     receiver = Receiver()
     try:
-        client.post("/webhooks", headers=auth(key), json={
-            "url": receiver.url, "events": ["tournament.round_started", "tournament.finished"]})
+        client.post(
+            "/webhooks",
+            headers=auth(key),
+            json={"url": receiver.url, "events": ["tournament.round_started", "tournament.finished"]},
+        )
         response = create(client, key)
         assert response.status_code == 201, response.get_json()
         tid = response.get_json()["id"]
@@ -49,7 +52,8 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
         for round_doc in t["rounds"]:
             assert len(round_doc["tables"]) == 3 and round_doc["byes"] == []
             assert sorted(p for table in round_doc["tables"] for p in table["players"]) == sorted(
-                p["id"] for p in t["participants"])
+                p["id"] for p in t["participants"]
+            )
             for table in round_doc["tables"]:
                 assert client.get(f"/games/{table['game_id']}").get_json()["status"] == "finished"
         standings = t["standings"]
@@ -64,7 +68,8 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
         board = client.get("/leaderboards/secret_numbers").get_json()
         assert board["games"] == 9
         assert sorted(row["player"].split("/")[1] for row in board["rows"]) == sorted(
-            p["id"] for p in t["participants"])
+            p["id"] for p in t["participants"]
+        )
         assert board["rows"][0]["ordinal"] >= board["rows"][1]["ordinal"]
     finally:
         receiver.close()
@@ -78,14 +83,19 @@ def test_repeat_opponents_are_avoided_in_swiss(site):
     for round_doc in t["rounds"]:
         for table in round_doc["tables"]:
             players = sorted(table["players"])
-            pairs += [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+            pairs += [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
     assert len(pairs) - len(set(pairs)) <= 1
 
 
 def test_round_robin_with_human_players_waits_for_their_games(site):
     runtime, client, key = site
-    response = create(client, key, format="round_robin", table_size={"min": 3, "max": 3},
-                      participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)])
+    response = create(
+        client,
+        key,
+        format="round_robin",
+        table_size={"min": 3, "max": 3},
+        participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)],
+    )
     assert response.status_code == 201, response.get_json()
     t = response.get_json()
     assert t["status"] == "running" and len(t["rounds"]) == 1
@@ -108,15 +118,15 @@ def test_round_robin_with_human_players_waits_for_their_games(site):
 
 def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
     runtime, client, key = site
-    t = create(client, key, format="round_robin",
-               participants=[{"external_id": f"u{i}"} for i in range(3)]).get_json()
+    t = create(client, key, format="round_robin", participants=[{"external_id": f"u{i}"} for i in range(3)]).get_json()
     table = t["rounds"][0]["tables"][0]
     tokens = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
     game_id = table["game_id"]
     start = client.get(f"/games/{game_id}").get_json()["version"]
     while (game := client.get(f"/games/{game_id}").get_json())["status"] != "finished":
-        client.post(f"/games/{game_id}/commands", json={"command": {"type": "pass"}},
-                    headers=auth(tokens[game["to_act"][0]]))
+        client.post(
+            f"/games/{game_id}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[game["to_act"][0]])
+        )
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
     undone = client.post(f"/games/{game_id}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
     assert undone.status_code == 200, undone.get_json()
@@ -127,18 +137,26 @@ def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
 
 def test_seat_tokens_are_shown_once_stored_hashed_and_reissued_on_demand(site):
     runtime, client, key = site
-    t = create(client, key, format="round_robin", table_size={"min": 3, "max": 3},
-               participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)]).get_json()
+    t = create(
+        client,
+        key,
+        format="round_robin",
+        table_size={"min": 3, "max": 3},
+        participants=[{"external_id": f"u{i}", "name": f"User {i}"} for i in range(3)],
+    ).get_json()
     table = t["rounds"][0]["tables"][0]
     first = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
     game_id = table["game_id"]
     # never served again, not even to the creating key, and nowhere in the store in plain text
     listed = client.get("/tournaments", headers=auth(key)).get_json()["tournaments"][0]
     assert "seat_tokens" not in listed["rounds"][0]["tables"][0]
-    assert "seat_tokens" not in client.get(f"/tournaments/{t['id']}", headers=auth(key)).get_json()["rounds"][0][
-        "tables"][0]
-    stored = json.dumps([doc for collection in ("tournaments", "seat_tokens")
-                         for _, doc in runtime.store.list_documents(collection)])
+    assert (
+        "seat_tokens"
+        not in client.get(f"/tournaments/{t['id']}", headers=auth(key)).get_json()["rounds"][0]["tables"][0]
+    )
+    stored = json.dumps(
+        [doc for collection in ("tournaments", "seat_tokens") for _, doc in runtime.store.list_documents(collection)]
+    )
     stored += json.dumps(runtime.store.stream_info(game_id).metadata)
     assert not any(token in stored for token in first.values())
     assert client.get(f"/games/{game_id}", headers=auth(first[0])).get_json()["your_seat"] == 0

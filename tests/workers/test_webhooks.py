@@ -55,8 +55,9 @@ class Receiver:
 
     def verify(self, msg_id, timestamp, body, header):
         key = base64.b64decode(self.secret.removeprefix("whsec_"))
-        expected = base64.b64encode(hmac.new(key, f"{msg_id}.{timestamp}.{body}".encode(), hashlib.sha256)
-                                    .digest()).decode()
+        expected = base64.b64encode(
+            hmac.new(key, f"{msg_id}.{timestamp}.{body}".encode(), hashlib.sha256).digest()
+        ).decode()
         return any(hmac.compare_digest(part.split(",", 1)[1], expected) for part in header.split() if "," in part)
 
     def close(self):
@@ -92,15 +93,24 @@ def play_out(client, game):
         if state["status"] == "finished":
             return state
         seat = state["to_act"][0]
-        client.post(f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}},
-                    headers=auth(tokens[seat]))
+        client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(tokens[seat])
+        )
 
 
 def keyed_game(client, key, rounds=2):
-    response = client.post("/games", headers=auth(key), json={
-        "game_type": "secret_numbers", "options": {"rounds": rounds},
-        "seats": [{"kind": "human", "name": "a", "external_id": "p-1"},
-                  {"kind": "human", "name": "b", "external_id": "p-2"}]})
+    response = client.post(
+        "/games",
+        headers=auth(key),
+        json={
+            "game_type": "secret_numbers",
+            "options": {"rounds": rounds},
+            "seats": [
+                {"kind": "human", "name": "a", "external_id": "p-1"},
+                {"kind": "human", "name": "b", "external_id": "p-2"},
+            ],
+        },
+    )
     return response.get_json()
 
 
@@ -117,8 +127,9 @@ def test_signed_deliveries_in_order(site, receiver):
     assert versions == sorted(versions)
     assert receiver.accepted[-1]["data"]["result"]["ranks"] == final["result"]["ranks"]
     # the finished game's head hash, as its signed export and audit name it: a third party can anchor it
-    assert receiver.accepted[-1]["data"]["head_hash"] == client.get(f"/games/{game['id']}/audit").get_json()[
-        "head_hash"]
+    assert (
+        receiver.accepted[-1]["data"]["head_hash"] == client.get(f"/games/{game['id']}/audit").get_json()["head_hash"]
+    )
     assert [d["data"]["to_act"][0]["external_id"] for d in receiver.accepted[1:3]] == ["p-1", "p-2"]
     assert receiver.bad_signatures == 0
     assert len({d["id"] for d in receiver.accepted}) == len(receiver.accepted)

@@ -48,13 +48,22 @@ def gold(seat: int, amount: int) -> dict:
 
 
 def ship_at(seat: int, ship: int, to: dict) -> list[dict]:
-    return [{"type": "ShipPlaced", "seat": seat, "ship": ship, "frame": 0},
-            {"type": "ShipMoved", "seat": seat, "ship": ship, "to": to, "distance": 0, "gold": 0}]
+    return [
+        {"type": "ShipPlaced", "seat": seat, "ship": ship, "frame": 0},
+        {"type": "ShipMoved", "seat": seat, "ship": ship, "to": to, "distance": 0, "gold": 0},
+    ]
 
 
 def post(seat: int, square: dict, island: int) -> dict:
-    return {"type": "TradingPostFounded", "seat": seat, "ship": 0, "square": square, "island": island,
-            "discovery_vp": 0, "gold": 0}
+    return {
+        "type": "TradingPostFounded",
+        "seat": seat,
+        "ship": 0,
+        "square": square,
+        "island": island,
+        "discovery_vp": 0,
+        "gold": 0,
+    }
 
 
 def planned(seat: int, kind: str, shape: str) -> dict:

@@ -41,8 +41,12 @@ def test_cannons_never_pass_twelve():
 # -- PLAN ---------------------------------------------------------------------------------------------
 def test_plan_village_tiles_cost_one_ap_and_neutral_tiles_their_size():
     state = acting("red", {"red": 4}, gold(0, 3))
-    state, events = when(state, 0, {"type": "take_tile", "kind": "village", "shape": "S4O"},
-                         {"type": "take_tile", "kind": "neutral", "shape": "S5U"})
+    state, events = when(
+        state,
+        0,
+        {"type": "take_tile", "kind": "village", "shape": "S4O"},
+        {"type": "take_tile", "kind": "neutral", "shape": "S5U"},
+    )
     costs = [e["cost"] for e in of_type(events, "TileTaken")]
     assert costs == [1, 5] and state.ap_used == 6 and state.gold_paid == 2
     assert state.players[0].gold == 1
@@ -65,8 +69,12 @@ def test_plan_refuses_what_is_not_there_or_cannot_be_paid():
 
 def test_surveyor_p14_allows_two_neutral_tiles():
     state = acting("red", {"red": 4}, token(0, "P14"))
-    state, _ = when(state, 0, {"type": "take_tile", "kind": "neutral", "shape": "S2"},
-                    {"type": "take_tile", "kind": "neutral", "shape": "S2"})
+    state, _ = when(
+        state,
+        0,
+        {"type": "take_tile", "kind": "neutral", "shape": "S2"},
+        {"type": "take_tile", "kind": "neutral", "shape": "S2"},
+    )
     assert state.neutral_taken == 2
     assert refused(state, 0, {"type": "take_tile", "kind": "neutral", "shape": "S1"}) == "illegal_command"
 
@@ -103,8 +111,7 @@ def test_progress_crossings_beyond_the_display_give_nothing():
 
 
 def test_progress_track_ends_at_eighteen_with_overflow():
-    state = acting("brown", {"brown": 5}, {"type": "ProgressAdvanced", "seat": 0, "n": 16, "gold": 0,
-                                           "tokens_due": 0})
+    state = acting("brown", {"brown": 5}, {"type": "ProgressAdvanced", "seat": 0, "n": 16, "gold": 0, "tokens_due": 0})
     assert [c["n"] for c in RULES.legal_commands(state, 0)] == [1, 2]
     after, events = when(state, 0, {"type": "advance", "n": 2})
     assert one(events, "TrackOverflowed")["track"] == "progress"
@@ -115,8 +122,10 @@ def test_progress_track_ends_at_eighteen_with_overflow():
 def test_building_needs_an_own_post_on_the_island():
     state = acting("green", {"green": 3}, planned(0, "village", "S1"))
     assert RULES.legal_commands(state, 0) == [{"type": "end_action"}]
-    assert refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S1",
-                              "squares": [sq(9, 13)]}) == "illegal_command"
+    assert (
+        refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(9, 13)]})
+        == "illegal_command"
+    )
 
 
 def test_build_completes_a_small_island_picking_up_its_commodity():
@@ -133,8 +142,15 @@ def test_build_completes_a_small_island_picking_up_its_commodity():
 
 
 def test_build_adjacency_own_post_or_any_tile_on_the_island():
-    state = acting("green", {"green": 6}, planned(0, "neutral", "S1"), planned(0, "village", "S1"),
-                   planned(0, "village", "S2"), post(0, sq(2, 4), 0), gold(0, 5))
+    state = acting(
+        "green",
+        {"green": 6},
+        planned(0, "neutral", "S1"),
+        planned(0, "village", "S1"),
+        planned(0, "village", "S2"),
+        post(0, sq(2, 4), 0),
+        gold(0, 5),
+    )
     far = {"type": "place_tile", "kind": "neutral", "shape": "S1", "squares": [sq(0, 2)]}
     assert refused(state, 0, far) == "illegal_command"
     state, events = when(state, 0, {"type": "place_tile", "kind": "neutral", "shape": "S1", "squares": [sq(2, 3)]})
@@ -142,14 +158,18 @@ def test_build_adjacency_own_post_or_any_tile_on_the_island():
     # next to the new tile, not next to the post
     state, events = when(state, 0, {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(1, 3)]})
     assert one(events, "TilePlaced")["vp"] == 2 and one(events, "TilePlaced")["commodities"] == []
-    bad = [{"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 3), sq(0, 2)]},  # unsorted
-           {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2), sq(1, 3)]},  # not S2
-           {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(1, 3), sq(1, 4)]},  # covered
-           {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 4), sq(0, 5)]}]  # water
+    bad = [
+        {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 3), sq(0, 2)]},  # unsorted
+        {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2), sq(1, 3)]},  # not S2
+        {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(1, 3), sq(1, 4)]},  # covered
+        {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 4), sq(0, 5)]},
+    ]  # water
     for command in bad:
         assert refused(state, 0, command) == "illegal_command", command
-    assert refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S2",
-                              "squares": [sq(0, 2)]}) == "invalid_command"
+    assert (
+        refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2)]})
+        == "invalid_command"
+    )
     ok = {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2), sq(0, 3)]}
     assert ok in RULES.legal_commands(state, 0)
     state, events = when(state, 0, ok)
@@ -157,11 +177,22 @@ def test_build_adjacency_own_post_or_any_tile_on_the_island():
 
 
 def test_another_players_tile_counts_for_adjacency():
-    other = {"type": "TilePlaced", "seat": 1, "kind": "village", "shape": "S1", "squares": [sq(1, 2)],
-             "island": 0, "vp": 0, "commodities": [], "cost": 0, "gold": 0}
+    other = {
+        "type": "TilePlaced",
+        "seat": 1,
+        "kind": "village",
+        "shape": "S1",
+        "squares": [sq(1, 2)],
+        "island": 0,
+        "vp": 0,
+        "commodities": [],
+        "cost": 0,
+        "gold": 0,
+    }
     state = acting("green", {"green": 3}, planned(0, "village", "S1"), post(0, sq(10, 4), 0), other)
-    assert {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(0, 2)]} in \
-        RULES.legal_commands(state, 0)
+    assert {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(0, 2)]} in RULES.legal_commands(
+        state, 0
+    )
 
 
 def test_worked_example_completion_in_round_two():
@@ -172,8 +203,21 @@ def test_worked_example_completion_in_round_two():
     posts = [post(0, sq(*t), island) for t in tps[:3]] + [post(1, sq(*tps[3]), island)]
     rest = [divmod(s, board.ncols) for s in board.islands[island] if divmod(s, board.ncols) not in tps]
     last = rest.pop()
-    cover = [{"type": "TilePlaced", "seat": 0, "kind": "neutral", "shape": "S1", "squares": [sq(*rc)],
-              "island": island, "vp": 0, "commodities": [], "cost": 0, "gold": 0} for rc in rest]
+    cover = [
+        {
+            "type": "TilePlaced",
+            "seat": 0,
+            "kind": "neutral",
+            "shape": "S1",
+            "squares": [sq(*rc)],
+            "island": island,
+            "vp": 0,
+            "commodities": [],
+            "cost": 0,
+            "gold": 0,
+        }
+        for rc in rest
+    ]
     state = acting("green", {"green": 3}, *posts, *cover, planned(1, "village", "S1"), order=(1, 0), rnd=2)
     vp = [p.vp for p in state.players]
     after, events = when(state, 1, {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(*last)]})
@@ -230,8 +274,10 @@ def test_fast_passage_p16_jumps_on_top_of_the_first_player():
 
 
 def test_a_disc_that_does_not_move_keeps_its_place_in_the_stack():
-    given = [{"type": "SpecialAdvanced", "seat": 0, "n": 20, "gold": 0, "position": 20},
-             {"type": "SpecialAdvanced", "seat": 1, "n": 20, "gold": 0, "position": 20}]
+    given = [
+        {"type": "SpecialAdvanced", "seat": 0, "n": 20, "gold": 0, "position": 20},
+        {"type": "SpecialAdvanced", "seat": 1, "n": 20, "gold": 0, "position": 20},
+    ]
     state = acting("white", {"white": 2}, *given, mode="advance", order=(0, 1))
     assert state.order == [1, 0]
     after, events = when(state, 0, {"type": "advance", "n": 0})

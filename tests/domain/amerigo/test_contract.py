@@ -71,8 +71,10 @@ def test_take_gold_label_previews_the_gold():
     state = RULES.fold(RULES.setup(2, 3, {}))
     seat = next(iter(RULES.to_act(state)))
     label = RULES.label(state, seat, {"type": "take_gold"})
-    assert label == {"label": f"Take {gold_for_taking(state, seat)} gold instead of an action",
-                     "gain": gold_for_taking(state, seat)}
+    assert label == {
+        "label": f"Take {gold_for_taking(state, seat)} gold instead of an action",
+        "gain": gold_for_taking(state, seat),
+    }
 
 
 def test_every_anchor_in_the_catalogued_tiles_has_one_trading_post_and_back():
@@ -82,8 +84,11 @@ def test_every_anchor_in_the_catalogued_tiles_has_one_trading_post_and_back():
         rows = comp["data"]["rows"]
 
         def around(r, c, rows=rows):
-            return [rows[r + dr][c + dc] for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                    if 0 <= r + dr < len(rows) and 0 <= c + dc < len(rows[0])]
+            return [
+                rows[r + dr][c + dc]
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < len(rows) and 0 <= c + dc < len(rows[0])
+            ]
 
         for r, row in enumerate(rows):
             for c, cell in enumerate(row):

@@ -34,8 +34,9 @@ def test_first_move_places_both_ships_on_the_frame_for_free():
     assert refused(state, 0, {"type": "place_ship", "ship": 1, "frame": 0}) == "illegal_command"
     assert refused(state, 0, {"type": "end_action"}) == "illegal_command"
     assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 1}}) == "illegal_command"
-    state, events = when(state, 0, {"type": "place_ship", "ship": 0, "frame": 2},
-                         {"type": "place_ship", "ship": 1, "frame": 2})
+    state, events = when(
+        state, 0, {"type": "place_ship", "ship": 0, "frame": 2}, {"type": "place_ship", "ship": 1, "frame": 2}
+    )
     assert state.players[0].ships == [state.board.frame_node(2)] * 2
     assert state.ap_used == 0 and state.gold_paid == 0
     assert {"type": "end_action"} in RULES.legal_commands(state, 0)
@@ -63,8 +64,10 @@ def test_sailing_beyond_free_ap_pays_gold_and_is_refused_without_it():
     dests = [c for c in RULES.legal_commands(state, 0) if c["type"] == "move_ship" and c["ship"] == 0]
     board = state.board
     dist = board.distances(state.players[0].ships[0])
-    assert all(0 < dist[board.nsq + c["to"]["frame"] if "frame" in c["to"] else c["to"]["r"] * board.ncols
-                        + c["to"]["c"]] <= 6 for c in dests)
+    assert all(
+        0 < dist[board.nsq + c["to"]["frame"] if "frame" in c["to"] else c["to"]["r"] * board.ncols + c["to"]["c"]] <= 6
+        for c in dests
+    )
     after, events = when(state, 0, {"type": "move_ship", "ship": 0, "to": sq(3, 1)})
     assert one(events, "ShipMoved")["gold"] == 2 and after.players[0].gold == 0
 
@@ -76,8 +79,12 @@ def test_one_ship_per_water_square_but_frame_spaces_hold_any_number():
     assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(4, 13)}) == "illegal_command"  # land
     assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(4, 12)}) == "illegal_command"  # no move
     state2 = moving(*ship_at(1, 0, sq(0, 12)), *ship_at(0, 0, sq(1, 12)), *ship_at(0, 1, sq(0, 13)))
-    state2, _ = when(state2, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 2}},
-                     {"type": "move_ship", "ship": 1, "to": {"frame": 2}})
+    state2, _ = when(
+        state2,
+        0,
+        {"type": "move_ship", "ship": 0, "to": {"frame": 2}},
+        {"type": "move_ship", "ship": 1, "to": {"frame": 2}},
+    )
     assert state2.players[0].ships == [state2.board.frame_node(2)] * 2
 
 
@@ -105,14 +112,27 @@ def test_only_the_first_post_on_an_island_gives_discovery_and_a_founding_ship_st
     # the ship that did not sail may found in a later action; an occupied TP space may not get a second post
     state, _ = when(state, 0, {"type": "end_action"})
     later = fold(base(), ship_at(1, 0, sq(2, 5)), [post(0, sq(2, 4), 0)], phase("blue", BLUE4, order=(1, 0)))
-    later, _ = when(later, 1, {"type": "choose_action", "colour": "blue"},
-                    {"type": "place_ship", "ship": 1, "frame": 0})
+    later, _ = when(
+        later, 1, {"type": "choose_action", "colour": "blue"}, {"type": "place_ship", "ship": 1, "frame": 0}
+    )
     assert refused(later, 1, {"type": "found_trading_post", "ship": 0}) == "illegal_command"
 
 
 def test_a_post_needs_a_post_left_and_an_uncovered_tp_space():
-    given = [{"type": "TilePlaced", "seat": 1, "kind": "neutral", "shape": "S1", "squares": [sq(2, 4)],
-              "island": 0, "vp": 0, "commodities": [], "cost": 0, "gold": 0}]
+    given = [
+        {
+            "type": "TilePlaced",
+            "seat": 1,
+            "kind": "neutral",
+            "shape": "S1",
+            "squares": [sq(2, 4)],
+            "island": 0,
+            "vp": 0,
+            "commodities": [],
+            "cost": 0,
+            "gold": 0,
+        }
+    ]
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)), *given)
     assert refused(state, 0, {"type": "found_trading_post", "ship": 0}) == "illegal_command"
     no_posts = [post(0, sq(8, 1), 0) for _ in range(12)]

@@ -139,9 +139,28 @@ def _mid_game_states():
             if i % 6 == 0:
                 states.append((state, seat, version))
     return states
-_TYPES = ["choose_action", "take_gold", "use_chronicle", "pass", "place_ship", "use_fair_winds", "move_ship",
-          "found_trading_post", "advance", "take_tile", "take_progress_token", "place_tile", "buy_production",
-          "use_fast_passage", "end_action", "cash_chest", "use_gold_token", "bogus"]
+
+
+_TYPES = [
+    "choose_action",
+    "take_gold",
+    "use_chronicle",
+    "pass",
+    "place_ship",
+    "use_fair_winds",
+    "move_ship",
+    "found_trading_post",
+    "advance",
+    "take_tile",
+    "take_progress_token",
+    "place_tile",
+    "buy_production",
+    "use_fast_passage",
+    "end_action",
+    "cash_chest",
+    "use_gold_token",
+    "bogus",
+]
 _scalar = st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=True) | st.text(max_size=6)
 _json = st.one_of(
     _scalar,
@@ -150,15 +169,34 @@ _json = st.one_of(
 )
 _fields = st.dictionaries(
     st.sampled_from(["colour", "mode", "ship", "frame", "to", "n", "kind", "shape", "squares", "token", "r", "c"]),
-    _json | st.sampled_from(["blue", "white", "advance", "convert", "village", "neutral", "S1", "S2", "P17",
-                             {"frame": 1}, {"r": 3, "c": 4}, [{"r": 3, "c": 4}]]),
+    _json
+    | st.sampled_from(
+        [
+            "blue",
+            "white",
+            "advance",
+            "convert",
+            "village",
+            "neutral",
+            "S1",
+            "S2",
+            "P17",
+            {"frame": 1},
+            {"r": 3, "c": 4},
+            [{"r": 3, "c": 4}],
+        ]
+    ),
     max_size=4,
 )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(idx=st.integers(0, 10_000), kind=st.sampled_from(_TYPES) | _json, fields=_fields,
-       seat=st.integers(-1, 4) | st.none() | st.text(max_size=2) | st.floats(0, 4) | st.booleans())
+@given(
+    idx=st.integers(0, 10_000),
+    kind=st.sampled_from(_TYPES) | _json,
+    fields=_fields,
+    seat=st.integers(-1, 4) | st.none() | st.text(max_size=2) | st.floats(0, 4) | st.booleans(),
+)
 def test_decide_only_raises_illegal_command(idx, kind, fields, seat):
     states = _mid_game_states()
     state, turn_seat, version = states[idx % len(states)]
@@ -202,11 +240,18 @@ def test_moves_and_placements_are_listed_completely():
                 for r in range(board.nrows):
                     for c in range(board.ncols):
                         for kind in ("village", "neutral"):
-                            candidates.append({"type": "place_tile", "kind": kind, "shape": "S1",
-                                               "squares": [{"r": r, "c": c}]})
+                            candidates.append(
+                                {"type": "place_tile", "kind": kind, "shape": "S1", "squares": [{"r": r, "c": c}]}
+                            )
                             if c + 1 < board.ncols:
-                                candidates.append({"type": "place_tile", "kind": kind, "shape": "S2",
-                                                   "squares": [{"r": r, "c": c}, {"r": r, "c": c + 1}]})
+                                candidates.append(
+                                    {
+                                        "type": "place_tile",
+                                        "kind": kind,
+                                        "shape": "S2",
+                                        "squares": [{"r": r, "c": c}, {"r": r, "c": c + 1}],
+                                    }
+                                )
             else:
                 continue
             listed = [c for c in legal if c["type"] in ("move_ship", "place_tile")]

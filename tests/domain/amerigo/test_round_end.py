@@ -32,8 +32,7 @@ def test_pirates_fended_off_cost_cannons_failing_costs_all_cannons_and_vp():
     state, events = end_of_round(cannons(0, 5), cannons(1, 2), vp(1, 10))
     attack = one(events, "PiratesAttacked")
     assert attack["strength"] == 4 and attack["round"] == 1
-    assert outcome(events, 0) == {"seat": 0, "strength": 4, "fended": True, "cannon_after": 1, "vp_lost": 0,
-                                  "gold": 0}
+    assert outcome(events, 0) == {"seat": 0, "strength": 4, "fended": True, "cannon_after": 1, "vp_lost": 0, "gold": 0}
     assert outcome(events, 1)["fended"] is False and outcome(events, 1)["vp_lost"] == 4
     assert state.players[0].cannon == 1 and state.players[1].cannon == 0 and state.players[1].vp == 6
 
@@ -87,17 +86,40 @@ def test_between_rounds_refresh():
 
 def test_final_scoring():
     given = [
-        gold(0, 10), token(0, "P17"), token(0, "P18"), token(0, "P22"), token(0, "P23"), token(0, "P24"),
+        gold(0, 10),
+        token(0, "P17"),
+        token(0, "P18"),
+        token(0, "P22"),
+        token(0, "P23"),
+        token(0, "P24"),
         {"type": "IslandCompleted", "seat": 0, "island": 0, "vp": 20, "chest": True, "scores": []},
-        {"type": "TradingPostFounded", "seat": 0, "ship": 0, "square": sq(2, 4), "island": 0, "discovery_vp": 0,
-         "gold": 0},
-        {"type": "TilePlaced", "seat": 0, "kind": "neutral", "shape": "S1", "squares": [sq(4, 3)], "island": 0,
-         "vp": 0, "commodities": ["C", "C", "C", "E", "E"], "cost": 0, "gold": 0},
+        {
+            "type": "TradingPostFounded",
+            "seat": 0,
+            "ship": 0,
+            "square": sq(2, 4),
+            "island": 0,
+            "discovery_vp": 0,
+            "gold": 0,
+        },
+        {
+            "type": "TilePlaced",
+            "seat": 0,
+            "kind": "neutral",
+            "shape": "S1",
+            "squares": [sq(4, 3)],
+            "island": 0,
+            "vp": 0,
+            "commodities": ["C", "C", "C", "E", "E"],
+            "cost": 0,
+            "gold": 0,
+        },
         {"type": "ProductionBought", "seat": 0, "token": "PR-C-II-2-1", "cost": 0, "gold": 0},
         {"type": "ProductionBought", "seat": 0, "token": "PR-C-III-2-1", "cost": 0, "gold": 0},
         {"type": "ProgressAdvanced", "seat": 0, "n": 10, "gold": 0, "tokens_due": 0},
         {"type": "SpecialAdvanced", "seat": 0, "n": 11, "gold": 0, "position": 11},
-        cannons(0, 12), cannons(1, 12),
+        cannons(0, 12),
+        cannons(1, 12),
     ]
     state, events = end_of_round(*given, rnd=5)
     assert RULES.is_over(state) and events[-1]["type"] == "GameEnded"
@@ -117,16 +139,24 @@ def test_final_scoring():
 
 def test_tie_break_by_special_track():
     # seat 0 starts with 0 gold, seat 1 with 1: one more gold for seat 0 makes the scores equal
-    given = [cannons(0, 12), cannons(1, 12), gold(0, 1),
-             {"type": "SpecialAdvanced", "seat": 1, "n": 1, "gold": 0, "position": 1}]
+    given = [
+        cannons(0, 12),
+        cannons(1, 12),
+        gold(0, 1),
+        {"type": "SpecialAdvanced", "seat": 1, "n": 1, "gold": 0, "position": 1},
+    ]
     state, _ = end_of_round(*given, rnd=5)
     assert state.players[0].vp == state.players[1].vp == 1
     result = RULES.result(state)
     assert result.ranks == [2, 1]
     # same space: the disc on top goes first
-    given = [cannons(0, 12), cannons(1, 12), gold(0, 1),
-             {"type": "SpecialAdvanced", "seat": 1, "n": 1, "gold": 0, "position": 1},
-             {"type": "SpecialAdvanced", "seat": 0, "n": 1, "gold": 0, "position": 1}]
+    given = [
+        cannons(0, 12),
+        cannons(1, 12),
+        gold(0, 1),
+        {"type": "SpecialAdvanced", "seat": 1, "n": 1, "gold": 0, "position": 1},
+        {"type": "SpecialAdvanced", "seat": 0, "n": 1, "gold": 0, "position": 1},
+    ]
     state, _ = end_of_round(*given, rnd=5)
     assert state.players[0].vp == state.players[1].vp
     assert RULES.result(state).ranks == [1, 2]
@@ -136,8 +166,7 @@ def test_bounty_p13_pays_even_against_strength_zero():
     no_pirates = {"type": "PirateRevealed", "slot": 1, "value": 0}
     state, events = end_of_round(no_pirates, token(0, "P13"))
     assert one(events, "PiratesAttacked")["strength"] == 0
-    assert outcome(events, 0) == {"seat": 0, "strength": 0, "fended": True, "cannon_after": 0, "vp_lost": 0,
-                                  "gold": 2}
+    assert outcome(events, 0) == {"seat": 0, "strength": 0, "fended": True, "cannon_after": 0, "vp_lost": 0, "gold": 2}
     assert outcome(events, 1)["gold"] == 0 and outcome(events, 1)["fended"]
 
 

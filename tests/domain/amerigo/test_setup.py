@@ -17,8 +17,24 @@ from tests.domain.amerigo.scenario import base, fold, of_type, one
 def test_reference_vector_four_players():
     events = base(4)
     laid = one(events, "IslandsAssembled")
-    assert laid["sel"] == ["T05", "T10", "T14", "T13", "T02", "T16", "T12", "T08",
-                           "T09", "T04", "T06", "T07", "T15", "T01", "T11", "T03"]
+    assert laid["sel"] == [
+        "T05",
+        "T10",
+        "T14",
+        "T13",
+        "T02",
+        "T16",
+        "T12",
+        "T08",
+        "T09",
+        "T04",
+        "T06",
+        "T07",
+        "T15",
+        "T01",
+        "T11",
+        "T03",
+    ]
     assert laid["rots"] == [3, 3, 0, 3, 2, 1, 0, 2, 0, 0, 0, 0, 3, 1, 3, 0]
     state = fold(events)
     board = state.board
@@ -30,13 +46,29 @@ def test_reference_vector_four_players():
     assert placed["slots"] == [4, 2, 0, 1, 0] and placed["out"] == 3
     assert state.progress_display == ["P22", "P02", "P21", "P08", "P05", "P17", "P03", "P16"]
     assert one(events, "ProductionRevealed")["tokens"] == [
-        "PR-C-II-4-1", "PR-S-II-4-2", "PR-S-II-2-1", "PR-E-II-3-2", "PR-C-II-3-2", "PR-C-II-2-1",
-        "PR-K-III-2-1", "PR-S-III-2-1", "PR-K-IV-3-1", "PR-E-IV-4-1"]
+        "PR-C-II-4-1",
+        "PR-S-II-4-2",
+        "PR-S-II-2-1",
+        "PR-E-II-3-2",
+        "PR-C-II-3-2",
+        "PR-C-II-2-1",
+        "PR-K-III-2-1",
+        "PR-S-III-2-1",
+        "PR-K-IV-3-1",
+        "PR-E-IV-4-1",
+    ]
     drops = of_type(events, "TowerDropped")
     assert drops[0]["colour"] == "setup" and drops[0]["batch"] == 49
     assert Counter(drops[0]["tower"]) == {"blue": 2, "red": 3, "brown": 2, "green": 4, "yellow": 2, "white": 3}
-    assert Counter(drops[0]["out"]) == {"blue": 5, "black": 7, "red": 4, "brown": 5, "green": 3, "yellow": 5,
-                                        "white": 4}
+    assert Counter(drops[0]["out"]) == {
+        "blue": 5,
+        "black": 7,
+        "red": 4,
+        "brown": 5,
+        "green": 3,
+        "yellow": 5,
+        "white": 4,
+    }
     assert drops[1]["colour"] == "blue" and drops[1]["batch"] == 5
     assert Counter(drops[1]["out"]) == {"blue": 5, "red": 1, "brown": 2, "green": 1, "yellow": 1}
     assert len(drops[1]["tower"]) == 11
@@ -57,11 +89,14 @@ def test_reference_vector_two_players():
     assert [board.island_size[i] for i in board.chest_islands] == [26, 39]
 
 
-@pytest.mark.parametrize("seats, grid, frame, shown, marks", [
-    (2, (3, 3), 12, 6, {"II"}),
-    (3, (4, 3), 14, 8, {"II", "III"}),
-    (4, (4, 4), 16, 10, {"II", "III", "IV"}),
-])
+@pytest.mark.parametrize(
+    "seats, grid, frame, shown, marks",
+    [
+        (2, (3, 3), 12, 6, {"II"}),
+        (3, (4, 3), 14, 8, {"II", "III"}),
+        (4, (4, 4), 16, 10, {"II", "III", "IV"}),
+    ],
+)
 def test_supply_by_player_count(seats, grid, frame, shown, marks):
     for seed in range(3):
         state = RULES.fold(RULES.setup(seed, seats, {}))

@@ -12,11 +12,20 @@ from tests.domain.amerigo.scenario import base, fold, gold, one, phase, refused,
 ALL = {"blue": 1, "black": 1, "red": 1, "brown": 1, "green": 1, "yellow": 3, "white": 1}  # AP 3
 
 
-@pytest.mark.parametrize("tok, bonuses", [
-    ("P01", {"blue": 2}), ("P02", {"black": 2}), ("P03", {"red": 2}), ("P04", {"brown": 2}),
-    ("P05", {"green": 2}), ("P06", {"yellow": 2}),
-    ("P07", {"blue": 1, "red": 1}), ("P08", {"brown": 1, "green": 1}), ("P09", {"black": 1, "yellow": 1}),
-])
+@pytest.mark.parametrize(
+    "tok, bonuses",
+    [
+        ("P01", {"blue": 2}),
+        ("P02", {"black": 2}),
+        ("P03", {"red": 2}),
+        ("P04", {"brown": 2}),
+        ("P05", {"green": 2}),
+        ("P06", {"yellow": 2}),
+        ("P07", {"blue": 1, "red": 1}),
+        ("P08", {"brown": 1, "green": 1}),
+        ("P09", {"black": 1, "yellow": 1}),
+    ],
+)
 def test_extra_ap_tokens(tok, bonuses):
     state = fold(base(), [token(0, tok)], phase("yellow", ALL))
     for colour in ("blue", "black", "red", "brown", "green", "yellow"):
@@ -94,8 +103,13 @@ def test_permanent_tokens_work_from_the_moment_they_are_taken():
     display = state.progress_display
     assert "P02" in display  # the seeded display holds Extra black
     state, _ = when(state, 0, {"type": "take_progress_token", "token": "P02"})
-    nxt = fold(base(), [gold(0, 3)], phase("brown", {"brown": 3, "black": 1}),
-               [e for e in _events_of(state)], phase("black", {"black": 2}))
+    nxt = fold(
+        base(),
+        [gold(0, 3)],
+        phase("brown", {"brown": 3, "black": 1}),
+        [e for e in _events_of(state)],
+        phase("black", {"black": 2}),
+    )
     _, events = when(nxt, 0, {"type": "choose_action", "colour": "black"})
     assert one(events, "ActionChosen")["ap_free"] == 4
 

@@ -21,7 +21,7 @@ class CountingRandom(random.Random):
 def test_nothing_sticks_with_p_zero_and_everything_falls_with_q_one():
     rng = random.Random(3)
     out, tower = StochasticTower(p_stick=0.0).drop(rng, [1, 2], list(SETUP_BATCH))
-    assert out[len(out) - 49:] == list(SETUP_BATCH) and tower in ([1, 2], [1], [2], [])
+    assert out[len(out) - 49 :] == list(SETUP_BATCH) and tower in ([1, 2], [1], [2], [])
     assert sorted(out[: len(out) - 49] + tower) == [1, 2]
     out, tower = StochasticTower(p_stick=0.0, q_release=1.0).drop(rng, [1, 2], [BLUE] * 3)
     assert out == [1, 2, BLUE, BLUE, BLUE] and tower == []

@@ -16,16 +16,16 @@ def test_view_is_public_and_the_same_for_every_seat():
     json.dumps(spectator)
     for seat in range(3):
         mine = RULES.view(state, seat)
-        assert {k: v for k, v in mine.items() if k != "viewer"} == \
-            {k: v for k, v in spectator.items() if k != "viewer"}
+        assert {k: v for k, v in mine.items() if k != "viewer"} == {k: v for k, v in spectator.items() if k != "viewer"}
     pirates = spectator["pirates"]
     assert pirates["revealed"] == [state.pirates[0]] and pirates["hidden_slots"] == 4
     assert "slots" not in pirates and "out" not in pirates
     # the pile's contents are public, its order is not
     assert spectator["progress_pile"] == {"count": 16, "contents": sorted(state.progress_pile)}
     assert all(set(v) == {"count", "contents"} for v in spectator["production_stacks"].values())
-    assert spectator["tower"] == {c: 7 - spectator["storage"][c] - spectator["action_area"][c]
-                                  for c in spectator["tower"]}
+    assert spectator["tower"] == {
+        c: 7 - spectator["storage"][c] - spectator["action_area"][c] for c in spectator["tower"]
+    }
 
 
 def test_redact_hides_face_down_pirates_and_stack_orders():
@@ -47,8 +47,16 @@ def test_redact_hides_face_down_pirates_and_stack_orders():
 def test_reveals_marks_random_outcomes():
     events = base(2)
     flagged = {e["type"] for e in events if RULES.reveals(e)}
-    assert {"IslandsAssembled", "StackOrderDrawn", "PiratesPlaced", "ProgressPileShuffled", "TowerDropped",
-            "ProductionStacksShuffled", "ProductionRevealed", "ProgressTokensRevealed"} <= flagged
+    assert {
+        "IslandsAssembled",
+        "StackOrderDrawn",
+        "PiratesPlaced",
+        "ProgressPileShuffled",
+        "TowerDropped",
+        "ProductionStacksShuffled",
+        "ProductionRevealed",
+        "ProgressTokensRevealed",
+    } <= flagged
     assert not RULES.reveals({"type": "GoldTaken", "seat": 0, "gold": 1})
     assert not RULES.reveals({"type": "TurnEnded", "seat": 0})
 
@@ -70,8 +78,9 @@ def test_determinize_resamples_only_the_hidden_parts():
         assert det.pirates[0] == state.pirates[0]
         assert sorted(det.pirates[1:] + [det.pirate_out]) == sorted(state.pirates[1:] + [state.pirate_out])
         assert sorted(det.progress_pile) == sorted(state.progress_pile)
-        assert {m: sorted(v) for m, v in det.prod_stacks.items()} == \
-            {m: sorted(v) for m, v in state.prod_stacks.items()}
+        assert {m: sorted(v) for m, v in det.prod_stacks.items()} == {
+            m: sorted(v) for m, v in state.prod_stacks.items()
+        }
         assert RULES.view(det, 0) == RULES.view(state, 0)
         assert det.players == state.players and det.tower == state.tower
         seen.add(tuple(det.progress_pile))

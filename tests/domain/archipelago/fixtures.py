@@ -64,8 +64,16 @@ def put_unit(st: ArchState, seat: int, kind: str, tid: str, uid: str | None = No
     p["sup_c" if kind == "C" else "sup_s"] -= 1
     uid = uid or f"{'c' if kind == 'C' else 's'}{seat}-{st.next_unit[seat]}"
     st.next_unit[seat] += 1
-    st.units[uid] = {"owner": seat, "kind": kind, "tile": tid, "place": "LAND" if kind == "C" else "SEA",
-                     "lying": False, "engaged": False, "temp": False, **kw}
+    st.units[uid] = {
+        "owner": seat,
+        "kind": kind,
+        "tile": tid,
+        "place": "LAND" if kind == "C" else "SEA",
+        "lying": False,
+        "engaged": False,
+        "temp": False,
+        **kw,
+    }
     return uid
 
 

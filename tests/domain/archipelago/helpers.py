@@ -67,8 +67,17 @@ def check_invariants(st: ArchState) -> None:
         assert v + st.pool[k] == D.BUILDING_POOL[k]
 
 
-PRIVATE_KEYS = ("money", "cubes", "explorer_tokens", "objectives", "dealt_objectives", "bid", "hand", "cartographer_tiles",
-                "cartographer_seen")
+PRIVATE_KEYS = (
+    "money",
+    "cubes",
+    "explorer_tokens",
+    "objectives",
+    "dealt_objectives",
+    "bid",
+    "hand",
+    "cartographer_tiles",
+    "cartographer_seen",
+)
 
 
 def perturb_hidden(st: ArchState, other: int) -> ArchState:
@@ -110,10 +119,21 @@ def check_no_leak(st: ArchState, events: list[dict]) -> None:
                 assert "card" not in red and red["back"] in D.BACKS
             if t in ("EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"):
                 assert "deck" not in red and "stack" not in red
-            if t in ("ObjectivesDealt", "ObjectivesKept", "Turn0HandDealt", "Turn0HandSetAside", "BidCommitted",
-                     "CartographerLooked") and ev["seat"] != viewer:
+            if (
+                t
+                in (
+                    "ObjectivesDealt",
+                    "ObjectivesKept",
+                    "Turn0HandDealt",
+                    "Turn0HandSetAside",
+                    "BidCommitted",
+                    "CartographerLooked",
+                )
+                and ev["seat"] != viewer
+            ):
                 field = {"ObjectivesDealt": "cards", "ObjectivesKept": "cards", "BidCommitted": "amount"}.get(
-                    t, "tiles")
+                    t, "tiles"
+                )
                 assert red[field] is None, (t, viewer)
                 assert red.get("faces") is None, (t, viewer)
 
@@ -128,14 +148,12 @@ def play(st: ArchState, cmd: dict, seat: int, version: int = 99) -> tuple[ArchSt
     return RULES.fold(events, st), events
 
 
-def advance_random(st: ArchState, until, rng: random.Random, limit: int = 5000,
-                   avoid=("declare_end",)) -> ArchState:
+def advance_random(st: ArchState, until, rng: random.Random, limit: int = 5000, avoid=("declare_end",)) -> ArchState:
     """Play random legal commands (never those in ``avoid``) until ``until(st)`` holds."""
     for i in range(limit):
         if until(st) or RULES.is_over(st):
             return st
         seat = sorted(RULES.to_act(st))[0]
-        legal = [c for c in RULES.legal_commands(st, seat) if c["type"] not in avoid] or RULES.legal_commands(
-            st, seat)
+        legal = [c for c in RULES.legal_commands(st, seat) if c["type"] not in avoid] or RULES.legal_commands(st, seat)
         st, _ = play(st, rng.choice(legal), seat, i)
     return st

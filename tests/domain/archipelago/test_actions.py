@@ -352,18 +352,43 @@ def test_build_costs_tokens_architect_and_ship_rules():
     st.players[0]["tokens"] = 1
     st.stacks[0] -= 1
     refused(st, {"type": "build", "building": "TEMPLE", "tile": "E07", "builder": "c0-91", "tokens": {}})
-    st, ev = do(st, {"type": "build", "building": "TEMPLE", "tile": "E07", "builder": "c0-91",
-                     "tokens": {"STONE": 1}})
-    assert of(ev, "CubesPaid")[0] == {"type": "CubesPaid", "seat": 0, "cubes": {"STONE": 1}, "tokens": 1,
-                                      "money": 1, "reason": "build"}
+    st, ev = do(st, {"type": "build", "building": "TEMPLE", "tile": "E07", "builder": "c0-91", "tokens": {"STONE": 1}})
+    assert of(ev, "CubesPaid")[0] == {
+        "type": "CubesPaid",
+        "seat": 0,
+        "cubes": {"STONE": 1},
+        "tokens": 1,
+        "money": 1,
+        "reason": "build",
+    }
     st = turn_of(st, 0)
     give_card(st, 1, "C14")  # shareable: seat 0 pays seat 1 a florin
     stock(st, 0, WOOD=1)
-    refused(st, {"type": "build", "building": "SHIP", "tile": "E07", "builder": "c0-92", "with": ["C14"],
-                 "waive": "WOOD", "tokens": {}})
+    refused(
+        st,
+        {
+            "type": "build",
+            "building": "SHIP",
+            "tile": "E07",
+            "builder": "c0-92",
+            "with": ["C14"],
+            "waive": "WOOD",
+            "tokens": {},
+        },
+    )
     money1 = st.players[1]["money"]
-    st, _ = do(st, {"type": "build", "building": "TOWN", "tile": "E07", "builder": "c0-92", "with": ["C14"],
-                    "waive": "STONE", "tokens": {}})
+    st, _ = do(
+        st,
+        {
+            "type": "build",
+            "building": "TOWN",
+            "tile": "E07",
+            "builder": "c0-92",
+            "with": ["C14"],
+            "waive": "STONE",
+            "tokens": {},
+        },
+    )
     assert st.players[1]["money"] == money1 + 1 and st.players[0]["cubes"]["WOOD"] == 0
     st = turn_of(st, 0)
     refused(st, {"type": "build", "building": "PORT", "tile": "OCEAN", "builder": "s0-90", "tokens": {}})

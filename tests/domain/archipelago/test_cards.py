@@ -46,9 +46,15 @@ def test_every_back_is_shared_by_at_least_three_cards():
 def test_researcher_reveals_five_buys_a_progress_card_and_discards_the_rest():
     st = with_card("C01")
     st.deck = ["C03", "P02", "C05", "P06", "C07", "C09", "C10"]
-    st.evo_discard = [c for c in D.CARD_IDS if c not in st.deck and c not in st.players[0]["track"]
-                      and not any(m and m[0] == c for m in st.market) and c not in st.players[1]["track"]
-                      and c not in st.players[2]["track"]]
+    st.evo_discard = [
+        c
+        for c in D.CARD_IDS
+        if c not in st.deck
+        and c not in st.players[0]["track"]
+        and not any(m and m[0] == c for m in st.market)
+        and c not in st.players[1]["track"]
+        and c not in st.players[2]["track"]
+    ]
     st, ev = do(st, {"type": "use_card", "card": "C01"})
     assert of(ev, "CardsRevealed")[0]["cards"] == ["C03", "P02", "C05", "P06", "C07"]
     refused(st, {"type": "research_pick", "card": "C03"})  # a character
@@ -238,10 +244,15 @@ def test_passive_cards_cannot_be_used():
     refused(st, {"type": "use_card", "card": "P16"})
 
 
-@pytest.mark.parametrize("wonder,check", [
-    ("W01", lambda st: st.reb == 0), ("W02", lambda st: st.players[0]["tokens"] == 1),
-    ("W03", lambda st: st.sur == 1), ("W04", lambda st: st.players[0]["money"] == 14),
-])
+@pytest.mark.parametrize(
+    "wonder,check",
+    [
+        ("W01", lambda st: st.reb == 0),
+        ("W02", lambda st: st.players[0]["tokens"] == 1),
+        ("W03", lambda st: st.sur == 1),
+        ("W04", lambda st: st.players[0]["money"] == 14),
+    ],
+)
 def test_wonders_sacrifice_a_citizen_and_apply_their_effect(wonder, check):
     st = with_card(wonder)
     cubes, money = D.CARDS[wonder].wonder_cost
@@ -279,9 +290,14 @@ def test_wonder_needs_the_cost():
     refused(st, {"type": "build_wonder", "card": "W01", "citizen": "c0-91", "tokens": {}})
 
 
-@pytest.mark.parametrize("card,resource,unit,icon_tile", [
-    ("P03", "FISH", "s1-90", "E03"), ("P04", "STONE", "c0-91", "E07"), ("P05", "WOOD", "c0-91", "E07"),
-])
+@pytest.mark.parametrize(
+    "card,resource,unit,icon_tile",
+    [
+        ("P03", "FISH", "s1-90", "E03"),
+        ("P04", "STONE", "c0-91", "E07"),
+        ("P05", "WOOD", "c0-91", "E07"),
+    ],
+)
 def test_harvest_bonus_cards_add_one_cube(card, resource, unit, icon_tile):
     seat = 1 if unit.startswith("s1") else 0
     st = turn_of(island(), seat)

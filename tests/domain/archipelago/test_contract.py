@@ -40,8 +40,15 @@ def test_use_card_takes_only_the_fields_its_card_reads():
     assert errors_of(v, {"type": "use_card", "card": "Z99"})
 
 
-@pytest.mark.parametrize("seats,seed,options", [(2, 1, {}), (3, 2, {"length": "short"}), (4, 3, {"more_fun": True}),
-                                                (5, 4, {"no_secrets": True, "length": "short"})])
+@pytest.mark.parametrize(
+    "seats,seed,options",
+    [
+        (2, 1, {}),
+        (3, 2, {"length": "short"}),
+        (4, 3, {"more_fun": True}),
+        (5, 4, {"no_secrets": True, "length": "short"}),
+    ],
+)
 def test_random_games_keep_the_contract(seats, seed, options):
     assert play_and_check(RULES, seats, seed, options, view_every=11, view_ids=view_ids) > 0
 

@@ -40,8 +40,9 @@ def test_random_games_finish_conserve_and_replay(seats):
     for g in range(GAMES):
         seed = 1000 * seats + g
         length = ("short", "medium", "long")[g % 3]
-        state, events = play_random_game(RULES, seats, seed, {"length": length}, max_steps=MAX_STEPS,
-                                         on_step=_on_step_factory())
+        state, events = play_random_game(
+            RULES, seats, seed, {"length": length}, max_steps=MAX_STEPS, on_step=_on_step_factory()
+        )
         assert RULES.is_over(state)
         assert state.end["cause"] in ("INDEPENDENCE", "DECLARED", "ROUND_CAP")
         check_end_and_phase_order(state, events)
@@ -64,8 +65,14 @@ def check_end_and_phase_order(state, events):
 
 
 VARIANTS = [
-    {"start": "desert"}, {"start": "volcano"}, {"no_secrets": True}, {"more_trends": True},
-    {"more_fun": True}, {"choose_trends": "T03,T09"}, {"good_guys": True}, {"auto_end": True},
+    {"start": "desert"},
+    {"start": "volcano"},
+    {"no_secrets": True},
+    {"more_trends": True},
+    {"more_fun": True},
+    {"choose_trends": "T03,T09"},
+    {"good_guys": True},
+    {"auto_end": True},
     {"good_guys": True, "more_fun": True, "start": "desert"},
 ]
 
@@ -74,8 +81,9 @@ VARIANTS = [
 def test_variants_play_to_the_end(options):
     for g in range(max(1, GAMES // 5)):
         seats = 2 + (g + len(str(options))) % (3 if options.get("more_fun") and options.get("good_guys") else 4)
-        state, _ = play_random_game(RULES, seats, 77 + g, {"length": "short", **options}, max_steps=MAX_STEPS,
-                                    on_step=_on_step_factory(11))
+        state, _ = play_random_game(
+            RULES, seats, 77 + g, {"length": "short", **options}, max_steps=MAX_STEPS, on_step=_on_step_factory(11)
+        )
         assert RULES.is_over(state)
 
 
@@ -134,18 +142,84 @@ def test_determinize_keeps_what_the_seat_knows():
 
 
 _json = st_.recursive(
-    st_.none() | st_.booleans() | st_.integers(-3, 30) | st_.sampled_from(
-        ["A", "B", "TOP", "PERSONAL", "SHARED", "DOM", "EXP", "BUY", "SELL", "FISH", "WOOD", "E01", "START",
-         "c0-0", "s0-0", "c1-2", "C01", "P14", "W01", "MARKET", "CUBE", "GIVE", "GET", "OCEAN", "E05:PORT"]),
-    lambda children: st_.lists(children, max_size=3) | st_.dictionaries(
-        st_.sampled_from(["q", "r", "kind", "resource", "card", "tile", "grant", "building"]), children, max_size=3),
+    st_.none()
+    | st_.booleans()
+    | st_.integers(-3, 30)
+    | st_.sampled_from(
+        [
+            "A",
+            "B",
+            "TOP",
+            "PERSONAL",
+            "SHARED",
+            "DOM",
+            "EXP",
+            "BUY",
+            "SELL",
+            "FISH",
+            "WOOD",
+            "E01",
+            "START",
+            "c0-0",
+            "s0-0",
+            "c1-2",
+            "C01",
+            "P14",
+            "W01",
+            "MARKET",
+            "CUBE",
+            "GIVE",
+            "GET",
+            "OCEAN",
+            "E05:PORT",
+        ]
+    ),
+    lambda children: (
+        st_.lists(children, max_size=3)
+        | st_.dictionaries(
+            st_.sampled_from(["q", "r", "kind", "resource", "card", "tile", "grant", "building"]), children, max_size=3
+        )
+    ),
     max_leaves=6,
 )
 _TYPES = sorted(__import__("domain.archipelago.decide", fromlist=["HANDLERS"]).HANDLERS) + ["stand", "bogus"]
-_FIELDS = ["amount", "seat", "resource", "with", "tile", "unit", "icon", "market", "op", "slot", "pick", "pos",
-           "face", "rot", "mover", "ship", "to", "passengers", "citizen", "building", "builder", "tokens", "waive",
-           "card", "victim", "cubes", "side", "item", "objective", "source", "temple", "index", "rotate", "slots",
-           "cards"]
+_FIELDS = [
+    "amount",
+    "seat",
+    "resource",
+    "with",
+    "tile",
+    "unit",
+    "icon",
+    "market",
+    "op",
+    "slot",
+    "pick",
+    "pos",
+    "face",
+    "rot",
+    "mover",
+    "ship",
+    "to",
+    "passengers",
+    "citizen",
+    "building",
+    "builder",
+    "tokens",
+    "waive",
+    "card",
+    "victim",
+    "cubes",
+    "side",
+    "item",
+    "objective",
+    "source",
+    "temple",
+    "index",
+    "rotate",
+    "slots",
+    "cards",
+]
 
 
 def _mid_states():
@@ -168,8 +242,12 @@ MID_STATES = _mid_states()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(idx=st_.integers(0, len(MID_STATES) - 1), ctype=st_.sampled_from(_TYPES),
-       fields=st_.dictionaries(st_.sampled_from(_FIELDS), _json, max_size=5), raw=st_.booleans())
+@given(
+    idx=st_.integers(0, len(MID_STATES) - 1),
+    ctype=st_.sampled_from(_TYPES),
+    fields=st_.dictionaries(st_.sampled_from(_FIELDS), _json, max_size=5),
+    raw=st_.booleans(),
+)
 def test_decide_accepts_only_illegal_command_errors(idx, ctype, fields, raw):
     state = MID_STATES[idx]
     seats = sorted(RULES.to_act(state)) or [0]

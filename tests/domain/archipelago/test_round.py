@@ -78,8 +78,11 @@ def test_bids_are_secret_until_all_committed_then_everyone_pays():
     st, _ = do(st, {"type": "bid", "amount": 1}, 1)
     money = [p["money"] for p in st.players]
     st, ev = do(st, {"type": "bid", "amount": 0}, 2)
-    assert of(ev, "BidsRevealed")[0]["bids"] == [{"seat": 0, "amount": 3}, {"seat": 1, "amount": 1},
-                                                 {"seat": 2, "amount": 0}]
+    assert of(ev, "BidsRevealed")[0]["bids"] == [
+        {"seat": 0, "amount": 3},
+        {"seat": 1, "amount": 1},
+        {"seat": 2, "amount": 0},
+    ]
     assert [p["money"] for p in st.players] == [money[0] - 3, money[1] - 1, money[2]]
     assert st.phase == "ORDER" and RULES.to_act(st) == {0}
     st, _ = do(st, {"type": "order_pick", "seat": 2}, 0)
@@ -216,8 +219,12 @@ def test_domestic_demand_own_cubes_and_penalty():
     for s in st.order:
         st, ev = do(st, {"type": "supply_done"}, s)
     k = D.CARDS["C01"].back.domestic[2]
-    assert of(ev, "DemandResolved")[0] == {"type": "DemandResolved", "part": "DOM", "lying": 3,
-                                           "rebellion": math.ceil(3 / k)}
+    assert of(ev, "DemandResolved")[0] == {
+        "type": "DemandResolved",
+        "part": "DOM",
+        "lying": 3,
+        "rebellion": math.ceil(3 / k),
+    }
     assert st.reb == 1 and st.crisis["part"] == "EXP"
 
 
@@ -275,8 +282,13 @@ def test_phase_four_is_over_before_phase_five_starts():
         assert st.crisis is None or RULES.view(st, None)["phase"] == "BALANCE"
     while st.crisis is not None:
         seat = sorted(RULES.to_act(st))[0]
-        st, ev = do(st, {"type": "export_done"} if {"type": "export_done"} in RULES.legal_commands(st, seat)
-                    else RULES.legal_commands(st, seat)[0], seat)
+        st, ev = do(
+            st,
+            {"type": "export_done"}
+            if {"type": "export_done"} in RULES.legal_commands(st, seat)
+            else RULES.legal_commands(st, seat)[0],
+            seat,
+        )
         log += ev
     kinds = types(log)
     assert kinds.index("CrisisEnded") < kinds.index("PhaseStarted")

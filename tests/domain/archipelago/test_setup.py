@@ -53,10 +53,17 @@ def test_no_secrets_lays_out_objectives_and_shows_holdings():
     assert "money" in RULES.view(st, None)["players"][1]
 
 
-@pytest.mark.parametrize("options", [
-    {"no_secrets": True, "more_fun": True}, {"no_secrets": True, "good_guys": True},
-    {"choose_trends": "T99"}, {"choose_trends": "T01,T01"}, {"start": "lava"}, {"bogus": 1},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"no_secrets": True, "more_fun": True},
+        {"no_secrets": True, "good_guys": True},
+        {"choose_trends": "T99"},
+        {"choose_trends": "T01,T01"},
+        {"start": "lava"},
+        {"bogus": 1},
+    ],
+)
 def test_invalid_option_sets_are_rejected(options):
     with pytest.raises(InvalidOptions):
         RULES.setup(1, 3, options)
@@ -110,7 +117,8 @@ def test_turn0_hand_shows_both_faces_to_its_holder_only():
         assert hidden["tiles"] is None and hidden["faces"] is None and hidden["count"] == len(dealt["tiles"])
     hand = RULES.view(st, seat)["players"][seat]["hand"]
     assert [h["tile"] for h in hand] == dealt["tiles"] and [h["faces"] for h in hand] == [
-        dealt["faces"][t] for t in dealt["tiles"]]
+        dealt["faces"][t] for t in dealt["tiles"]
+    ]
 
 
 def test_turn0_placement_must_touch_the_start_tile_and_match():
@@ -127,8 +135,11 @@ def test_turn0_placement_must_touch_the_start_tile_and_match():
         for rot in range(6):
             placed = "".join(edges[(i - rot) % 6] for i in range(6))
             if placed[3] != "S":
-                refused(st, {"type": "place_start_tile", "tile": tid, "pos": {"q": 1, "r": 0}, "face": face,
-                             "rot": rot}, seat)
+                refused(
+                    st,
+                    {"type": "place_start_tile", "tile": tid, "pos": {"q": 1, "r": 0}, "face": face, "rot": rot},
+                    seat,
+                )
                 return
 
 

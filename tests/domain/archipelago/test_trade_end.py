@@ -64,10 +64,10 @@ def test_invalid_offers_are_refused():
     refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "CUBE", "resource": "IRON"}})
     refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "CARD", "card": "C01"}})
     refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": "C01"}})
-    refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "GRANT", "grant": "HARVEST_ON",
-                                                                "tile": "E03"}})
-    refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": "HARVEST_ON",
-                                                               "tile": "E03"}})  # not controlled
+    refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "GRANT", "grant": "HARVEST_ON", "tile": "E03"}})
+    refused(
+        st, {"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": "HARVEST_ON", "tile": "E03"}}
+    )  # not controlled
     refused(st, {"type": "offer_add", "side": "GET", "item": {"kind": "SHIP"}}, code="invalid_command")
     st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "MONEY_5"}})
     st, _ = do(st, {"type": "offer_send"})
@@ -82,8 +82,9 @@ def test_grant_allows_harvest_on_a_controlled_tile_for_the_turn():
     put_building(st, "E07", "TOWN", "c2-95")
     refused(st, {"type": "harvest", "resource": "WOOD", "with": []})
     st, _ = do(st, {"type": "offer_open", "to": 2})
-    st, _ = do(st, {"type": "offer_add", "side": "GET",
-                    "item": {"kind": "GRANT", "grant": "HARVEST_ON", "tile": "E07"}})
+    st, _ = do(
+        st, {"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": "HARVEST_ON", "tile": "E07"}}
+    )
     st, _ = do(st, {"type": "offer_send"})
     st, _ = do(st, {"type": "offer_accept"}, 2)
     st, _ = do(st, {"type": "harvest", "resource": "WOOD", "with": []})
@@ -177,19 +178,22 @@ def test_separatist_can_never_declare():
     refused(st, {"type": "declare_end", "objective": "S09"})
 
 
-@pytest.mark.parametrize("oid,arrange", [
-    ("S01", lambda st: st.bank.update(IRON=0)),
-    ("S02", lambda st: [st.tiles.setdefault(f"X{i}", {}) for i in range(7)]),
-    ("S03", lambda st: [put_unit(st, i % 3, "S", "OCEAN") for i in range(4)]),
-    ("S04", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(12)]),
-    ("S05", lambda st: st.deck.__delitem__(slice(0, 20))),
-    ("S06", lambda st: [put_building(st, t, b) for t in ("E07", "E03") for b in ("MARKET", "TEMPLE", "TOWN")]),
-    ("S07", lambda st: setattr(st, "rounds_completed", 5)),
-    ("S08", lambda st: st.exp.update(FRUIT=4, WOOD=3)),
-    ("M03", lambda st: st.stacks.__setitem__(slice(0, 2), [0, 0])),
-    ("M08", lambda st: st.players[0]["wonders"].append({"card": "W01", "citizen": "x"})),
-    ("S10", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(9)]),
-])
+@pytest.mark.parametrize(
+    "oid,arrange",
+    [
+        ("S01", lambda st: st.bank.update(IRON=0)),
+        ("S02", lambda st: [st.tiles.setdefault(f"X{i}", {}) for i in range(7)]),
+        ("S03", lambda st: [put_unit(st, i % 3, "S", "OCEAN") for i in range(4)]),
+        ("S04", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(12)]),
+        ("S05", lambda st: st.deck.__delitem__(slice(0, 20))),
+        ("S06", lambda st: [put_building(st, t, b) for t in ("E07", "E03") for b in ("MARKET", "TEMPLE", "TOWN")]),
+        ("S07", lambda st: setattr(st, "rounds_completed", 5)),
+        ("S08", lambda st: st.exp.update(FRUIT=4, WOOD=3)),
+        ("M03", lambda st: st.stacks.__setitem__(slice(0, 2), [0, 0])),
+        ("M08", lambda st: st.players[0]["wonders"].append({"card": "W01", "citizen": "x"})),
+        ("S10", lambda st: [put_unit(st, i % 3, "C", "E03") for i in range(9)]),
+    ],
+)
 def test_end_conditions(oid, arrange):
     st = island()
     st.reb = 0
@@ -282,7 +286,9 @@ def test_views_hide_holdings_objectives_and_show_them_at_the_end():
     assert "money" not in RULES.view(st, None)["players"][0]
     assert RULES.reveal_all(st)["players"][0]["money"] == 10
     assert RULES.redact({"type": "EvolutionDeckShuffled", "deck": ["C01"]}, 0) == {
-        "type": "EvolutionDeckShuffled", "size": 1}
+        "type": "EvolutionDeckShuffled",
+        "size": 1,
+    }
     assert RULES.reveals({"type": "BidsRevealed"}) and not RULES.reveals({"type": "TurnEnded"})
 
 
@@ -305,8 +311,22 @@ def test_metrics_for_every_criterion():
     stock(st, 0, FISH=2)
     st.players[0]["contrib"] = 4
     give_card(st, 0, "C03")
-    expected = {"PORTS": 0, "MARKETS": 1, "TOWNS": 1, "TEMPLES": 0, "BUILDINGS": 2, "CITIZENS": 2, "SHIPS": 1,
-                "MONEY": 10, "EXPLORER": 0, "CUBES": 2, "RES:FISH": 2, "CARDS": 1, "REGIONS": 2, "CONTRIB": 4}
+    expected = {
+        "PORTS": 0,
+        "MARKETS": 1,
+        "TOWNS": 1,
+        "TEMPLES": 0,
+        "BUILDINGS": 2,
+        "CITIZENS": 2,
+        "SHIPS": 1,
+        "MONEY": 10,
+        "EXPLORER": 0,
+        "CUBES": 2,
+        "RES:FISH": 2,
+        "CARDS": 1,
+        "REGIONS": 2,
+        "CONTRIB": 4,
+    }
     assert {k: metric(st, 0, k) for k in expected} == expected
     codes = {o.criterion for o in D.OBJECTIVES.values()} | {t[1] for t in D.TRENDS.values()}
     assert codes <= set(expected) | {f"RES:{r}" for r in D.RESOURCES}

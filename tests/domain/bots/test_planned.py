@@ -34,8 +34,9 @@ def test_the_shipping_plan_values_corn_and_a_manned_harbor():
     assert building(state, 0) - evaluate(state, 0) > 0
     # the bonus is the seat's own: seat 1's plan value does not see seat 0's harbor
     other = state.players[1]
-    assert shipping(state, 1) - evaluate(state, 1) == pytest.approx(0.8 * other.tiles[CORN] + 0.6 * other.manned[CORN]
-                                                                    + 0.25 * sum(other.goods))
+    assert shipping(state, 1) - evaluate(state, 1) == pytest.approx(
+        0.8 * other.tiles[CORN] + 0.6 * other.manned[CORN] + 0.25 * sum(other.goods)
+    )
 
 
 def test_unknown_plans_are_refused():

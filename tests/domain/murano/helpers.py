@@ -73,8 +73,18 @@ def tile(seat: int, space: str, kind: str, face=None, owner=None, bought: bool =
         out.append({"type": "TileBought", "seat": seat, "kind": kind, "mode": "top", "price": 0, "face": face})
     if owner is None and kind in ("glass_factory", "shop"):
         owner = seat
-    out.append({"type": "TilePlaced", "seat": seat, "space": space, "kind": kind, "face": face, "owner": owner,
-                "vp": 0, "free": True})
+    out.append(
+        {
+            "type": "TilePlaced",
+            "seat": seat,
+            "space": space,
+            "kind": kind,
+            "face": face,
+            "owner": owner,
+            "vp": 0,
+            "free": True,
+        }
+    )
     return out
 
 

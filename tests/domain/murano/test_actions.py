@@ -45,8 +45,14 @@ def test_take_2_gold_and_customs_house():
 def test_buy_glass_factory_pays_one_and_takes_a_tile():
     state = ready(1)
     events = act(state)
-    assert events[1] == {"type": "TileBought", "seat": 0, "kind": "glass_factory", "mode": "top", "price": 1,
-                         "face": None}
+    assert events[1] == {
+        "type": "TileBought",
+        "seat": 0,
+        "kind": "glass_factory",
+        "mode": "top",
+        "price": 1,
+        "face": None,
+    }
     after = given(*events, state=state)
     assert after.hand[0] == (("glass_factory", None),) and after.factories == 11 and after.gold[0] == 4
     assert after.active == 1
@@ -82,8 +88,9 @@ def test_buy_shop_choose_shows_the_stack_then_reshuffles():
     state = ready(2, shops=["blue", "red", "grey", "red"])
     state, _ = play(state, {"type": "act"})
     state, events = play(state, {"type": "choose_buy_mode", "mode": "choose"})
-    assert events == [{"type": "StackViewed", "seat": 0, "kind": "shop", "price": 4,
-                       "faces": ["blue", "red", "grey", "red"]}]
+    assert events == [
+        {"type": "StackViewed", "seat": 0, "kind": "shop", "price": 4, "faces": ["blue", "red", "grey", "red"]}
+    ]
     assert legal(state) == [{"type": "pick_tile", "face": f} for f in ("blue", "grey", "red")]
     refused(state, {"type": "pick_tile", "face": "green"})
     state, events = play(state, {"type": "pick_tile", "face": "red"})
@@ -115,14 +122,20 @@ def test_hire_character_three_choose_one():
     deck = ["C05", "C01", "C02", "C03", "C04"]
     state = ready(10, character(0, "C40"), characters=deck)
     state, events = play(state, {"type": "act"})
-    assert events[1] == {"type": "CharactersDrawn", "seat": 0, "count": 3, "cards": ["C05", "C01", "C02"],
-                         "price": 2}
+    assert events[1] == {"type": "CharactersDrawn", "seat": 0, "count": 3, "cards": ["C05", "C01", "C02"], "price": 2}
     assert legal(state) == [{"type": "keep_character", "card": c} for c in ("C05", "C01", "C02")] + [
-        {"type": "decline_characters"}]
+        {"type": "decline_characters"}
+    ]
     refused(state, {"type": "keep_character", "card": "C03"})
     state, events = play(state, {"type": "keep_character", "card": "C01"})
-    assert events[0] == {"type": "CharacterKept", "seat": 0, "card": "C01", "price": 2, "returned": ["C05", "C02"],
-                         "returned_count": 2}
+    assert events[0] == {
+        "type": "CharacterKept",
+        "seat": 0,
+        "card": "C01",
+        "price": 2,
+        "returned": ["C05", "C02"],
+        "returned_count": 2,
+    }
     assert state.chars[0] == ("C40", "C01") and state.gold[0] == 3
     assert state.char_deck == ["C03", "C04", "C05", "C02"]
     assert state.char_known == [0, 0, 1, 1]
@@ -264,12 +277,16 @@ def test_seed_income_example_red_shop_4_blue_shop_2_pays_6():
     assert all(used[face] <= small[face] for face in used)
     state = ready(3, *board, n=3)
     state, _ = play(state, {"type": "act"})
-    both = {"type": "collect_income", "island": "SACCA_MATTIA",
-            "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"]}
+    both = {"type": "collect_income", "island": "SACCA_MATTIA", "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"]}
     assert both in legal(state)
     events = decide(state, both)
-    assert events[0] == {"type": "IncomeCollected", "seat": 0, "island": "SACCA_MATTIA",
-                         "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"], "gold": 6}
+    assert events[0] == {
+        "type": "IncomeCollected",
+        "seat": 0,
+        "island": "SACCA_MATTIA",
+        "shops": ["SACCA_MATTIA:r2c1", "SACCA_MATTIA:r2c3"],
+        "gold": 6,
+    }
     red_only = decide(state, {**both, "shops": ["SACCA_MATTIA:r2c3"]})
     blue_only = decide(state, {**both, "shops": ["SACCA_MATTIA:r2c1"]})
     assert (red_only[0]["gold"], blue_only[0]["gold"]) == (4, 2)
@@ -281,13 +298,19 @@ def test_example_4_income_counts_only_streets_touching_the_shop():
     state = ready(3, *income_board())
     state, _ = play(state, {"type": "act"})
     events = decide(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r2c4"]})
-    assert events[0] == {"type": "IncomeCollected", "seat": 0, "island": "SAN_DONATO",
-                         "shops": ["SAN_DONATO:r2c4"], "gold": 2}
+    assert events[0] == {
+        "type": "IncomeCollected",
+        "seat": 0,
+        "island": "SAN_DONATO",
+        "shops": ["SAN_DONATO:r2c4"],
+        "gold": 2,
+    }
     blue = [*tile(0, "SAN_DONATO:r2c4", "shop", "blue"), *income_board()[2:]]
     state = ready(3, *blue)
     state, _ = play(state, {"type": "act"})
-    assert decide(state, {"type": "collect_income", "island": "SAN_DONATO",
-                          "shops": ["SAN_DONATO:r2c4"]})[0]["gold"] == 1
+    assert (
+        decide(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r2c4"]})[0]["gold"] == 1
+    )
 
 
 def test_income_options_one_shop_per_colour_own_shops_only_and_market_hall():
@@ -302,19 +325,19 @@ def test_income_options_one_shop_per_colour_own_shops_only_and_market_hall():
     options = [o for o in legal(state) if o["island"] == "SAN_DONATO"]
     assert len(options) == 3 * 2  # red: none/r2c2/r2c4, blue: none/r3c1
     assert len(legal(state)) == 6 + 5
-    refused(state, {"type": "collect_income", "island": "SAN_DONATO",
-                    "shops": ["SAN_DONATO:r2c4", "SAN_DONATO:r2c2"]})
+    refused(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r2c4", "SAN_DONATO:r2c2"]})
     refused(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r3c4"]})
     refused(state, {"type": "collect_income", "island": "NAVAGERO", "shops": ["SAN_DONATO:r2c4"]})
-    refused(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": "SAN_DONATO:r2c4"},
-            "invalid_command")
-    events = decide(state, {"type": "collect_income", "island": "SAN_DONATO",
-                            "shops": ["SAN_DONATO:r3c1", "SAN_DONATO:r2c4"]})
+    refused(state, {"type": "collect_income", "island": "SAN_DONATO", "shops": "SAN_DONATO:r2c4"}, "invalid_command")
+    events = decide(
+        state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r3c1", "SAN_DONATO:r2c4"]}
+    )
     assert events[0]["gold"] == 2 and events[0]["shops"] == ["SAN_DONATO:r2c4", "SAN_DONATO:r3c1"]
     state = ready(3, *board, special(0, "SB11"))
     state, _ = play(state, {"type": "act"})
-    events = decide(state, {"type": "collect_income", "island": "SAN_DONATO",
-                            "shops": ["SAN_DONATO:r3c1", "SAN_DONATO:r2c4"]})
+    events = decide(
+        state, {"type": "collect_income", "island": "SAN_DONATO", "shops": ["SAN_DONATO:r3c1", "SAN_DONATO:r2c4"]}
+    )
     assert events[0]["gold"] == 3  # +1 for the red shop that earned; the blue one earned nothing
     assert decide(state, {"type": "collect_income", "island": "NAVAGERO", "shops": []})[0]["gold"] == 0
 
@@ -380,8 +403,12 @@ def sell_state(*held: dict, cards: tuple = ()):
 
 def test_example_7_sale_options():
     state = sell_state({"red": 2, "green": 1})
-    assert legal(state) == [{"type": "skip_sale"}, {"type": "sell_beads", "beads": {"red": 1}},
-                            {"type": "sell_beads", "beads": {"red": 2}}, {"type": "sell_beads", "beads": {"green": 1}}]
+    assert legal(state) == [
+        {"type": "skip_sale"},
+        {"type": "sell_beads", "beads": {"red": 1}},
+        {"type": "sell_beads", "beads": {"red": 2}},
+        {"type": "sell_beads", "beads": {"green": 1}},
+    ]
     refused(state, {"type": "sell_beads", "beads": {"red": 1, "green": 1}})
     assert decide(state, {"type": "sell_beads", "beads": {"red": 2}})[0]["gold"] == 12
     assert decide(state, {"type": "sell_beads", "beads": {"red": 1}})[0]["gold"] == 5

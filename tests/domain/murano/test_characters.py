@@ -50,24 +50,97 @@ def board_two():
 def test_island_counts():
     env = island_env(board_one(), SD, 0)
     expected = {
-        "GF": 2, "GF_own": 1, "GF_opp": 1, "SH": 3, "SH[red]": 2, "SH[grey]": 0, "SH[blue]": 1, "SH_own": 2,
-        "SH_opp": 1, "PA": 1, "CR": 3, "SB": 1, "BLD": 7, "OWN": 3, "OPP": 2, "ST": 5, "ST_NONE": 1, "CU[red]": 2,
-        "CU[grey]": 2, "CU[blue]": 2, "CU": 6, "FREE_S": 3, "FREE_B": 3, "TYPES": 4,
+        "GF": 2,
+        "GF_own": 1,
+        "GF_opp": 1,
+        "SH": 3,
+        "SH[red]": 2,
+        "SH[grey]": 0,
+        "SH[blue]": 1,
+        "SH_own": 2,
+        "SH_opp": 1,
+        "PA": 1,
+        "CR": 3,
+        "SB": 1,
+        "BLD": 7,
+        "OWN": 3,
+        "OPP": 2,
+        "ST": 5,
+        "ST_NONE": 1,
+        "CU[red]": 2,
+        "CU[grey]": 2,
+        "CU[blue]": 2,
+        "CU": 6,
+        "FREE_S": 3,
+        "FREE_B": 3,
+        "TYPES": 4,
     }
     assert {k: env[k] for k in expected} == expected
     assert env["SH_of"] == [2, 1, 0, 0] and env["GF_of"] == [1, 1, 0, 0] and env["OPPONENTS"] == [1, 2, 3]
 
 
 BOARD_ONE_SEAT_0 = {
-    "C01": 8, "C02": 0, "C03": 4, "C04": 0, "C05": 0, "C06": 0, "C07": 8, "C08": 4, "C09": 4, "C10": 4, "C11": 6,
-    "C12": 4, "C13": 6, "C14": 5, "C15": 0, "C16": 0, "C17": 0, "C18": 3, "C19": 6, "C20": 3, "C21": 10, "C22": 0,
-    "C23": 10, "C24": 0, "C25": 0, "C26": 8, "C27": 12, "C28": 6, "C29": 8, "C30": 14, "C31": 9, "C32": 9,
-    "C33": 5, "C34": 12, "C35": 6, "C36": 15, "C37": 0, "C38": 9, "C39": 8, "C40": 9,
+    "C01": 8,
+    "C02": 0,
+    "C03": 4,
+    "C04": 0,
+    "C05": 0,
+    "C06": 0,
+    "C07": 8,
+    "C08": 4,
+    "C09": 4,
+    "C10": 4,
+    "C11": 6,
+    "C12": 4,
+    "C13": 6,
+    "C14": 5,
+    "C15": 0,
+    "C16": 0,
+    "C17": 0,
+    "C18": 3,
+    "C19": 6,
+    "C20": 3,
+    "C21": 10,
+    "C22": 0,
+    "C23": 10,
+    "C24": 0,
+    "C25": 0,
+    "C26": 8,
+    "C27": 12,
+    "C28": 6,
+    "C29": 8,
+    "C30": 14,
+    "C31": 9,
+    "C32": 9,
+    "C33": 5,
+    "C34": 12,
+    "C35": 6,
+    "C36": 15,
+    "C37": 0,
+    "C38": 9,
+    "C39": 8,
+    "C40": 9,
 }
 
 BOARD_TWO_SEAT_0 = {
-    "C04": 12, "C05": 12, "C06": 16, "C07": 2 * 1 + 1, "C14": 20, "C16": 12, "C17": 8, "C18": 15, "C24": 0,
-    "C25": 10, "C26": 8, "C27": 7 + 6, "C35": 24, "C36": 18, "C37": 14, "C15": 0, "C21": 0, "C23": 0,
+    "C04": 12,
+    "C05": 12,
+    "C06": 16,
+    "C07": 2 * 1 + 1,
+    "C14": 20,
+    "C16": 12,
+    "C17": 8,
+    "C18": 15,
+    "C24": 0,
+    "C25": 10,
+    "C26": 8,
+    "C27": 7 + 6,
+    "C35": 24,
+    "C36": 18,
+    "C37": 14,
+    "C15": 0,
+    "C21": 0,
+    "C23": 0,
 }
 
 
@@ -91,8 +164,29 @@ def test_opponent_comparisons_from_another_seat():
 
 
 def _env(**values):
-    base = {k: 0 for k in ("GF", "GF_own", "GF_opp", "SH", "SH_own", "SH_opp", "PA", "CR", "SB", "BLD", "OWN",
-                           "OPP", "ST", "ST_NONE", "CU", "FREE_S", "FREE_B", "TYPES")}
+    base = {
+        k: 0
+        for k in (
+            "GF",
+            "GF_own",
+            "GF_opp",
+            "SH",
+            "SH_own",
+            "SH_opp",
+            "PA",
+            "CR",
+            "SB",
+            "BLD",
+            "OWN",
+            "OPP",
+            "ST",
+            "ST_NONE",
+            "CU",
+            "FREE_S",
+            "FREE_B",
+            "TYPES",
+        )
+    }
     for c in ("red", "grey", "blue"):
         base[f"SH[{c}]"] = 0
         base[f"CU[{c}]"] = 0
@@ -130,8 +224,21 @@ def test_every_formula_compiles_and_cards_name_their_islands():
     assert allowed("C35", "NAVAGERO") and not allowed("C35", "SAN_DONATO") and allowed("C01", "SAN_DONATO")
 
 
-@pytest.mark.parametrize("text", ["SH[green]", "GF[red]", "GF_of(q)", "FOO", "2 *", "IF(GF, 3)", "(GF",
-                                  "GF >= 1", "ANY(q in OPPONENTS: GF_of(q) == 1)", "3 $ 4"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SH[green]",
+        "GF[red]",
+        "GF_of(q)",
+        "FOO",
+        "2 *",
+        "IF(GF, 3)",
+        "(GF",
+        "GF >= 1",
+        "ANY(q in OPPONENTS: GF_of(q) == 1)",
+        "3 $ 4",
+    ],
+)
 def test_formula_errors(text):
     with pytest.raises(FormulaError):
         compile_formula(text)
@@ -148,8 +255,13 @@ def test_and_binds_tighter_than_or():
 
 
 def test_example_9_best_assignment_strict_and_lenient():
-    values = {("C01", "SAN_DONATO"): 8, ("C04", "SAN_DONATO"): 0, ("C35", "NAVAGERO"): 6, ("C01", "NAVAGERO"): 0,
-              ("C04", "NAVAGERO"): 0}
+    values = {
+        ("C01", "SAN_DONATO"): 8,
+        ("C04", "SAN_DONATO"): 0,
+        ("C35", "NAVAGERO"): 6,
+        ("C01", "NAVAGERO"): 0,
+        ("C04", "NAVAGERO"): 0,
+    }
 
     def ok(card, island):
         return data.CHARACTERS[card][1] in ("ANY", island)

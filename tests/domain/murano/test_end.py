@@ -46,8 +46,16 @@ def test_example_8_last_palace_triggers_the_end_with_a_free_placement():
     assert {c["space"] for c in options[1:]} == {"NAVAGERO:r1c0", "NAVAGERO:r2c1"}
     refused(state, {"type": "place_tile", "space": "NAVAGERO:r1c4"})
     state, events = play(state, {"type": "place_tile", "space": "NAVAGERO:r1c0"})
-    assert events[0] == {"type": "TilePlaced", "seat": 1, "space": "NAVAGERO:r1c0", "kind": "palace", "face": 3,
-                         "owner": None, "vp": 3, "free": True}
+    assert events[0] == {
+        "type": "TilePlaced",
+        "seat": 1,
+        "space": "NAVAGERO:r1c0",
+        "kind": "palace",
+        "face": 3,
+        "owner": None,
+        "vp": 3,
+        "free": True,
+    }
     assert events[-1] == {"type": "TurnStarted", "seat": 2, "final": True}
     assert state.vp[1] == 8 and state.hand[1] == ()
     for seat in (2, 3, 0):
@@ -72,8 +80,15 @@ def test_keeping_the_tile_and_no_second_trigger():
 
 def test_later_final_turn_buy_also_gets_a_free_placement_but_old_tiles_do_not():
     # seat 2 holds an old shop; after the trigger it buys a factory: only the factory is offered
-    state = ready(1, bought(0, "shop", "red"), *street("NAVAGERO:r1c1"), glass_factories=3, palaces=[], shops=[],
-                  after=({"type": "EndTriggered", "seat": 3, "empty": ["shops", "palaces"]},))
+    state = ready(
+        1,
+        bought(0, "shop", "red"),
+        *street("NAVAGERO:r1c1"),
+        glass_factories=3,
+        palaces=[],
+        shops=[],
+        after=({"type": "EndTriggered", "seat": 3, "empty": ["shops", "palaces"]},),
+    )
     state, events = play(state, {"type": "act"})
     assert types(events)[-1] == "FreePlacementOffered" and events[-1]["kind"] == "glass_factory"
     state, events = play(state, {"type": "place_tile", "space": "NAVAGERO:r2c1"})
@@ -81,13 +96,19 @@ def test_later_final_turn_buy_also_gets_a_free_placement_but_old_tiles_do_not():
 
 
 def test_free_special_building_draws_a_card_then_the_turn_ends():
-    state = ready(8, *street("NAVAGERO:r1c1"), special_tiles=1, palaces=[],
-                  special_cards=["SB08", "SB09", "SB10", "SB11"])
+    state = ready(
+        8, *street("NAVAGERO:r1c1"), special_tiles=1, palaces=[], special_cards=["SB08", "SB09", "SB10", "SB11"]
+    )
     state, events = play(state, {"type": "act"})
     assert events[-2]["type"] == "EndTriggered"
     state, events = play(state, {"type": "place_tile", "space": "NAVAGERO:r2c1"})
-    assert events[-1] == {"type": "SpecialCardsDrawn", "seat": 0, "count": 3, "cards": ["SB08", "SB09", "SB10"],
-                          "during": "free"}
+    assert events[-1] == {
+        "type": "SpecialCardsDrawn",
+        "seat": 0,
+        "count": 3,
+        "cards": ["SB08", "SB09", "SB10"],
+        "during": "free",
+    }
     state, events = play(state, {"type": "take_special_card", "card": "SB09"})
     assert types(events) == ["SpecialCardTaken", "TurnEnded", "TurnStarted"]
     assert events[-1] == {"type": "TurnStarted", "seat": 1, "final": True}
@@ -150,8 +171,14 @@ def test_example_9_strict_final_scoring_by_decisions():
     assert legal(state) == [{"type": "assign_character", "card": "C04", "island": "SAN_DONATO"}]
     state, events = play(state, {"type": "assign_character", "card": "C04", "island": "SAN_DONATO"})
     # §15 step 3 (Q51 revised): A's 2 gondoliers left in the personal supply score 1 VP each
-    assert events[1] == {"type": "ScoringFinished", "seat": 0, "unassigned": [], "unused_gondoliers": 0,
-                         "personal_gondoliers": 2, "vp": 2}
+    assert events[1] == {
+        "type": "ScoringFinished",
+        "seat": 0,
+        "unassigned": [],
+        "unused_gondoliers": 0,
+        "personal_gondoliers": 2,
+        "vp": 2,
+    }
     assert state.vp[0] == 5 + 14 + 2
     assert [e["type"] for e in events[2:]] == ["ScoringStarted", "ScoringFinished"] * 3 + ["GameOver"]
     assert RULES.is_over(state)
@@ -162,8 +189,14 @@ def test_example_9_a_poor_order_leaves_a_card_unscored():
     state, _ = play(state, {"type": "assign_character", "card": "C04", "island": "NAVAGERO"})
     assert legal(state) == [{"type": "assign_character", "card": "C01", "island": "SAN_DONATO"}]
     state, events = play(state, {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"})
-    assert events[1] == {"type": "ScoringFinished", "seat": 0, "unassigned": ["C35"], "unused_gondoliers": 1,
-                         "personal_gondoliers": 2, "vp": 3}
+    assert events[1] == {
+        "type": "ScoringFinished",
+        "seat": 0,
+        "unassigned": ["C35"],
+        "unused_gondoliers": 1,
+        "personal_gondoliers": 2,
+        "vp": 3,
+    }
     assert state.vp[0] == 5 + 9 + 2
 
 
@@ -178,8 +211,11 @@ def test_hidden_cards_are_revealed_one_by_one_during_scoring():
 
 def test_leftover_cards_are_public_once_that_player_has_scored():
     state = scoring_board(seated(1, "NAVAGERO", "brown"), character(1, "C12"))
-    state, _ = play(state, {"type": "assign_character", "card": "C04", "island": "NAVAGERO"},
-                    {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"})
+    state, _ = play(
+        state,
+        {"type": "assign_character", "card": "C04", "island": "NAVAGERO"},
+        {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"},
+    )
     assert state.phase == ASSIGN and state.active == 1 and not RULES.is_over(state)
     view = RULES.view(state, 2)
     assert view["players"][0]["characters"] == ["C35"] and view["players"][1]["characters"] is None
@@ -191,8 +227,12 @@ def test_leftover_cards_are_public_once_that_player_has_scored():
 
 def test_unused_seated_and_personal_gondoliers_score_one_each():
     """§15 step 3, §11, Q51 (revised): every gondolier without a card scores 1 VP, seated or personal."""
-    state = given(*opening(start=3), seated(2, "NAVAGERO", "orange"), seated(2, "SAN_DONATO", "white"),
-                  {"type": "EndTriggered", "seat": 3, "empty": ["shops", "palaces"]})
+    state = given(
+        *opening(start=3),
+        seated(2, "NAVAGERO", "orange"),
+        seated(2, "SAN_DONATO", "white"),
+        {"type": "EndTriggered", "seat": 3, "empty": ["shops", "palaces"]},
+    )
     assert state.final_queue == (0, 1, 2)
     for _ in range(3):  # seat 3 ends its (triggering) turn; seats 0 and 1 play their final turns
         state, _ = pass_turn(state)
@@ -216,10 +256,12 @@ def test_a_table_without_cards_scores_every_owned_gondolier_but_not_the_general_
 
 def test_a_fired_gondolier_scores_nothing_a_hired_one_scores():
     """§11: firing moves a gondolier to the general supply (no VP at the end); hiring brings one back (1 VP)."""
-    state = given(*opening(n=2, start=1),
-                  *[{"type": "GondolierFired", "seat": 0, "gold": 3}] * 2,
-                  *[{"type": "GondolierHired", "seat": 1, "price": 3}] * 2,
-                  {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]})
+    state = given(
+        *opening(n=2, start=1),
+        *[{"type": "GondolierFired", "seat": 0, "gold": 3}] * 2,
+        *[{"type": "GondolierHired", "seat": 1, "price": 3}] * 2,
+        {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]},
+    )
     assert state.personal == [3, 7] and state.general == [4, 0]
     state, _ = pass_turn(state)
     state, events = pass_turn(state)
@@ -230,8 +272,14 @@ def test_a_fired_gondolier_scores_nothing_a_hired_one_scores():
 
 def test_tie_break_by_gold_and_shared_win():
     # seat 2 triggered in its turn; seats 0 and 1 pass (+1 gold each); VP 5 / 9 / 9 + 5 personal gondoliers each
-    state = given(*opening(n=3, start=2), vp(1, 4), vp(2, 4), gold(1, 3), gold(2, 1),
-                  {"type": "EndTriggered", "seat": 2, "empty": ["shops", "palaces"]})
+    state = given(
+        *opening(n=3, start=2),
+        vp(1, 4),
+        vp(2, 4),
+        gold(1, 3),
+        gold(2, 1),
+        {"type": "EndTriggered", "seat": 2, "empty": ["shops", "palaces"]},
+    )
     for _ in range(3):
         state, events = pass_turn(state)
     result = RULES.result(state)
@@ -240,9 +288,12 @@ def test_tie_break_by_gold_and_shared_win():
     assert result.ranks == [3, 1, 2] and result.tiebreaks == [6, 9, 7]
     assert events[-1]["ranks"] == result.ranks
     tied = given(*opening(n=2), {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]})
-    tied = given({"type": "TurnEnded", "seat": 0}, {"type": "ScoringStarted", "seat": 1},
-                 {"type": "ScoringFinished", "seat": 1, "unassigned": [], "unused_gondoliers": 0, "vp": 0},
-                 state=tied)
+    tied = given(
+        {"type": "TurnEnded", "seat": 0},
+        {"type": "ScoringStarted", "seat": 1},
+        {"type": "ScoringFinished", "seat": 1, "unassigned": [], "unused_gondoliers": 0, "vp": 0},
+        state=tied,
+    )
     assert RULES.result(tied).ranks == [1, 1]
 
 
@@ -266,8 +317,11 @@ def test_max_turns_aborts_a_stalled_game():
 
 def test_game_over_refuses_commands_and_reveals_everything():
     state = scoring_board()
-    state, _ = play(state, {"type": "assign_character", "card": "C04", "island": "NAVAGERO"},
-                    {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"})
+    state, _ = play(
+        state,
+        {"type": "assign_character", "card": "C04", "island": "NAVAGERO"},
+        {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"},
+    )
     assert RULES.is_over(state) and RULES.to_act(state) == set() and RULES.legal_commands(state, 0) == []
     refused(state, {"type": "pass", "ship": 0, "to": 1}, "game_over", seat=0)
     assert RULES.view(state, 1)["players"][0]["characters"] == ["C35"]
@@ -284,9 +338,18 @@ def test_lenient_variant_offers_stop(monkeypatch):
     refused(state, {"type": "stop_assigning"})
     monkeypatch.setattr(data, "FINAL_SCORING_STRICT", False)
     assert legal(state)[-1] == {"type": "stop_assigning"}
-    state, _ = play(state, {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"},
-                    {"type": "assign_character", "card": "C35", "island": "NAVAGERO"})
+    state, _ = play(
+        state,
+        {"type": "assign_character", "card": "C01", "island": "SAN_DONATO"},
+        {"type": "assign_character", "card": "C35", "island": "NAVAGERO"},
+    )
     state, events = play(state, {"type": "stop_assigning"})
-    assert events[0] == {"type": "ScoringFinished", "seat": 0, "unassigned": ["C04"], "unused_gondoliers": 1,
-                         "personal_gondoliers": 2, "vp": 3}
+    assert events[0] == {
+        "type": "ScoringFinished",
+        "seat": 0,
+        "unassigned": ["C04"],
+        "unused_gondoliers": 1,
+        "personal_gondoliers": 2,
+        "vp": 3,
+    }
     assert state.vp[0] == 5 + 15 + 2

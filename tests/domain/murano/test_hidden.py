@@ -26,8 +26,10 @@ def test_drawn_characters_are_seen_only_by_the_hirer():
     assert RULES.redact(kept, 1)["card"] is None and RULES.redact(kept, 1)["returned"] is None
     assert RULES.redact(kept, 1)["returned_count"] == 2 and RULES.redact(kept, 1)["price"] == 1
     # the hirer remembers where the returned cards went; nobody else does
-    assert RULES.view(state, 0)["known_character_deck"] == [{"position": 1, "card": "C05"},
-                                                            {"position": 2, "card": "C01"}]
+    assert RULES.view(state, 0)["known_character_deck"] == [
+        {"position": 1, "card": "C05"},
+        {"position": 2, "card": "C01"},
+    ]
     assert RULES.view(state, 1)["known_character_deck"] == []
     assert RULES.view(state, 1)["players"][0]["characters"] is None
     assert RULES.view(state, 1)["players"][0]["character_count"] == 1
@@ -44,8 +46,11 @@ def test_choose_snapshot_is_private_and_the_reshuffle_is_secret():
     state = ready(2, shops=["blue", "red", "grey"])
     state, _ = play(state, {"type": "act"})
     state, events = play(state, {"type": "choose_buy_mode", "mode": "choose"})
-    assert RULES.redact(events[0], 1)["faces"] is None and RULES.redact(events[0], 0)["faces"] == ["blue", "red",
-                                                                                                    "grey"]
+    assert RULES.redact(events[0], 1)["faces"] is None and RULES.redact(events[0], 0)["faces"] == [
+        "blue",
+        "red",
+        "grey",
+    ]
     assert RULES.view(state, 1)["pending"]["stack"] is None
     assert RULES.view(state, 0)["pending"]["stack"] == ["blue", "red", "grey"]
     state, events = play(state, {"type": "pick_tile", "face": "grey"})
@@ -57,9 +62,15 @@ def test_choose_snapshot_is_private_and_the_reshuffle_is_secret():
 
 
 def test_determinize_keeps_own_knowledge_and_resamples_the_rest():
-    state = ready(HIRE, bought(1, "shop", "red"), bought(1, "palace", 2), character(1, "C33"),
-                  characters=["C05", "C01", "C02", "C03", "C04", "C06", "C07", "C08"], shops=["blue"] * 3 + ["grey"],
-                  palaces=[1, 3, 3, 1])
+    state = ready(
+        HIRE,
+        bought(1, "shop", "red"),
+        bought(1, "palace", 2),
+        character(1, "C33"),
+        characters=["C05", "C01", "C02", "C03", "C04", "C06", "C07", "C08"],
+        shops=["blue"] * 3 + ["grey"],
+        palaces=[1, 3, 3, 1],
+    )
     state, _ = play(state, {"type": "act"}, {"type": "keep_character", "card": "C02"})
     seen_hands = set()
     seen_cards = set()
@@ -94,11 +105,32 @@ def test_evaluate_prefers_more_vp():
 
 def test_reveals_marks_random_outcomes_and_uncovered_faces():
     assert RULES.reveals({"type": "TileBought", "seat": 0, "kind": "shop", "mode": "top", "price": 2, "face": "red"})
-    assert not RULES.reveals({"type": "TileBought", "seat": 0, "kind": "glass_factory", "mode": "top", "price": 1,
-                              "face": None})
-    assert RULES.reveals({"type": "TilePlaced", "seat": 0, "space": "NAVAGERO:r2c1", "kind": "palace", "face": 2,
-                          "owner": None, "vp": 3, "free": False})
-    assert not RULES.reveals({"type": "TilePlaced", "seat": 0, "space": "NAVAGERO:r1c1", "kind": "street",
-                              "face": "ST_R", "owner": None, "vp": 0, "free": False})
+    assert not RULES.reveals(
+        {"type": "TileBought", "seat": 0, "kind": "glass_factory", "mode": "top", "price": 1, "face": None}
+    )
+    assert RULES.reveals(
+        {
+            "type": "TilePlaced",
+            "seat": 0,
+            "space": "NAVAGERO:r2c1",
+            "kind": "palace",
+            "face": 2,
+            "owner": None,
+            "vp": 3,
+            "free": False,
+        }
+    )
+    assert not RULES.reveals(
+        {
+            "type": "TilePlaced",
+            "seat": 0,
+            "space": "NAVAGERO:r1c1",
+            "kind": "street",
+            "face": "ST_R",
+            "owner": None,
+            "vp": 0,
+            "free": False,
+        }
+    )
     assert RULES.reveals({"type": "BeadDrawn", "seat": 0, "colour": "red", "extra": False})
     assert not RULES.reveals({"type": "ShipMoved", "seat": 0, "ship": 1, "from": 3, "to": 4, "cost": 0})

@@ -92,10 +92,20 @@ def check_conservation(state) -> None:
             assert state.ships[data.RED_SHIP] == pos
 
 
-GOLD_IN = {"Passed": "gold", "GoldTaken": "gold", "IncomeCollected": "gold", "BeadsSold": "gold",
-           "GondolierFired": "gold"}
-GOLD_OUT = {"ShipMoved": "cost", "TileBought": "price", "CharacterKept": "price", "GondolierSeated": "price",
-            "GondolierHired": "price"}
+GOLD_IN = {
+    "Passed": "gold",
+    "GoldTaken": "gold",
+    "IncomeCollected": "gold",
+    "BeadsSold": "gold",
+    "GondolierFired": "gold",
+}
+GOLD_OUT = {
+    "ShipMoved": "cost",
+    "TileBought": "price",
+    "CharacterKept": "price",
+    "GondolierSeated": "price",
+    "GondolierHired": "price",
+}
 
 
 def check_gold_ledger(before: list[int], after: list[int], events: list[dict]) -> None:
@@ -149,8 +159,15 @@ def check_redaction(events: list[dict], n: int) -> None:
             json.dumps(r)
             assert r["type"] == e["type"]
             if e["type"] == "GameSetUp":
-                for key in ("streets", "shops", "palaces", "characters", "special_cards", "removed_palace",
-                            "removed_characters"):
+                for key in (
+                    "streets",
+                    "shops",
+                    "palaces",
+                    "characters",
+                    "special_cards",
+                    "removed_palace",
+                    "removed_characters",
+                ):
                     assert r[key] is None
             elif e["type"] == "StackShuffled":
                 assert r["order"] is None
@@ -160,8 +177,17 @@ def check_redaction(events: list[dict], n: int) -> None:
                 assert all(r[k] is None for k in PRIVATE[e["type"]])
             elif e["type"] in PRIVATE:
                 assert r == e
-        if e["type"] in ("GameSetUp", "StackShuffled", "StreetDrawn", "BeadDrawn", "CharactersDrawn",
-                         "SpecialCardsDrawn", "StackViewed", "CardAssigned", "GameOver"):
+        if e["type"] in (
+            "GameSetUp",
+            "StackShuffled",
+            "StreetDrawn",
+            "BeadDrawn",
+            "CharactersDrawn",
+            "SpecialCardsDrawn",
+            "StackViewed",
+            "CardAssigned",
+            "GameOver",
+        ):
             assert RULES.reveals(e)
         if e["type"] in ("ShipMoved", "Passed", "TurnEnded", "TurnStarted", "GondolierSeated"):
             assert not RULES.reveals(e)
@@ -261,11 +287,24 @@ def test_every_listed_command_is_accepted_and_unlisted_moves_are_refused():
                     for kind, face in set(state.hand[seat]):
                         candidates.append({"type": "build_building", "kind": kind, "face": face, "space": sp})
         candidates += [{"type": "produce", "factories": k} for k in range(-1, 6)]
-        candidates += [{"type": t} for t in ("act", "stop_building", "draw_street", "keep_tile", "skip_sale",
-                                              "fire_gondolier", "hire_gondolier", "decline_characters")]
+        candidates += [
+            {"type": t}
+            for t in (
+                "act",
+                "stop_building",
+                "draw_street",
+                "keep_tile",
+                "skip_sale",
+                "fire_gondolier",
+                "hire_gondolier",
+                "decline_characters",
+            )
+        ]
         candidates += [{"type": "sell_beads", "beads": {c: k}} for c in data.BEAD_COLOURS for k in range(0, 5)]
-        candidates += [{"type": "sell_beads", "beads": {"red": 1, "green": 1, "blue": 1}},
-                       {"type": "sell_beads", "beads": {"red": 1, "green": 1}}]
+        candidates += [
+            {"type": "sell_beads", "beads": {"red": 1, "green": 1, "blue": 1}},
+            {"type": "sell_beads", "beads": {"red": 1, "green": 1}},
+        ]
         for command in candidates:
             if json.dumps(command, sort_keys=True) in listed:
                 continue
@@ -290,16 +329,58 @@ def test_determinize_is_consistent_and_keeps_own_knowledge():
 
 
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=12)
-    | st.sampled_from(["red", "green", "blue", "grey", "top", "choose", "shop", "palace", "glass_factory",
-                       "special_building", "NAVAGERO", "SAN_DONATO:r1c1", "C01", "SB01", "white"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 40)
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "red",
+            "green",
+            "blue",
+            "grey",
+            "top",
+            "choose",
+            "shop",
+            "palace",
+            "glass_factory",
+            "special_building",
+            "NAVAGERO",
+            "SAN_DONATO:r1c1",
+            "C01",
+            "SB01",
+            "white",
+        ]
+    ),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=8,
 )
-COMMAND_TYPES = ["pass", "move_ship", "act", "choose_buy_mode", "pick_tile", "keep_tile", "place_tile",
-                 "draw_street", "place_street", "build_building", "stop_building", "take_special_card",
-                 "keep_character", "decline_characters", "seat_gondolier", "fire_gondolier", "hire_gondolier",
-                 "collect_income", "produce", "sell_beads", "skip_sale", "assign_character", "stop_assigning", "bogus"]
+COMMAND_TYPES = [
+    "pass",
+    "move_ship",
+    "act",
+    "choose_buy_mode",
+    "pick_tile",
+    "keep_tile",
+    "place_tile",
+    "draw_street",
+    "place_street",
+    "build_building",
+    "stop_building",
+    "take_special_card",
+    "keep_character",
+    "decline_characters",
+    "seat_gondolier",
+    "fire_gondolier",
+    "hire_gondolier",
+    "collect_income",
+    "produce",
+    "sell_beads",
+    "skip_sale",
+    "assign_character",
+    "stop_assigning",
+    "bogus",
+]
 FIELDS = ["ship", "to", "mode", "face", "space", "kind", "card", "island", "colour", "shops", "factories", "beads"]
 
 

@@ -80,8 +80,14 @@ def test_fresh_views_show_counts_not_orders():
 
 
 def test_grid_counts_and_adjacency_facts():
-    expected = {"SACCA_MATTIA": (10, 10), "SAN_DONATO": (8, 10), "SAN_PIETRO_MARTIRE": (6, 9), "NAVAGERO": (6, 7),
-                "SANTO_STEFANO": (6, 7), "SACCA_SERENELLA": (6, 7)}
+    expected = {
+        "SACCA_MATTIA": (10, 10),
+        "SAN_DONATO": (8, 10),
+        "SAN_PIETRO_MARTIRE": (6, 9),
+        "NAVAGERO": (6, 7),
+        "SANTO_STEFANO": (6, 7),
+        "SACCA_SERENELLA": (6, 7),
+    }
     for n, paved, brown in ((3, 36, 43), (4, 42, 50)):
         g = geometry(n)
         assert (len(g.paved_spaces), len(g.brown_spaces)) == (paved, brown)
@@ -93,9 +99,19 @@ def test_grid_counts_and_adjacency_facts():
         for s, nbs in enumerate(g.neighbours):
             assert all(g.island_of[nb] == g.island_of[s] for nb in nbs)
     assert sum(Counter(data.RING).values()) == 18 and len(set(data.ANCHORS)) == 8
-    assert Counter(data.RING) == {"BUILD": 3, "BUY_GLASS_FACTORY": 2, "BUY_SHOP": 2, "BUY_PALACE": 2,
-                                  "HIRE_CHARACTER": 2, "PLACE_GONDOLIER": 2, "TAKE_2_GOLD": 1,
-                                  "BUY_SPECIAL_BUILDING": 1, "INCOME": 1, "PRODUCTION": 1, "GONDOLIERS": 1}
+    assert Counter(data.RING) == {
+        "BUILD": 3,
+        "BUY_GLASS_FACTORY": 2,
+        "BUY_SHOP": 2,
+        "BUY_PALACE": 2,
+        "HIRE_CHARACTER": 2,
+        "PLACE_GONDOLIER": 2,
+        "TAKE_2_GOLD": 1,
+        "BUY_SPECIAL_BUILDING": 1,
+        "INCOME": 1,
+        "PRODUCTION": 1,
+        "GONDOLIERS": 1,
+    }
     customers = Counter()
     for face, count in data.STREET_COUNTS.items():
         for colour, k in data.STREET_FACES[face].items():
