@@ -1,9 +1,9 @@
 """The heuristic bots play Amerigo with: what a player holds *and can still do*, not only points scored.
 
-``estimated_score`` (``view``) counts VP, gold, goods, track values and a flat worth of planned tiles. On
-its own it makes ship moves look worthless (a ship only pays once it founds a trading post) and posts,
-planned tiles and building land look like nothing more than their VP today, so a bot only took gold.
-``evaluate`` adds, per player:
+Counting only VP, gold, goods, track values and a flat worth of planned tiles (the evaluation before this
+module) makes ship moves look worthless (a ship only pays once it founds a trading post) and posts, planned
+tiles and building land look like nothing more than their VP today, so a bot only took gold. ``evaluate``
+adds, per player:
 
 - **ships**: a ship that can still found a post is worth more the closer it is (in sailing distance) to
   an anchor whose trading-post space is still empty; a ship sitting on such an anchor is worth most;

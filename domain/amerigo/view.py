@@ -13,12 +13,9 @@ from .data import (
     COMMODITIES,
     PIRATE_MARKERS,
     PROGRESS_DISPLAY_SPACES,
-    PROGRESS_VP,
     SHAPES,
-    SPECIAL_VP,
     TIME_VALUE_BY_ROUND,
     VILLAGE_SHAPES,
-    track_vp,
 )
 from .state import NEUTRAL_SLOT, POST, VILLAGE_SLOT, State
 
@@ -201,45 +198,6 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         stacks[mark] = ids
     new.prod_stacks = stacks
     return new
-
-
-def estimated_score(state: State, seat: int) -> float:
-    p = state.players[seat]
-    if state.over:
-        return float(p.vp)
-    goods = sum(
-        n * (1 + sum(1 for t in p.production if t.split("-")[1] == c)) for n, c in zip(p.commodities, COMMODITIES)
-    )
-    extra = 0.0
-    for t, used in p.tokens.items():
-        if t == "P23":
-            extra += 7
-        elif t == "P22":
-            extra += 12 - p.posts_left
-        elif t in ("P17", "P18") and not used:
-            extra += 3 if t == "P17" else 5
-    remaining_rounds = 5 - state.round + 1
-    planned = sum(p.planned) * 1.5
-    return (
-        p.vp
-        + p.gold
-        + goods
-        + track_vp(PROGRESS_VP, p.progress)
-        + track_vp(SPECIAL_VP, p.special)
-        + 3 * p.chests
-        + extra
-        + planned
-        + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
-        + 0.1 * p.progress
-        + 0.1 * p.special
-        + 0.3 * (12 - p.posts_left)
-    )
-
-
-def evaluate(state: State, seat: int) -> float:
-    mine = estimated_score(state, seat)
-    others = [estimated_score(state, s) for s in range(state.seats) if s != seat]
-    return mine - (max(others) if others else 0.0)
 
 
 def result(state: State) -> GameResult:
