@@ -14,20 +14,6 @@ from domain.archipelago.state import ArchState, card_owner, linked, owns
 from domain.archipelago.steps import explore_movers, explore_positions
 from domain.game import IllegalCommand
 
-TURN_ACTIONS = (
-    "harvest",
-    "recruit",
-    "reproduce",
-    "tax",
-    "trade",
-    "explore",
-    "migrate",
-    "build",
-    "use_card",
-    "build_wonder",
-    "use_building",
-)
-
 
 def _usable_with(st: ArchState, seat: int, action: str) -> list[str]:
     out = []
