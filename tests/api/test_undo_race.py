@@ -50,21 +50,19 @@ def race_app(request, tmp_path):
     store.close()
 
 
-def play_one_race(app, runtime) -> dict:
-    client = app.test_client()
+def new_game(client) -> tuple[str, dict[int, str], int]:
     body = {
         "game_type": "secret_numbers",
         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
         "options": {"rounds": 5},
     }
     game = client.post("/games", json=body).get_json()
-    gid = game["id"]
-    token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
-    before = game["version"]
-    banked = client.post(
-        f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=auth(token[0])
-    )
-    assert banked.status_code == 200
+    return game["id"], {t["seat"]: t["token"] for t in game["seat_tokens"]}, game["version"]
+
+
+def race(app, runtime, gid: str, token: dict[int, str], undo_path: str, undo_body: dict | None) -> tuple:
+    """Seat 1 plays while ``undo_path`` is posted at the same moment; the answers and how many of seat 1's
+    confirmed (200) events are no longer in the live stream afterwards."""
     barrier = threading.Barrier(2)
     out: dict = {}
 
@@ -74,13 +72,14 @@ def play_one_race(app, runtime) -> dict:
         r = c.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(token[1]))
         out["move"] = (r.status_code, r.get_json())
 
-    def seat_0_undoes():
+    def undo():
         c = app.test_client()
         barrier.wait()
-        r = c.post(f"/games/{gid}/undo", json={"to_version": before, "reason": "misclick"}, headers=auth(token[0]))
+        seat = 0 if undo_path.endswith("/undo") else 1
+        r = c.post(f"/games/{gid}{undo_path}", json=undo_body, headers=auth(token[seat]))
         out["undo"] = (r.status_code, r.get_json())
 
-    threads = [threading.Thread(target=seat_1_moves), threading.Thread(target=seat_0_undoes)]
+    threads = [threading.Thread(target=seat_1_moves), threading.Thread(target=undo)]
     for t in threads:
         t.start()
     for t in threads:
@@ -93,9 +92,22 @@ def play_one_race(app, runtime) -> dict:
             kept = live.get(event["version"])
             if kept is None or kept.generation != event["generation"] or kept.meta.get("seat") != 1:
                 erased += 1
-    undo_status, undo_body = out["undo"]
-    assert undo_status in (200, 412), undo_body
+    undo_status, undo_answer = out["undo"]
     assert move_status in (200, 409, 412), move_body
+    return move_status, undo_status, undo_answer, erased
+
+
+def play_one_race(app, runtime) -> dict:
+    client = app.test_client()
+    gid, token, before = new_game(client)
+    banked = client.post(
+        f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 2}}, headers=auth(token[0])
+    )
+    assert banked.status_code == 200
+    move_status, undo_status, undo_body, erased = race(
+        app, runtime, gid, token, "/undo", {"to_version": before, "reason": "misclick"}
+    )
+    assert undo_status in (200, 412), undo_body
     if undo_status == 412:
         assert runtime.store.archived(gid) == [] and undo_body["code"] == "stale_version"
     assert runtime.store.verify(gid).ok
@@ -106,52 +118,15 @@ def play_one_race(app, runtime) -> dict:
 def play_one_accept_race(app, runtime) -> dict:
     """Seat 0 drew (random: the undo needs seat 1's agreement); seat 1 accepts and plays at the same time."""
     client = app.test_client()
-    body = {
-        "game_type": "secret_numbers",
-        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
-        "options": {"rounds": 5},
-    }
-    game = client.post("/games", json=body).get_json()
-    gid = game["id"]
-    token = {t["seat"]: t["token"] for t in game["seat_tokens"]}
-    before = game["version"]
+    gid, token, before = new_game(client)
     assert (
         client.post(f"/games/{gid}/commands", json={"command": {"type": "draw"}}, headers=auth(token[0])).status_code
         == 200
     )
     asked = client.post(f"/games/{gid}/undo", json={"to_version": before, "reason": "oops"}, headers=auth(token[0]))
     assert asked.get_json()["status"] == "requested"
-    barrier = threading.Barrier(2)
-    out: dict = {}
-
-    def seat_1_moves():
-        c = app.test_client()
-        barrier.wait()
-        r = c.post(f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(token[1]))
-        out["move"] = (r.status_code, r.get_json())
-
-    def seat_1_accepts():
-        c = app.test_client()
-        barrier.wait()
-        r = c.post(f"/games/{gid}/undo/accept", headers=auth(token[1]))
-        out["undo"] = (r.status_code, r.get_json())
-
-    threads = [threading.Thread(target=seat_1_moves), threading.Thread(target=seat_1_accepts)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    live = {e.version: e for e in runtime.store.read(gid)}
-    move_status, move_body = out["move"]
-    erased = 0
-    if move_status == 200:
-        for event in move_body["events"]:
-            kept = live.get(event["version"])
-            if kept is None or kept.generation != event["generation"] or kept.meta.get("seat") != 1:
-                erased += 1
-    undo_status, undo_body = out["undo"]
+    move_status, undo_status, undo_body, erased = race(app, runtime, gid, token, "/undo/accept", None)
     assert undo_status in (200, 409, 412), undo_body
-    assert move_status in (200, 409, 412), move_body
     return {
         "erased": erased,
         "move": move_status,
