@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain import registry  # noqa: E402
 from domain.bots import MCTSBot  # noqa: E402
-from domain.game import Rules, State  # noqa: E402
+from domain.game import Capabilities, Rules, State  # noqa: E402
 from domain.rng import rng_for  # noqa: E402
 
 
@@ -74,10 +74,11 @@ def mid_game(rules: Rules, seats: int, seed: int, options: dict) -> tuple[State,
 
 
 class WithoutFastPath:
-    """Hides the rules' optional in-place hooks so the plain ``decide``/``evolve`` path is measured."""
+    """The rules with no fast path declared, so the plain ``decide``/``evolve`` path is measured."""
 
     def __init__(self, rules: Rules) -> None:
         self._rules = rules
+        self.capabilities = Capabilities(evaluation=rules.capabilities.evaluation)
 
     def __getattr__(self, name: str):
         if name in ("play", "apply_in_place"):
@@ -114,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         move = bot.choose(planner, state, seat, random.Random(run))
         elapsed = time.perf_counter() - started
         rates.append(bot.last_iterations / elapsed)
-    fast = "off" if args.no_fast_path or not (hasattr(rules, "play") or hasattr(rules, "apply_in_place")) else "on"
+    caps = rules.capabilities
+    fast = "off" if args.no_fast_path or not (caps.play_in_place or caps.apply_in_place) else "on"
     print(
         f"MCTS: {statistics.median(rates):,.0f} iterations/s (median of {args.repeat} runs of {args.iterations},"
         f" rollout depth {args.rollout_depth}, fast path {fast}; min {min(rates):,.0f}, max {max(rates):,.0f})"

@@ -22,6 +22,12 @@ A game is one object (usually a module-level instance of a ``Rules`` subclass) w
 - ``evaluate(state, seat) -> float``: a heuristic value of the state for ``seat`` (greedy bots);
 - ``reveals(event) -> bool``: whether the event records a random outcome or reveals information that
   was hidden (undo must not let a seat peek and take back);
+- ``seat_count(state) -> int``: how many seats the game in ``state`` has (default: the spectator view's
+  ``seats``, which every view carries);
+- ``capabilities``: what the game offers beyond the required protocol, declared up front (``Capabilities``,
+  in the spirit of OpenSpiel's ``GameType``): the in-place fast path (``play`` or ``apply_in_place``, with
+  ``copy_state`` for the private copy they mutate) and whether ``evaluate`` is a real heuristic. Bots read
+  the declaration; they never look methods up by name;
 - what clients are told (``domain/contract.py``): ``catalogue()`` (every component, the board geometry, what
   each code means), ``command_schemas()`` (the command vocabulary, one schema per ``type``),
   ``view_schema()`` and ``label(state, seat, command)`` (a short English label for a legal command, built
@@ -33,9 +39,11 @@ past tense) and named fields. Seats are integers ``0 .. seats-1``.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from domain.contract import default_label
 
@@ -111,9 +119,9 @@ def validate_options(schema: tuple[Option, ...], options: dict[str, Any] | None)
             raise InvalidOptions(f"option {opt.name!r} must be of type {opt.as_dict()['type']}")
         if opt.choices is not None and value not in opt.choices:
             raise InvalidOptions(f"option {opt.name!r} must be one of {list(opt.choices)}")
-        if opt.minimum is not None and value < opt.minimum:
+        if opt.minimum is not None and cast(int, value) < opt.minimum:
             raise InvalidOptions(f"option {opt.name!r} must be at least {opt.minimum}")
-        if opt.maximum is not None and value > opt.maximum:
+        if opt.maximum is not None and cast(int, value) > opt.maximum:
             raise InvalidOptions(f"option {opt.name!r} must be at most {opt.maximum}")
         out[opt.name] = value
     return out
@@ -143,7 +151,7 @@ class GameResult:
         }
 
 
-def rank_by(keys: list[tuple]) -> list[int]:
+def rank_by(keys: list[tuple[Any, ...]]) -> list[int]:
     """Competition ranking ("1224") of seats by descending key tuples; equal keys share a rank."""
     order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
     ranks = [0] * len(keys)
@@ -153,6 +161,28 @@ def rank_by(keys: list[tuple]) -> list[int]:
         else:
             ranks[seat] = pos + 1
     return ranks
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game offers beyond the required protocol; every field defaults to the plain protocol.
+
+    - ``play_in_place``: ``rules.play(state, command, seat, rng) -> events`` decides *and* applies the
+      events to ``state`` in place (the events equal ``decide``'s; folding them with ``evolve`` gives the
+      same state). ``state`` must be a private copy (``copy_state``) and the command one of
+      ``legal_commands``: after a refused command the state is undefined.
+    - ``apply_in_place``: ``rules.apply_in_place(state, event) -> state | None`` folds one event into a
+      private copy in place (``None``: the state object itself was updated).
+    - ``evaluation``: ``rules.evaluate(state, seat)`` is a heuristic worth searching on. When ``False``
+      bots score every unfinished position as even (0.0 for every seat) and never call ``evaluate``.
+    """
+
+    play_in_place: bool = False
+    apply_in_place: bool = False
+    evaluation: bool = True
+
+
+PLAIN = Capabilities()
 
 
 class Rules:
@@ -165,6 +195,8 @@ class Rules:
     options_schema: tuple[Option, ...] = ()
     # Bumped whenever the shape of the state changes, so cached snapshots from older code are ignored.
     state_version: str = "1"
+    # What the game offers beyond the required protocol (see ``Capabilities``); the default offers nothing.
+    capabilities: ClassVar[Capabilities] = PLAIN
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -230,6 +262,34 @@ class Rules:
 
     def reveals(self, event: Event) -> bool:
         return False
+
+    def seat_count(self, state: State) -> int:
+        """How many seats the game in ``state`` has: by default the spectator view's ``seats``."""
+        seats = self.view(state, None)["seats"]
+        return len(seats) if isinstance(seats, list) else int(seats)
+
+    def check_seats(self, seats: object) -> int:
+        """``seats`` if the game takes that many players, else ``InvalidOptions`` (the seat-count check)."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
+            raise InvalidOptions(f"{self.title or self.name} takes {self.min_players} to {self.max_players} players")
+        return seats
+
+    # ---- the optional fast path, offered only where ``capabilities`` declares it
+    def copy_state(self, state: State) -> State:
+        """A deep copy of ``state`` that the caller owns and may mutate (the fast path's private copy).
+        The default is a pickle round trip (``copy.deepcopy`` for a state that cannot be pickled)."""
+        try:
+            return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        except Exception:  # not picklable: slower but general
+            return copy.deepcopy(state)
+
+    def play(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
+        """Decide and apply in place (declared by ``capabilities.play_in_place``)."""
+        raise NotImplementedError(f"{self.name} does not declare play_in_place")
+
+    def apply_in_place(self, state: State, event: Event) -> State | None:
+        """Fold one event into a private copy in place (declared by ``capabilities.apply_in_place``)."""
+        raise NotImplementedError(f"{self.name} does not declare apply_in_place")
 
     # ---- what clients are told (see domain/contract.py); defaults for games that publish nothing more
     def catalogue(self) -> dict[str, Any]:

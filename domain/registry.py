@@ -35,7 +35,8 @@ def get(name: str) -> Rules:
         return _extra[name]
     if name not in GAME_MODULES:
         raise UnknownGameType(name)
-    return importlib.import_module(GAME_MODULES[name]).RULES
+    rules: Rules = importlib.import_module(GAME_MODULES[name]).RULES
+    return rules
 
 
 def names() -> list[str]:

@@ -25,7 +25,7 @@ Bots (``make_bot(name, seed)`` accepts these names, the levels below and ``mcts:
   plies (default 10; then the seat holding control plays out its own turn and a logistic of each seat's
   ``evaluate`` advantage scores the position), rank-based per-seat
   rewards at the end of the game. Simultaneous steps are serialised in seat order inside the tree.
-  Uses an optional in-place fast path (``rules.play`` / ``rules.apply_in_place``) when offered.
+  Uses the in-place fast path a game declares in ``rules.capabilities`` (``play`` / ``apply_in_place``).
 
 Levels (``LEVELS``; the time budget is enforced by the worker through ``should_stop``, the iteration
 budget by the bot; whichever runs out first ends the search). The levels' MCTS does no random

@@ -6,13 +6,9 @@ plugs in without changes to the bots.
 
 from __future__ import annotations
 
-import copy
-import inspect
 import json
-import pickle
 import random
 from collections.abc import Callable
-from typing import Any
 
 from domain.game import Command, Rules, State, rank_by
 
@@ -77,10 +73,15 @@ def legal_or_raise(rules: Rules, state: State, seat: int) -> list[Command]:
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    """An independent generator in the same state as ``rng`` (common random numbers for comparisons)."""
-    twin = random.Random()
+    """An independent generator in the same state as ``rng`` (common random numbers for comparisons).
+
+    Built without seeding (``Random()`` would read the OS entropy first): ``setstate`` overwrites all of it."""
+    twin = _new_random(random.Random)
     twin.setstate(rng.getstate())
     return twin
+
+
+_new_random = random.Random.__new__
 
 
 def apply_command(rules: Rules, state: State, command: Command, seat: int, rng: random.Random) -> State:
@@ -91,32 +92,15 @@ def apply_command(rules: Rules, state: State, command: Command, seat: int, rng: 
 
 
 def seat_count(rules: Rules, state: State) -> int:
-    """How many seats the game has, using the protocol only.
+    """How many seats the game has: the protocol's ``rules.seat_count(state)`` (declared, never probed)."""
+    return int(rules.seat_count(state))
 
-    Tries an optional ``rules.seat_count(state)``, then the spectator view (``seats`` as a number or a
-    list, or ``players``), then probes ``evaluate`` seat by seat (never looking at its values).
-    """
-    counter = getattr(rules, "seat_count", None)
-    if callable(counter):
-        return int(counter(state))
-    try:
-        view = rules.view(state, None)
-    except Exception:  # a game without a spectator view still works
-        view = {}
-    for field in ("seats", "players"):
-        value = view.get(field) if isinstance(view, dict) else None
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-        if isinstance(value, list) and value:
-            return len(value)
-    count = 0
-    while count < 16:
-        try:
-            rules.evaluate(state, count)
-        except Exception:  # the first seat that does not exist ends the probe
-            break
-        count += 1
-    return max(count, 1)
+
+def evaluation(rules: Rules, state: State, seat: int) -> float:
+    """``rules.evaluate(state, seat)`` when the game declares an evaluation, else 0.0 (every seat even)."""
+    if rules.capabilities.evaluation:
+        return float(rules.evaluate(state, seat))
+    return 0.0
 
 
 def rank_rewards(values: list[float], ranks: list[int], score_weight: float = 0.1) -> list[float]:
@@ -150,57 +134,45 @@ def state_rewards(rules: Rules, state: State, seats: int, score_weight: float = 
         result = rules.result(state)
         values = [float(v) for v in result.scores]
         return rank_rewards(values, list(result.ranks), score_weight)
-    values = [float(rules.evaluate(state, s)) for s in range(seats)]
+    values = [evaluation(rules, state, s) for s in range(seats)]
     return rank_rewards(values, rank_by([(v,) for v in values]), score_weight)
 
 
 def private_copy(rules: Rules, state: State) -> State:
-    """A copy of ``state`` that may be mutated: ``rules.copy_state`` if offered, else a pickle round trip."""
-    copier = getattr(rules, "copy_state", None)
-    if callable(copier):
-        return copier(state)
-    try:
-        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-    except Exception:  # not picklable: slower but general
-        return copy.deepcopy(state)
+    """A copy of ``state`` that may be mutated: the protocol's ``rules.copy_state`` (a pickle round trip
+    unless the game offers a faster one)."""
+    return rules.copy_state(state)
 
 
 class InPlaceStepper:
-    """The optional in-place fast path of a rules object, or ``None`` from ``in_place_stepper``.
+    """The in-place fast path a rules object declares (``Capabilities``), or ``None`` from ``in_place_stepper``.
 
     ``step(state, command, seat, rng)`` mutates ``state`` (which the caller owns, see ``private_copy``)
     and returns the new state; the result equals ``apply_command`` on the same inputs.
     """
 
-    def __init__(self, rules: Rules, play: Callable[..., Any] | None, apply_event: Callable[..., Any] | None) -> None:
+    __slots__ = ("rules", "_play")
+
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._play = play
-        self._apply_event = apply_event
+        self._play = rules.capabilities.play_in_place
 
     def step(self, state: State, command: Command, seat: int, rng: random.Random) -> State:
-        if self._play is not None:
-            self._play(state, command, seat, rng)
+        rules = self.rules
+        if self._play:
+            rules.play(state, command, seat, rng)
             return state
-        assert self._apply_event is not None
-        for event in self.rules.decide(state, command, seat, rng):
-            after = self._apply_event(state, event)
+        for event in rules.decide(state, command, seat, rng):
+            after = rules.apply_in_place(state, event)
             if after is not None:
                 state = after
         return state
 
 
 def in_place_stepper(rules: Rules) -> InPlaceStepper | None:
-    """Detect ``rules.play(state, command, seat, rng)`` (decide and apply in place) or
-    ``rules.apply_in_place(state, event)``; never required, ``None`` when neither is offered."""
-    play = getattr(rules, "play", None)
-    if callable(play):
-        try:
-            params = list(inspect.signature(play).parameters)
-        except (TypeError, ValueError):
-            params = []
-        if params[:4] == ["state", "command", "seat", "rng"]:
-            return InPlaceStepper(rules, play, None)
-    apply_event = getattr(rules, "apply_in_place", None)
-    if callable(apply_event):
-        return InPlaceStepper(rules, None, apply_event)
+    """The fast path ``rules.capabilities`` declares (``play_in_place`` first, then ``apply_in_place``);
+    ``None`` when it declares neither."""
+    caps = rules.capabilities
+    if caps.play_in_place or caps.apply_in_place:
+        return InPlaceStepper(rules)
     return None

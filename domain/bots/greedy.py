@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.base import Bot, StopCheck, apply_command, command_key, copy_rng, legal_or_raise
+from domain.bots.base import Bot, StopCheck, apply_command, command_key, copy_rng, evaluation, legal_or_raise
 from domain.bots.lookahead import DEFAULT_LOOKAHEAD, NO_LOOKAHEAD, LookAhead, play_out
 from domain.game import Command, IllegalCommand, Rules, State
 
@@ -70,7 +70,7 @@ class GreedyBot(Bot):
                 if look.horizon:
                     after, played = play_out(rules, after, seat, chance, look, should_stop)
                     steps[index] += played
-                totals[index] += float(rules.evaluate(after, seat))
+                totals[index] += evaluation(rules, after, seat)
                 counts[index] += 1
         scored = [(totals[i] / counts[i], i) for i in range(len(legal)) if counts[i]]
         if not scored:

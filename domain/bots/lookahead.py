@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from domain.bots.base import StopCheck, apply_command, copy_rng
+from domain.bots.base import StopCheck, apply_command, copy_rng, evaluation
 from domain.game import IllegalCommand, Rules, State
 
 
@@ -91,7 +91,7 @@ def play_out(
                 after = apply_command(rules, state, command, seat, copy_rng(rng))
             except IllegalCommand:
                 continue
-            value = float(rules.evaluate(after, seat))
+            value = evaluation(rules, after, seat)
             if best is None or value > best_value:
                 best, best_value = after, value
         if best is None:
@@ -111,4 +111,4 @@ def evaluate_through(
     """``rules.evaluate`` for ``seat`` once it has played out its own open turn (see ``play_out``)."""
     if look.horizon:
         state, _ = play_out(rules, state, seat, rng, look)
-    return float(rules.evaluate(state, seat))
+    return evaluation(rules, state, seat)

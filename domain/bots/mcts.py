@@ -37,14 +37,14 @@ since its last move, so after anybody else acted the tree starts afresh. ``reuse
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
-every step. A rules object can offer
+every step. A rules object declares it in ``rules.capabilities`` (``domain.game.Capabilities``):
 
-- ``play(state, command, seat, rng) -> events``: decide *and* apply in place (Puerto Rico has it), or
-- ``apply_in_place(state, event)``: fold one event in place, returning the new state or ``None``.
+- ``play_in_place``: ``rules.play(state, command, seat, rng) -> events`` decides *and* applies in place, or
+- ``apply_in_place``: ``rules.apply_in_place(state, event)`` folds one event in place, returning the new
+  state or ``None``.
 
-The private copy comes from ``rules.copy_state(state)`` when offered, else from a pickle round trip
-(``copy.deepcopy`` if the state cannot be pickled). ``play`` is only trusted when its parameters are
-named ``(state, command, seat, rng)``. Either path gives exactly the same search as ``decide``/``evolve``.
+The private copy comes from ``rules.copy_state(state)`` (the protocol's default is a pickle round trip).
+Either path gives exactly the same search as ``decide``/``evolve``; a test checks it for every game.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from domain.bots.base import (
     apply_command,
     command_key,
     copy_rng,
+    evaluation,
     in_place_stepper,
     legal_or_raise,
     private_copy,
@@ -320,7 +321,7 @@ class MCTSBot(Bot):
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
-        values = [float(rules.evaluate(world, s)) for s in range(seats)]
+        values = [evaluation(rules, world, s) for s in range(seats)]
         if seats == 1:
             advantages = values
         else:

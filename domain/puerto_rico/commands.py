@@ -47,6 +47,8 @@ _SPECS: dict[str, tuple[tuple[str, Any], ...]] = {
     "keep_barrel": (("good", GOOD_INDEX),),
 }
 
+COMMAND_TYPES = frozenset(_SPECS)
+
 _STEP_HELP = {
     "pick": "pick a role",
     "hacienda": "settler: draw the top face-down plantation with your hacienda, or pass",

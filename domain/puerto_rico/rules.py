@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from domain.contract import command_schemas
-from domain.game import GameResult, IllegalCommand, InvalidOptions, NotYourTurn, Option, Rules, validate_options
+from domain.decider import Recorder, open_command
+from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
 
 from . import catalogue, commands, labels, schema, scoring, view
@@ -24,6 +25,7 @@ class PuertoRicoRules(Rules):
     min_players = 2
     max_players = 5
     state_version = "1"
+    capabilities = Capabilities(play_in_place=True)
     options_schema = (
         Option(
             "variant",
@@ -53,8 +55,7 @@ class PuertoRicoRules(Rules):
 
     def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         out = validate_options(self.options_schema, options)
-        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions("Puerto Rico needs 2 to 5 seats (2 only with the official 2-player variant)")
+        self.check_seats(seats)
         variant = out["variant"]
         if variant == "auto":
             variant = "official_2p" if seats == 2 else "standard"
@@ -103,12 +104,14 @@ class PuertoRicoRules(Rules):
     # ------------------------------------------------------------ decisions
 
     def _check(self, state: PRState, command: Any, seat: Any) -> Command:
-        if not state.started:
-            raise IllegalCommand("illegal_command", "the game has not been set up")
-        if state.phase == OVER:
-            raise IllegalCommand("game_over", "the game is over")
-        if seat != state.current or isinstance(seat, bool):
-            raise NotYourTurn(f"it is seat {state.current}'s turn to act")
+        open_command(
+            command,
+            seat,
+            started=state.started,
+            over=state.phase == OVER,
+            acting=(state.current,),
+            known=commands.COMMAND_TYPES,
+        )
         cmd = commands.parse(state, command)
         if not commands.is_legal(state, cmd):
             raise commands.refusal(state, cmd, commands.legal(state))
@@ -117,28 +120,22 @@ class PuertoRicoRules(Rules):
     def decide(self, state: PRState, command: Command, seat: int, rng: random.Random) -> list[Event]:
         cmd = self._check(state, command, seat)
         # Work on a copy whose player boards are copied on first write (``state`` is never mutated).
-        return self._run(state.copy(-1), cmd, rng, set())
+        return _run(_CopyOnWrite(state.copy(-1)), cmd, rng)
 
     def play(self, state: PRState, command: Command, seat: int, rng: random.Random) -> list[Event]:
         """Fast path for bots: decide and apply the resulting events to ``state`` IN PLACE.
 
         Returns the same events ``decide`` would return; folding them onto the old state gives ``state``.
         ``state`` must be owned by the caller alone: states returned by ``evolve`` share unchanged player
-        boards with their predecessors, so take a full ``state.copy()`` of such a state first."""
+        boards with their predecessors, so take a full ``copy_state`` of such a state first."""
         cmd = self._check(state, command, seat)
-        return self._run(state, cmd, rng, None)
+        return _run(Recorder(state, apply), cmd, rng)
 
-    @staticmethod
-    def _run(work: PRState, cmd: Command, rng: random.Random, copied: set[int] | None) -> list[Event]:
-        event = commands.event_for(work, cmd)
-        events = []
-        while event is not None:
-            if copied is not None:
-                _own_players(work, event, copied)
-            apply(work, event)
-            events.append(event)
-            event = commands.auto_event(work, rng)
-        return events
+    def copy_state(self, state: PRState) -> PRState:
+        return state.copy()
+
+    def seat_count(self, state: PRState) -> int:
+        return state.n
 
     def to_act(self, state: PRState) -> set[int]:
         if not state.started or state.phase == OVER:
@@ -193,19 +190,39 @@ class PuertoRicoRules(Rules):
         return labels.label(state, seat, command)
 
 
-def _own_players(work: PRState, event: Event, copied: set[int]) -> None:
-    """Copy the player boards ``event`` may change, unless ``work`` already owns its copies."""
-    kind = event.get("type")
-    if kind in SINGLE_SEAT:
-        seats: range | tuple[int, ...] = (event["seat"],)
-    elif kind in NO_PLAYER:
-        return
-    else:
-        seats = range(work.n)
-    for seat in seats:
-        if seat not in copied:
-            work.players[seat] = work.players[seat].copy()
-            copied.add(seat)
+def _run(rec: Recorder[PRState], cmd: Command, rng: random.Random) -> list[Event]:
+    """Emit the command's event, then the automatic events that follow it, until a seat must decide."""
+    event: Event | None = commands.event_for(rec.state, cmd)
+    while event is not None:
+        rec.emit(event)
+        event = commands.auto_event(rec.state, rng)
+    return rec.events
+
+
+class _CopyOnWrite(Recorder[PRState]):
+    """A recorder over a copy that shares the player boards: each is copied before its first change."""
+
+    __slots__ = ("copied",)
+
+    def __init__(self, work: PRState) -> None:
+        super().__init__(work, apply)
+        self.copied: set[int] = set()
+
+    def emit(self, event: Event) -> None:
+        work, copied = self.state, self.copied
+        kind = event.get("type")
+        if kind in SINGLE_SEAT:
+            seats: range | tuple[int, ...] = (event["seat"],)
+        elif kind in NO_PLAYER:
+            seats = ()
+        else:
+            seats = range(work.n)
+        for seat in seats:
+            if seat not in copied:
+                work.players[seat] = work.players[seat].copy()
+                copied.add(seat)
+        apply(work, event)
+        self.events.append(event)
 
 
 RULES = PuertoRicoRules()

@@ -5,6 +5,7 @@ import pytest
 from domain.bots import MCTSBot, make_bot
 from domain.bots.base import command_key, in_place_stepper
 from domain.bots.lookahead import NO_LOOKAHEAD
+from domain.game import Capabilities
 from domain.rng import rng_for
 from tests.domain.bots.sealed_bids import RULES as BIDS
 from tests.domain.bots.support import HIGH, LOW, MID, TrackingSecretGame, play, secret_position, win_share
@@ -82,6 +83,7 @@ def test_single_legal_command_needs_no_search():
 
 def test_in_place_fast_path_is_used_and_changes_nothing():
     class FastSecret(SecretGame):
+        capabilities = Capabilities(apply_in_place=True)
         in_place_calls = 0
         copies = 0
 
@@ -153,28 +155,46 @@ def test_more_iterations_help():
     assert share / games > 0.55
 
 
-def test_in_place_play_hook_is_detected_by_its_signature():
-    class WithPlay(SecretGame):
+def test_the_fast_path_is_read_from_the_declaration_never_found_by_name():
+    class UndeclaredPlay(SecretGame):
         def play(self, state, command, seat, rng):
-            raise AssertionError("not expected to be called here")
+            raise AssertionError("an undeclared play must never be called")
 
-    class OtherPlay(SecretGame):
-        def play(self, song):
-            return song
+        def apply_in_place(self, state, event):
+            raise AssertionError("an undeclared apply_in_place must never be called")
 
-    assert in_place_stepper(WithPlay()) is not None
-    assert in_place_stepper(OtherPlay()) is None
+    class DeclaredPlay(SecretGame):
+        capabilities = Capabilities(play_in_place=True)
+
+    assert in_place_stepper(UndeclaredPlay()) is None
+    assert in_place_stepper(DeclaredPlay()) is not None
     assert in_place_stepper(RULES) is None
+    state = secret_position([LOW + 6, HIGH - 6, MID], rounds=4)
+    assert MCTSBot(iterations=30).choose(UndeclaredPlay(), state, 0, random.Random(4)) in RULES.legal_commands(state, 0)
+
+
+def test_a_game_without_evaluation_is_never_evaluated():
+    class NoHeuristic(SecretGame):
+        capabilities = Capabilities(evaluation=False)
+
+        def evaluate(self, state, seat):
+            raise AssertionError("evaluate is not declared")
+
+    state = secret_position([LOW + 6, HIGH - 6], rounds=10)
+    assert MCTSBot(iterations=20, rollout_depth=2).choose(NoHeuristic(), state, 0, random.Random(0)) in (
+        RULES.legal_commands(state, 0)
+    )
 
 
 def test_fast_path_on_a_real_game_gives_the_same_search():
     """If Puerto Rico is importable, its in-place ``play`` hook must not change what MCTS computes."""
     puerto_rico = pytest.importorskip("domain.puerto_rico")
     rules = puerto_rico.RULES
-    if in_place_stepper(rules) is None:
-        pytest.skip("no in-place hook offered")
+    assert in_place_stepper(rules) is not None
 
     class Plain:
+        capabilities = Capabilities(evaluation=rules.capabilities.evaluation)
+
         def __init__(self, inner):
             self._inner = inner
 

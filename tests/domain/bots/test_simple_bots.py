@@ -143,4 +143,10 @@ def test_seat_count_from_the_protocol():
         def view(self, state, seat):
             raise NotImplementedError
 
+        def evaluate(self, state, seat):
+            raise AssertionError("seats are never counted by probing evaluate")
+
+        def seat_count(self, state):
+            return len(state.secrets)
+
     assert seat_count(NoView(), secret_position([1, 2, 3, 4, 5])) == 5
