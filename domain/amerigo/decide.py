@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.game import IllegalCommand, NotYourTurn
+from domain.decider import illegal, int_field, invalid, open_command, str_field
 
 from .data import (
     BLACK,
@@ -77,26 +77,10 @@ ALL_COMMANDS = frozenset(
 )
 
 
-def _invalid(msg: str) -> IllegalCommand:
-    return IllegalCommand("invalid_command", msg)
-
-
-def _illegal(msg: str) -> IllegalCommand:
-    return IllegalCommand("illegal_command", msg)
-
-
-def _int_field(cmd: dict, name: str) -> int:
-    value = cmd.get(name)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _invalid(f"field {name!r} must be an integer")
-    return value
-
-
-def _str_field(cmd: dict, name: str) -> str:
-    value = cmd.get(name)
-    if not isinstance(value, str):
-        raise _invalid(f"field {name!r} must be a string")
-    return value
+_invalid = invalid
+_illegal = illegal
+_int_field = int_field
+_str_field = str_field
 
 
 def _square_field(state: State, value: Any, name: str, allow_frame: bool) -> int:
@@ -120,20 +104,20 @@ def _square_field(state: State, value: Any, name: str, allow_frame: bool) -> int
     return r * board.ncols + c
 
 
-def decide(state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel) -> list[dict]:
-    if not state.started:
-        raise _illegal("the game has not been set up")
-    if state.over:
-        raise IllegalCommand("game_over", "the game is over")
-    if not isinstance(command, dict):
-        raise _invalid("a command must be a JSON object with a 'type'")
-    kind = command.get("type")
-    if not isinstance(kind, str) or kind not in ALL_COMMANDS:
-        raise _invalid(f"unknown command type {kind!r}; see legal_commands for what is possible")
-    if type(seat) is not int or seat != state.turn_seat:
-        raise NotYourTurn()
-    ctx = Ctx(state)
-    done = _dispatch(ctx, state, command, kind, seat)
+def decide(
+    state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel, in_place: bool = False
+) -> list[dict]:
+    """The events ``command`` by ``seat`` causes. ``in_place`` (the fast path): apply them to ``state``
+    itself, which the caller owns; the rules then read a shallow snapshot of the state before the command,
+    exactly what they read from ``state`` in the pure path (``apply`` never mutates what states share)."""
+    kind = open_command(
+        command, seat, started=state.started, over=state.over, acting=(state.turn_seat,), known=ALL_COMMANDS
+    )
+    if in_place:
+        ctx, before = Ctx(state), state.clone()
+    else:
+        ctx, before = Ctx(state.clone()), state
+    done = _dispatch(ctx, before, command, kind, seat)
     if done:
         ctx.emit({"type": "TurnEnded", "seat": seat})
         run_chain(ctx, rng, tower)
@@ -250,7 +234,7 @@ def _advance(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
     track, last = track_of(x)
     if old + n == last and s.ap_free > n:
         ctx.emit({"type": "TrackOverflowed", "seat": seat, "track": track, "gold": TRACK_OVERFLOW_GOLD})
-    return ctx.s.stage != TOKENS
+    return ctx.state.stage != TOKENS
 
 
 def _take_progress_token(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
@@ -259,7 +243,7 @@ def _take_progress_token(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
         raise _illegal(f"{token} is not on the progress display")
     space = PROGRESS_DISPLAY_SPACES[s.progress_display.index(token)]
     ctx.emit({"type": "ProgressTokenTaken", "seat": seat, "token": token, "space": space})
-    return ctx.s.tokens_due == 0
+    return ctx.state.tokens_due == 0
 
 
 def _fast_passage(ctx: Ctx, s: State, seat: int) -> bool:
@@ -358,7 +342,7 @@ def _found(ctx: Ctx, s: State, seat: int, ship: int) -> None:
 
 
 def _check_completion(ctx: Ctx, seat: int, island: int) -> None:
-    s = ctx.s
+    s = ctx.state
     if s.island_empty[island] != 0:
         return
     board = s.board

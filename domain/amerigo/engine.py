@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from domain.decider import Recorder
+
 from .board import draw_layout
 from .data import (
     BOUNTY_GOLD,
@@ -35,18 +37,14 @@ from .state import State
 from .tower import TowerModel
 
 
-class Ctx:
-    """A private working copy of the state plus the events emitted so far."""
+class Ctx(Recorder[State]):
+    """The recorder of one decision or of the set-up (``domain.decider.Recorder``): ``state`` is a working
+    state that no one else reads (a ``clone``: ``apply`` is copy-on-write, so a shallow copy is private)."""
 
-    __slots__ = ("s", "events")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.s = state.clone()
-        self.events: list[dict] = []
-
-    def emit(self, event: dict) -> None:
-        self.events.append(event)
-        apply(self.s, event)
+        super().__init__(state, apply)
 
 
 def setup_events(seats: int, rng: random.Random, tower: TowerModel) -> list[dict]:
@@ -99,7 +97,7 @@ def _production_draw(stacks: dict[str, list[str]], seats: int) -> list[str]:
 def run_chain(ctx: Ctx, rng: random.Random, tower: TowerModel) -> None:
     """Run on until a player must decide or the game is over."""
     while True:
-        s = ctx.s
+        s = ctx.state
         if s.over or s.turn_seat >= 0:
             return
         if s.phase_active:
@@ -117,7 +115,7 @@ def run_chain(ctx: Ctx, rng: random.Random, tower: TowerModel) -> None:
 
 
 def _run_phase(ctx: Ctx, rng: random.Random, tower: TowerModel, colour: int) -> None:
-    s = ctx.s
+    s = ctx.state
     name = COLOURS[colour]
     n = s.storage[colour]
     if n == 0:
@@ -136,15 +134,17 @@ def _run_phase(ctx: Ctx, rng: random.Random, tower: TowerModel, colour: int) -> 
     if not out:
         ctx.emit({"type": "PhaseSkipped", "round": s.round, "colour": name, "reason": "nothing_fell"})
         return
-    area = ctx.s.area
-    ctx.emit({"type": "PhaseStarted", "round": s.round, "colour": name, "ap": max(area), "order": list(ctx.s.order)})
+    area = ctx.state.area
+    ctx.emit(
+        {"type": "PhaseStarted", "round": s.round, "colour": name, "ap": max(area), "order": list(ctx.state.order)}
+    )
 
 
 def _between_rounds(ctx: Ctx, rnd: int) -> None:
-    s = ctx.s
+    s = ctx.state
     ctx.emit({"type": "RoundStarted", "round": rnd, "time_value": TIME_VALUE_BY_ROUND[rnd]})
     ctx.emit({"type": "PirateRevealed", "slot": rnd, "value": s.pirates[rnd - 1]})
-    s = ctx.s
+    s = ctx.state
     ctx.emit(
         {
             "type": "ProgressDisplayRefreshed",
@@ -153,11 +153,11 @@ def _between_rounds(ctx: Ctx, rnd: int) -> None:
             "moved": [t for t in s.progress_display[4:] if t is not None],
         }
     )
-    drawn = ctx.s.progress_pile[:PROGRESS_REFILL]
+    drawn = ctx.state.progress_pile[:PROGRESS_REFILL]
     if drawn:
         ctx.emit({"type": "ProgressTokensRevealed", "tokens": dict(zip(PROGRESS_DISPLAY_SPACES[4:], drawn))})
-    ctx.emit({"type": "ProductionDisplayCleared", "round": rnd, "removed": list(ctx.s.prod_display)})
-    ctx.emit({"type": "ProductionRevealed", "tokens": _production_draw(ctx.s.prod_stacks, s.seats)})
+    ctx.emit({"type": "ProductionDisplayCleared", "round": rnd, "removed": list(ctx.state.prod_display)})
+    ctx.emit({"type": "ProductionRevealed", "tokens": _production_draw(ctx.state.prod_stacks, s.seats)})
 
 
 def pirate_attack(s: State) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.game import Command, Event, GameResult, InvalidOptions, Rules
+from domain.game import Capabilities, Command, Event, GameResult, Rules
 from domain.rng import rng_for
 
 from . import catalogue, labels, schema
@@ -26,14 +26,14 @@ class AmerigoRules(Rules):
     max_players = 4
     options_schema = ()
     state_version = "1"
+    capabilities = Capabilities(play_in_place=True)
 
     def __init__(self, tower: TowerModel | None = None) -> None:
         self.tower = tower or DEFAULT_TOWER
 
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[Event]:
         self.validate_options(options, seats)
-        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions(f"Amerigo is for {self.min_players} to {self.max_players} players")
+        self.check_seats(seats)
         return self.setup_with_rng(seats, rng_for(seed, 0, "setup"))
 
     def setup_with_rng(self, seats: int, rng: random.Random) -> list[Event]:
@@ -48,6 +48,15 @@ class AmerigoRules(Rules):
 
     def decide(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
         return _decide(state, command, seat, rng, self.tower)
+
+    def play(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
+        return _decide(state, command, seat, rng, self.tower, in_place=True)
+
+    def copy_state(self, state: State) -> State:
+        return state.clone()  # ``apply`` is copy-on-write: a shallow copy is a private one
+
+    def seat_count(self, state: State) -> int:
+        return state.seats
 
     def to_act(self, state: State) -> set[int]:
         if not state.started or state.over or state.turn_seat < 0:

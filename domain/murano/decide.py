@@ -6,12 +6,14 @@ final scoring) reads the state the events lead to."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from domain.game import IllegalCommand, NotYourTurn, rank_by
+from domain.decider import Recorder, illegal, int_field, invalid, open_command, str_field
+from domain.game import Event, rank_by
 from domain.murano import data
 from domain.murano import queries as q
-from domain.murano.evolve import apply
+from domain.murano.evolve import apply, apply_owned
 from domain.murano.scoring import assign_options, card_value, free_gondoliers
 from domain.murano.state import (
     ASSIGN,
@@ -39,27 +41,10 @@ from domain.murano.state import (
     MuranoState,
 )
 
-
-def _invalid(message: str) -> IllegalCommand:
-    return IllegalCommand("invalid_command", message)
-
-
-def _illegal(message: str) -> IllegalCommand:
-    return IllegalCommand("illegal_command", message)
-
-
-def _int(cmd: dict, key: str) -> int:
-    value = cmd.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _invalid(f"field {key!r} must be an integer")
-    return value
-
-
-def _str(cmd: dict, key: str) -> str:
-    value = cmd.get(key)
-    if not isinstance(value, str):
-        raise _invalid(f"field {key!r} must be a string")
-    return value
+_invalid = invalid
+_illegal = illegal
+_int = int_field
+_str = str_field
 
 
 def _space(state: MuranoState, cmd: dict) -> int:
@@ -78,22 +63,21 @@ def _island(state: MuranoState, cmd: dict) -> int:
     return index
 
 
-class _Turn:
-    """Accumulates events and applies them to a private working copy."""
+class _Turn(Recorder[MuranoState]):
+    """The recorder of one decision (``state``: the working state), with Murano's shared steps."""
 
-    def __init__(self, state: MuranoState, seat: int, rng: random.Random) -> None:
-        self.w = state.copy()
+    __slots__ = ("seat", "rng")
+
+    def __init__(
+        self, state: MuranoState, seat: int, rng: random.Random, fold: Callable[[MuranoState, Event], None] = apply
+    ) -> None:
+        super().__init__(state, fold)
         self.seat = seat
         self.rng = rng
-        self.events: list[dict[str, Any]] = []
-
-    def emit(self, event: dict[str, Any]) -> None:
-        apply(self.w, event)
-        self.events.append(event)
 
     # ---- shared steps ------------------------------------------------------------------------------------------
     def check_trigger(self) -> None:
-        w = self.w
+        w = self.state
         if w.end_triggered:
             return
         empty = q.empty_supplies(w)
@@ -102,13 +86,13 @@ class _Turn:
 
     def after_buy(self) -> None:
         self.check_trigger()
-        if self.w.end_triggered:
-            self.emit({"type": "FreePlacementOffered", "seat": self.seat, "kind": self.w.hand[self.seat][-1][0]})
+        if self.state.end_triggered:
+            self.emit({"type": "FreePlacementOffered", "seat": self.seat, "kind": self.state.hand[self.seat][-1][0]})
         else:
             self.end_turn()
 
     def end_turn(self) -> None:
-        w = self.w
+        w = self.state
         self.emit({"type": "TurnEnded", "seat": w.active})
         if w.end_triggered:
             if w.final_queue:
@@ -121,7 +105,7 @@ class _Turn:
             self.emit({"type": "TurnStarted", "seat": (w.active + 1) % w.n, "final": False})
 
     def score_from(self, scorer: int) -> None:
-        w = self.w
+        w = self.state
         while True:
             self.emit({"type": "ScoringStarted", "seat": scorer})
             if assign_options(w, scorer):
@@ -134,13 +118,13 @@ class _Turn:
 
     def finish_scoring(self, scorer: int) -> None:
         """§15 step 3 (Q51 revised): 1 VP per gondolier without a card, seated or in the personal supply."""
-        unused = sum(free_gondoliers(self.w, scorer))
-        personal = self.w.personal[scorer]
+        unused = sum(free_gondoliers(self.state, scorer))
+        personal = self.state.personal[scorer]
         self.emit(
             {
                 "type": "ScoringFinished",
                 "seat": scorer,
-                "unassigned": sorted(self.w.chars[scorer]),
+                "unassigned": sorted(self.state.chars[scorer]),
                 "unused_gondoliers": unused,
                 "personal_gondoliers": personal,
                 "vp": unused + personal,
@@ -148,7 +132,7 @@ class _Turn:
         )
 
     def game_over(self, aborted: bool) -> None:
-        w = self.w
+        w = self.state
         ranks = [1] * w.n if aborted else rank_by([(w.vp[s], w.gold[s]) for s in range(w.n)])
         self.emit(
             {
@@ -163,7 +147,7 @@ class _Turn:
         )
 
     def draw_special_cards(self, during: str) -> None:
-        w = self.w
+        w = self.state
         count = min(data.SPECIAL_CARDS_DRAWN, len(w.special_deck))
         if count == 0:  # cannot happen with the published counts (§12); keep the flow going anyway
             if during == "build":
@@ -182,13 +166,13 @@ class _Turn:
         )
 
     def after_special(self) -> None:
-        w = self.w
+        w = self.state
         if w.special_return == BUILD_STEP and w.build_k < data.MAX_BUILD_TILES:
             return  # the build continues with the next BUILD_STEP
         self.end_turn()
 
     def after_placement(self) -> None:
-        if self.w.build_k >= data.MAX_BUILD_TILES:
+        if self.state.build_k >= data.MAX_BUILD_TILES:
             self.end_turn()
 
     def placed(self, space: int, kind: str, face: Any, free: bool) -> None:
@@ -197,7 +181,7 @@ class _Turn:
             {
                 "type": "TilePlaced",
                 "seat": self.seat,
-                "space": q.geo(self.w).space_ids[space],
+                "space": q.geo(self.state).space_ids[space],
                 "kind": kind,
                 "face": face,
                 "owner": owner,
@@ -220,7 +204,7 @@ def _ship_and_target(cmd: dict) -> tuple[int, int]:
 
 def _pass(t: _Turn, cmd: dict) -> None:
     ship, to = _ship_and_target(cmd)
-    w = t.w
+    w = t.state
     if not q.move_is_legal(w, t.seat, ship, to, for_pass=True):
         raise _illegal(f"ship {ship} cannot move to {to}: a ship may only stop on the empty spaces directly ahead")
     t.emit({"type": "Passed", "seat": t.seat, "ship": ship, "from": w.ships[ship], "to": to, "gold": data.PASS_GOLD})
@@ -229,7 +213,7 @@ def _pass(t: _Turn, cmd: dict) -> None:
 
 def _move(t: _Turn, cmd: dict) -> None:
     ship, to = _ship_and_target(cmd)
-    w = t.w
+    w = t.state
     if not q.move_is_legal(w, t.seat, ship, to, for_pass=False):
         raise _illegal(
             f"ship {ship} cannot move to {to}: it must stop on an empty space directly ahead, the move must be "
@@ -240,7 +224,7 @@ def _move(t: _Turn, cmd: dict) -> None:
 
 
 def _act(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     seat = t.seat
     if not q.can_act(w, seat):
         raise _illegal("the action where the last moved ship stands is not available (supply or gold)")
@@ -289,7 +273,7 @@ def _act(t: _Turn, cmd: dict) -> None:
 
 def _buy_mode(t: _Turn, cmd: dict) -> None:
     mode = _str(cmd, "mode")
-    w = t.w
+    w = t.state
     stack = w.shops if w.buy_kind == SHOP else w.palaces
     if mode == "top":
         t.emit(
@@ -313,7 +297,7 @@ def _buy_mode(t: _Turn, cmd: dict) -> None:
 
 
 def _pick_tile(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     face = cmd.get("face")
     stack = w.shops if w.buy_kind == SHOP else w.palaces
     if isinstance(face, bool) or not isinstance(face, (str, int)) or face not in stack:
@@ -333,7 +317,7 @@ def _keep_tile(t: _Turn, cmd: dict) -> None:
 
 
 def _place_tile(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     space = _space(w, cmd)
     if space not in q.building_targets(w, group=False):
         raise _illegal("a building needs an unoccupied brown space next to a street tile")
@@ -346,7 +330,7 @@ def _place_tile(t: _Turn, cmd: dict) -> None:
 
 
 def _draw_street(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     if not q.can_draw_street(w):
         raise _illegal("no street can be built: the stack is empty or no legal paved space is left")
     t.emit({"type": "StreetDrawn", "seat": t.seat, "face": w.streets[0]})
@@ -354,7 +338,7 @@ def _draw_street(t: _Turn, cmd: dict) -> None:
 
 
 def _place_street(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     space = _space(w, cmd)
     if space not in q.street_targets(w):
         raise _illegal("a street needs an unoccupied paved space (touching this action's tiles after the first)")
@@ -363,7 +347,7 @@ def _place_street(t: _Turn, cmd: dict) -> None:
 
 
 def _build_building(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     kind = _str(cmd, "kind")
     if kind not in (GLASS_FACTORY, SHOP, PALACE, SPECIAL_BUILDING):
         raise _invalid("kind must be glass_factory, shop, palace or special_building")
@@ -386,14 +370,14 @@ def _build_building(t: _Turn, cmd: dict) -> None:
 
 
 def _stop_building(t: _Turn, cmd: dict) -> None:
-    if t.w.build_k < 1:
+    if t.state.build_k < 1:
         raise _illegal("a build action must place at least one tile")
     t.emit({"type": "BuildStopped", "seat": t.seat})
     t.end_turn()
 
 
 def _take_special(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     card = _str(cmd, "card")
     if card not in w.drawn:
         raise _illegal(f"card must be one of the drawn cards {list(w.drawn)}")
@@ -413,7 +397,7 @@ def _take_special(t: _Turn, cmd: dict) -> None:
 
 
 def _keep_character(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     card = _str(cmd, "card")
     if card not in w.drawn:
         raise _illegal("card must be one of the drawn character cards")
@@ -432,13 +416,13 @@ def _keep_character(t: _Turn, cmd: dict) -> None:
 
 
 def _decline_characters(t: _Turn, cmd: dict) -> None:
-    returned = list(t.w.drawn)
+    returned = list(t.state.drawn)
     t.emit({"type": "CharactersDeclined", "seat": t.seat, "returned": returned, "returned_count": len(returned)})
     t.end_turn()
 
 
 def _seat_gondolier(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     island = _island(w, cmd)
     colour = _str(cmd, "colour")
     if colour not in q.COLOUR_INDEX:
@@ -462,21 +446,21 @@ def _seat_gondolier(t: _Turn, cmd: dict) -> None:
 
 
 def _fire(t: _Turn, cmd: dict) -> None:
-    if not q.can_fire(t.w, t.seat):
+    if not q.can_fire(t.state, t.seat):
         raise _illegal("you have no gondolier in your personal supply")
     t.emit({"type": "GondolierFired", "seat": t.seat, "gold": data.GONDOLIER_FIRE_GOLD})
     t.end_turn()
 
 
 def _hire(t: _Turn, cmd: dict) -> None:
-    if not q.can_hire_gondolier(t.w, t.seat):
+    if not q.can_hire_gondolier(t.state, t.seat):
         raise _illegal("hiring needs 3 gold, fewer than 7 gondoliers owned and one of yours in the general supply")
     t.emit({"type": "GondolierHired", "seat": t.seat, "price": data.GONDOLIER_HIRE_PRICE})
     t.end_turn()
 
 
 def _income(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     island = _island(w, cmd)
     shops = cmd.get("shops")
     if not isinstance(shops, list) or not all(isinstance(s, str) for s in shops):
@@ -509,7 +493,7 @@ def _income(t: _Turn, cmd: dict) -> None:
 
 
 def _draw_bead(t: _Turn, extra: bool) -> None:
-    w = t.w
+    w = t.state
     r = t.rng.randrange(sum(w.bag))
     colour = data.BEAD_COLOURS[-1]
     for index, count in enumerate(w.bag):
@@ -521,7 +505,7 @@ def _draw_bead(t: _Turn, extra: bool) -> None:
 
 
 def _produce(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     seat = t.seat
     k = _int(cmd, "factories")
     kmax = q.max_production(w, seat)
@@ -537,7 +521,7 @@ def _produce(t: _Turn, cmd: dict) -> None:
 
 
 def _sell(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     beads = cmd.get("beads")
     if not isinstance(beads, dict) or not beads:
         raise _invalid("beads must be an object like {'red': 2}")
@@ -564,7 +548,7 @@ def _skip_sale(t: _Turn, cmd: dict) -> None:
 
 
 def _assign(t: _Turn, cmd: dict) -> None:
-    w = t.w
+    w = t.state
     card = _str(cmd, "card")
     island = _island(w, cmd)
     if (card, island) not in assign_options(w, t.seat):
@@ -579,8 +563,8 @@ def _assign(t: _Turn, cmd: dict) -> None:
 
 def _stop_assigning_now(t: _Turn) -> None:
     t.finish_scoring(t.seat)
-    nxt = (t.seat + 1) % t.w.n
-    if nxt == t.w.trigger_seat:
+    nxt = (t.seat + 1) % t.state.n
+    if nxt == t.state.trigger_seat:
         t.game_over(aborted=False)
     else:
         t.score_from(nxt)
@@ -619,21 +603,29 @@ HANDLERS = {
 }
 
 
-def decide(state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
-    if state.phase == OVER:
-        raise IllegalCommand("game_over", "the game is over")
-    if state.phase == NOT_STARTED:
-        raise _illegal("the game has not been set up")
-    if not isinstance(command, dict):
-        raise _invalid("a command must be a JSON object with a 'type'")
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.active:
-        raise NotYourTurn(f"it is seat {state.active}'s turn")
-    ctype = command.get("type")
-    if not isinstance(ctype, str) or ctype not in HANDLERS:
-        raise _invalid(f"unknown command type {ctype!r}; expected one of {sorted(HANDLERS)}")
+def _open(state: MuranoState, command: Any, seat: Any) -> Callable[[_Turn, dict[str, Any]], None]:
+    """The opening checks (``domain.decider.open_command``), then the pending decision's check (§6.5)."""
+    phase = state.phase
+    ctype = open_command(
+        command, seat, started=phase != NOT_STARTED, over=phase == OVER, acting=(state.active,), known=HANDLERS
+    )
     phases, handler = HANDLERS[ctype]
-    if state.phase not in phases:
-        raise _illegal(f"{ctype!r} is not possible now: the pending decision is {state.phase}")
-    turn = _Turn(state, seat, rng)
+    if phase not in phases:
+        raise _illegal(f"{ctype!r} is not possible now: the pending decision is {phase}")
+    return handler
+
+
+def decide(state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
+    handler = _open(state, command, seat)
+    turn = _Turn(state.copy(), seat, rng)
+    handler(turn, command)
+    return turn.events
+
+
+def play(state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """The in-place fast path: ``decide`` applying its events straight to ``state``, which the caller owns
+    outright (``MuranoState.deep_copy``: no list shared with another state), so no list is copied."""
+    handler = _open(state, command, seat)
+    turn = _Turn(state, seat, rng, apply_owned)
     handler(turn, command)
     return turn.events

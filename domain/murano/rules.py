@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 from domain.contract import command_schemas
-from domain.game import GameResult, InvalidOptions, Option, Rules
+from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules
 from domain.murano import catalogue, data, labels, schema
-from domain.murano.decide import decide
+from domain.murano.decide import decide, play
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
 from domain.murano.scoring import evaluate, result
@@ -116,11 +116,11 @@ class MuranoRules(Rules):
         ),
     )
     state_version = "2"  # 2: removed_public holds data, not repr strings
+    capabilities = Capabilities(play_in_place=True)
 
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         options = self.validate_options(options, seats)
-        if not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions(f"Murano needs 2-4 players, not {seats}")
+        self.check_seats(seats)
         return setup_events(seed, seats, seat_colours(seats, options["colours"]))
 
     def initial_state(self) -> MuranoState:
@@ -137,6 +137,15 @@ class MuranoRules(Rules):
 
     def decide(self, state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
         return decide(state, command, seat, rng)
+
+    def play(self, state: MuranoState, command: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
+        return play(state, command, seat, rng)
+
+    def copy_state(self, state: MuranoState) -> MuranoState:
+        return state.deep_copy()
+
+    def seat_count(self, state: MuranoState) -> int:
+        return state.n
 
     def to_act(self, state: MuranoState) -> set[int]:
         if state.phase == OVER or state.active < 0:
