@@ -36,7 +36,7 @@ from .data import (
     YELLOW,
     tp_score,
 )
-from .engine import Ctx, run_chain
+from .flow import Ctx, run_chain
 from .queries import (
     ORIENTATION_SETS,
     advance_range,

@@ -8,12 +8,12 @@ from typing import Any
 from domain.game import Capabilities, Command, Event, GameResult, Rules
 from domain.rng import rng_for
 
-from . import catalogue, labels, schema
+from . import catalogue, labels, schema, scoring
 from . import view as _view
 from .decide import decide as _decide
-from .engine import setup_events
 from .evaluate import evaluate as _evaluate
 from .evolve import evolve as _evolve
+from .flow import setup_events
 from .legal import legal_commands as _legal
 from .state import State
 from .tower import DEFAULT_TOWER, TowerModel
@@ -79,7 +79,7 @@ class AmerigoRules(Rules):
         return state.over
 
     def result(self, state: State) -> GameResult:
-        return _view.result(state)
+        return scoring.result(state)
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         return _view.determinize(state, seat, rng)

@@ -1,12 +1,10 @@
-"""Views, redaction, determinization, evaluation and results (§4.3, §15)."""
+"""What each seat may see (docs/rules/amerigo.md §4.3): view, redact, reveal_all, reveals and determinize."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 from typing import Any
-
-from domain.game import GameResult, rank_by
 
 from .data import (
     COLOURS,
@@ -198,17 +196,3 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         stacks[mark] = ids
     new.prod_stacks = stacks
     return new
-
-
-def result(state: State) -> GameResult:
-    n = state.seats
-    order_pos = {seat: i for i, seat in enumerate(state.order)}
-    scores = [state.players[s].vp for s in range(n)]
-    keys = [(scores[s], -order_pos[s]) for s in range(n)]
-    ranks = rank_by(keys)  # keys are unique: no shared places (Q39)
-    return GameResult(
-        scores=[float(x) for x in scores],
-        ranks=ranks,
-        tiebreaks=[n - order_pos[s] for s in range(n)],
-        details={"final": state.final, "special_track_order": list(state.order)},
-    )

@@ -9,9 +9,10 @@ from domain.contract import command_schemas
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules
 from domain.murano import catalogue, data, labels, schema
 from domain.murano.decide import decide, play
+from domain.murano.evaluate import evaluate
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
-from domain.murano.scoring import evaluate, result
+from domain.murano.scoring import result
 from domain.murano.state import OVER, MuranoState
 from domain.murano.view import determinize, redact, reveal_all, reveals, view
 from domain.rng import rng_for

@@ -1,14 +1,15 @@
-"""Hand-written Puerto Rico plans: evaluations that pull a bot towards one known strategy.
+"""The heuristic the bots play Puerto Rico with (``evaluate``), and hand-written plans: evaluations that pull
+a bot towards one known strategy.
 
 A plan bot (``domain.bots.planned``, ``plan:pr-shipping`` / ``plan:pr-building``) is the greedy bot
-scoring positions with ``scoring.evaluate`` plus the plan's bonus for the seat's own progress on it:
+scoring positions with ``evaluate`` plus the plan's bonus for the seat's own progress on it:
 
 - **shipping** (corn, harbor, wharf): corn plantations, manned; a harbor and a wharf, manned; warehouses
   to keep what cannot ship; goods in store (they are shipped for VP); later the customs house;
 - **building** (factory and large buildings): quarries, manned; production buildings of several kinds
   for the factory; the factory, manned; money towards the large buildings, which count most.
 
-Bonuses are in the units of ``scoring.value`` (about one VP), small enough that a plan never makes the
+Bonuses are in the units of ``value`` (about one VP), small enough that a plan never makes the
 bot give up a clearly better move, large enough to decide between comparable ones.
 """
 
@@ -24,13 +25,30 @@ from .data import (
     HARBOR,
     LARGE_BUILDINGS,
     LARGE_WAREHOUSE,
+    PRICES,
     QUARRY,
     SMALL_WAREHOUSE,
     UNIVERSITY,
     WHARF,
 )
-from .scoring import evaluate
+from .queries import production
+from .scoring import score
 from .state import Player, PRState
+
+
+def value(p: Player) -> float:
+    """Heuristic worth of one player's position: VP, buildings, production capacity, money."""
+    prod = production(p)
+    capacity = sum(amount * (1 + PRICES[g]) for g, amount in enumerate(prod))
+    goods = sum(n * (1 + PRICES[g]) for g, n in enumerate(p.goods))
+    return score(p) + 0.5 * sum(1 for c in p.buildings if c >= 0) + 0.4 * capacity + 0.3 * p.doubloons + 0.1 * goods
+
+
+def evaluate(s: PRState, seat: int) -> float:
+    """Own value minus the best opponent's (higher is better for ``seat``)."""
+    mine = value(s.players[seat])
+    others = [value(p) for i, p in enumerate(s.players) if i != seat]
+    return mine - (max(others) if others else 0.0)
 
 
 def _owned(p: Player, building: int, owned: float, manned: float) -> float:

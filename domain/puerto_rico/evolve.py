@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import options as opt
+from . import queries as q
 from .data import (
     BUILDING_INDEX,
     CAPS,
@@ -285,7 +285,7 @@ def _goods_produced(s: PRState, e: Event) -> None:
         if row["seat"] == s.picker:
             s.received = [GOOD_INDEX[name] for name, amount in row["goods"].items() if amount > 0]
     s.step = "privilege"
-    if not opt.craftsman_privilege_options(s):
+    if not q.craftsman_privilege_options(s):
         end_role(s)
 
 
@@ -358,7 +358,7 @@ def _wharf_shipped(s: PRState, e: Event) -> None:
 def _warehouse_kind(s: PRState, e: Event) -> None:
     s.protected.append(GOOD_INDEX[e["good"]])
     p = s.players[e["seat"]]
-    s.step = "warehouse" if len(s.protected) < opt.storage_capacity(p) else "windrose"
+    s.step = "warehouse" if len(s.protected) < q.storage_capacity(p) else "windrose"
 
 
 def _barrel_kept(s: PRState, e: Event) -> None:

@@ -3,7 +3,7 @@ skipping steps that offer nothing (rules file §11, "auto-resolve when")."""
 
 from __future__ import annotations
 
-from . import options as opt
+from . import queries as q
 from .state import BUILDER, CAPTAIN, MAYOR, PICK, ROUND_END, SETTLER, TRADER, PRState
 
 
@@ -35,16 +35,16 @@ def _settle_settler(s: PRState) -> None:
     while True:
         step = s.step
         if step == "hacienda":
-            if opt.hacienda_ok(s, s.current):
+            if q.hacienda_ok(s, s.current):
                 return
             s.step = step = "take"
         if step == "take":
-            if opt.take_options(s, s.current):
+            if q.take_options(s, s.current):
                 return
             s.took = -1
             s.step = step = "hospice"
         if step == "hospice":
-            if opt.hospice_ok(s, s.current):
+            if q.hospice_ok(s, s.current):
                 return
             s.step = step = "done"
         if step == "done":
@@ -100,11 +100,11 @@ def _settle_builder(s: PRState) -> None:
     while True:
         step = s.step
         if step == "build":
-            if opt.build_options(s, s.current):
+            if q.build_options(s, s.current):
                 return
             s.step = step = "next"
         if step == "university":
-            if opt.university_ok(s, s.current):
+            if q.university_ok(s, s.current):
                 return
             s.step = step = "next"
         if step == "next":
@@ -122,7 +122,7 @@ def _settle_trader(s: PRState) -> None:
             s.current = s.picker
             return
         if s.step == "sell":
-            if opt.sell_options(s, s.current):
+            if q.sell_options(s, s.current):
                 return
         if _next_player(s):
             end_role(s)
@@ -139,7 +139,7 @@ def start_storage(s: PRState) -> None:
 
 def _settle_captain(s: PRState) -> None:
     if s.step == "load":
-        while not opt.has_load_option(s, s.current):
+        while not q.has_load_option(s, s.current):
             s.no_load += 1
             if s.no_load >= s.n:
                 start_storage(s)
@@ -151,7 +151,7 @@ def _settle_captain(s: PRState) -> None:
         step = s.step
         if step == "store":
             p = s.players[s.current]
-            k = opt.storage_capacity(p)
+            k = q.storage_capacity(p)
             held = sum(1 for g in p.goods if g > 0)
             if held > k:
                 s.step = "warehouse" if len(s.protected) < k else "windrose"

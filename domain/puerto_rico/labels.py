@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.contract import default_label, plural
 
-from . import options as opt
+from . import queries as q
 from .catalogue import BUILDING_TITLES
 from .data import BUILDING_INDEX, COLUMNS, GOOD_INDEX, HARBOR, role_kind
 from .state import PRState
@@ -42,7 +42,7 @@ def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
         return {"label": f"Place a colonist on {_what(c['target'])}"}
     if kind == "build":
         b = BUILDING_INDEX[c["building"]]
-        price = opt.build_price(s, seat, b)
+        price = q.build_price(s, seat, b)
         return {
             "label": f"Build the {BUILDING_TITLES[c['building']].lower()} for {plural(price, 'doubloon')}",
             "cost": price,
@@ -51,7 +51,7 @@ def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
     if kind == "take_good":
         return {"label": f"Take one more {c['good']} barrel"}
     if kind == "sell":
-        price = opt.sell_price(s, seat, GOOD_INDEX[c["good"]])
+        price = q.sell_price(s, seat, GOOD_INDEX[c["good"]])
         return {"label": f"Sell a {c['good']} barrel for {plural(price, 'doubloon')}", "gain": price}
     if kind in ("load", "ship_with_wharf"):
         g = GOOD_INDEX[c["good"]]

@@ -10,9 +10,11 @@ from domain.decider import Recorder, open_command
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
 
-from . import catalogue, commands, labels, schema, scoring, view
+from . import catalogue, evaluate, labels, schema, scoring, view
 from .data import TILE_NAMES
+from .decide import COMMAND_TYPES, auto_event, event_for, is_legal, parse, refusal
 from .evolve import NO_PLAYER, SINGLE_SEAT, apply
+from .legal import legal
 from .state import OVER, PRState
 
 Command = dict[str, Any]
@@ -110,11 +112,11 @@ class PuertoRicoRules(Rules):
             started=state.started,
             over=state.phase == OVER,
             acting=(state.current,),
-            known=commands.COMMAND_TYPES,
+            known=COMMAND_TYPES,
         )
-        cmd = commands.parse(state, command)
-        if not commands.is_legal(state, cmd):
-            raise commands.refusal(state, cmd, commands.legal(state))
+        cmd = parse(state, command)
+        if not is_legal(state, cmd):
+            raise refusal(state, cmd, legal(state))
         return cmd
 
     def decide(self, state: PRState, command: Command, seat: int, rng: random.Random) -> list[Event]:
@@ -145,7 +147,7 @@ class PuertoRicoRules(Rules):
     def legal_commands(self, state: PRState, seat: int) -> list[Command]:
         if not state.started or state.phase == OVER or seat != state.current:
             return []
-        return commands.legal(state)
+        return legal(state)
 
     # ------------------------------------------------------------ projections
 
@@ -173,7 +175,7 @@ class PuertoRicoRules(Rules):
         return new
 
     def evaluate(self, state: PRState, seat: int) -> float:
-        return scoring.evaluate(state, seat)
+        return evaluate.evaluate(state, seat)
 
     # ------------------------------------------------------------ what clients are told
 
@@ -192,10 +194,10 @@ class PuertoRicoRules(Rules):
 
 def _run(rec: Recorder[PRState], cmd: Command, rng: random.Random) -> list[Event]:
     """Emit the command's event, then the automatic events that follow it, until a seat must decide."""
-    event: Event | None = commands.event_for(rec.state, cmd)
+    event: Event | None = event_for(rec.state, cmd)
     while event is not None:
         rec.emit(event)
-        event = commands.auto_event(rec.state, rng)
+        event = auto_event(rec.state, rng)
     return rec.events
 
 

@@ -1,4 +1,4 @@
-"""Puerto Rico's published schemas: the commands (built from the table ``commands.parse`` reads) and the view."""
+"""Puerto Rico's published schemas: the commands (built from the table ``decide.parse`` reads) and the view."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from domain.contract import (
     string,
 )
 
-from .commands import _SPECS
 from .data import GOODS, TILE_NAMES, role_cards
+from .decide import _SPECS
 
 ROLE_CARDS = role_cards(2)
 

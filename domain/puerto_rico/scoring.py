@@ -1,4 +1,4 @@
-"""Final scoring (§8), tie-break and the greedy heuristic."""
+"""Final scoring (docs/rules/puerto_rico.md §8) and the tie-break."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from .data import (
     CUSTOMS_HOUSE,
     FORTRESS,
     GUILD_HALL,
-    PRICES,
     RESIDENCE,
     VIOLET,
 )
-from .options import production
 from .state import Player, PRState
 
 
@@ -76,18 +74,3 @@ def result(s: PRState) -> GameResult:
         "rounds": s.round,
     }
     return GameResult(scores=list(scores), ranks=ranks, tiebreaks=ties, details=details)
-
-
-def value(p: Player) -> float:
-    """Heuristic worth of one player's position: VP, buildings, production capacity, money."""
-    prod = production(p)
-    capacity = sum(amount * (1 + PRICES[g]) for g, amount in enumerate(prod))
-    goods = sum(n * (1 + PRICES[g]) for g, n in enumerate(p.goods))
-    return score(p) + 0.5 * sum(1 for c in p.buildings if c >= 0) + 0.4 * capacity + 0.3 * p.doubloons + 0.1 * goods
-
-
-def evaluate(s: PRState, seat: int) -> float:
-    """Own value minus the best opponent's (higher is better for ``seat``)."""
-    mine = value(s.players[seat])
-    others = [value(p) for i, p in enumerate(s.players) if i != seat]
-    return mine - (max(others) if others else 0.0)

@@ -10,8 +10,7 @@ from domain import registry
 from domain.bots import make_bot
 from domain.bots.planned import PlanBot
 from domain.puerto_rico.data import CORN, HARBOR, QUARRY
-from domain.puerto_rico.evaluate import plan_evaluation
-from domain.puerto_rico.scoring import evaluate
+from domain.puerto_rico.evaluate import evaluate, plan_evaluation
 from tests.domain.bots.support import play
 
 PR = registry.get("puerto_rico")

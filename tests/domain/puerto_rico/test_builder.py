@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import BUILDING_INDEX, BUILDINGS
-from domain.puerto_rico.options import build_price
+from domain.puerto_rico.queries import build_price
 from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused
 
 PASS = {"type": "pass"}

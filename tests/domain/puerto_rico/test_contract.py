@@ -7,8 +7,8 @@ import random
 import pytest
 
 from domain.puerto_rico import RULES
-from domain.puerto_rico.commands import _SPECS
 from domain.puerto_rico.data import BUILDING_NAMES, TILE_NAMES, role_cards
+from domain.puerto_rico.decide import _SPECS
 from tests.domain.contract_checks import check_catalogue, check_unknown_fields_refused, play_and_check
 from tests.domain.puerto_rico.helpers import new_game
 

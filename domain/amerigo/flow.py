@@ -1,4 +1,5 @@
-"""Setup and the automatic chain (§7, §9, §13, §14, §15): everything that happens without a decision."""
+"""Setup and the automatic chain (docs/rules/amerigo.md §7, §9, §13, §14): everything that happens without a
+decision (the final scoring event comes from ``scoring.py``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,7 @@ from domain.decider import Recorder
 from .board import draw_layout
 from .data import (
     BOUNTY_GOLD,
-    CHEST_GOLD,
     COLOURS,
-    COMMODITIES,
-    FAME_VP,
-    GOLD_MAX,
-    GOLD_TOKENS,
     MARKS,
     PHASE_COLOURS,
     PIRATE_ALLY_STRENGTH,
@@ -24,15 +20,12 @@ from .data import (
     PROGRESS_DISPLAY_SPACES,
     PROGRESS_REFILL,
     PROGRESS_TOKENS,
-    PROGRESS_VP,
     ROUNDS,
     SETUP_BATCH,
-    SPECIAL_VP,
     TIME_VALUE_BY_ROUND,
-    TRADING_POSTS,
-    track_vp,
 )
 from .evolve import apply
+from .scoring import final_scoring
 from .state import State
 from .tower import TowerModel
 
@@ -192,44 +185,3 @@ def pirate_attack(s: State) -> dict:
                 }
             )
     return {"type": "PiratesAttacked", "round": s.round, "strength": strength, "outcomes": outcomes}
-
-
-def final_scoring(s: State) -> dict:
-    rows = []
-    for seat in s.order:
-        p = s.players[seat]
-        chest_gold = CHEST_GOLD * p.chests
-        token_gold = sum(g for t, g in GOLD_TOKENS.items() if p.has_unused(t))
-        total_gold = p.gold + chest_gold + token_gold
-        cap_vp = max(0, total_gold - GOLD_MAX)
-        gold_after = min(total_gold, GOLD_MAX)
-        goods = sum(
-            n * (1 + sum(1 for t in p.production if t.split("-")[1] == c)) for n, c in zip(p.commodities, COMMODITIES)
-        )
-        progress_vp = track_vp(PROGRESS_VP, p.progress)
-        token_vp = 0
-        if p.has("P22"):
-            token_vp += TRADING_POSTS - p.posts_left
-        if p.has("P23"):
-            token_vp += FAME_VP
-        if p.has("P24"):
-            token_vp += gold_after
-        special_vp = track_vp(SPECIAL_VP, p.special)
-        total = p.vp + cap_vp + gold_after + goods + progress_vp + token_vp + special_vp
-        rows.append(
-            {
-                "seat": seat,
-                "chest_gold": chest_gold,
-                "token_gold": token_gold,
-                "cap_vp": cap_vp,
-                "gold_after": gold_after,
-                "gold_vp": gold_after,
-                "goods_vp": goods,
-                "progress_vp": progress_vp,
-                "token_vp": token_vp,
-                "special_vp": special_vp,
-                "vp_before": p.vp,
-                "total": total,
-            }
-        )
-    return {"type": "GameEnded", "final": rows}

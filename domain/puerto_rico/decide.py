@@ -1,4 +1,5 @@
-"""Commands: the legal list at each decision point, parsing of raw JSON, and the events a command causes."""
+"""decide: parsing of raw JSON commands, the refusal of an illegal one, and the events a command causes
+(the command itself, then the automatic events that follow it; the legal list is in ``legal.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from domain.game import IllegalCommand
 
-from . import options as opt
+from . import queries as q
 from .data import (
     BUILDING_INDEX,
     BUILDING_NAMES,
@@ -17,17 +18,14 @@ from .data import (
     GOODS,
     HARBOR,
     TARGET_INDEX,
-    TARGET_NAMES,
     TILE_NAMES,
     role_kind,
 )
+from .legal import legal
 from .state import PRState
 
 Command = dict[str, Any]
 Event = dict[str, Any]
-
-PASS: Command = {"type": "pass"}
-TAKE_COLONIST: Command = {"type": "take_colonist"}
 
 # Field specs per command type: name -> (field, kind). kind "int" or a name table.
 _SPECS: dict[str, tuple[tuple[str, Any], ...]] = {
@@ -92,57 +90,8 @@ def parse(s: PRState, command: Any) -> Command:
 def is_legal(s: PRState, c: Command) -> bool:
     """Whether a canonical command is in ``legal(s)`` (with a shortcut for the frequent placement step)."""
     if s.step == "place":
-        return c["type"] == "place_colonist" and opt.has_room(s.players[s.current], TARGET_INDEX[c["target"]])
+        return c["type"] == "place_colonist" and q.has_room(s.players[s.current], TARGET_INDEX[c["target"]])
     return c in legal(s)
-
-
-def legal(s: PRState) -> list[Command]:
-    """Every legal command of the seat on turn (``s.current``), in canonical order."""
-    seat = s.current
-    step = s.step
-    if step == "pick":
-        return [
-            {"type": "select_role", "role": r} for r, taken in zip(s.role_names, s.role_taken, strict=True) if not taken
-        ]
-    if step == "hacienda":
-        return [{"type": "draw_from_hacienda"}, PASS]
-    if step == "take":
-        out = [
-            {"type": "take_plantation", "plantation": TILE_NAMES[k]} if k < 5 else {"type": "take_quarry"}
-            for k in opt.take_options(s, seat)
-        ]
-        out.append(PASS)
-        return out
-    if step in ("hospice", "university"):
-        return [TAKE_COLONIST, PASS]
-    if step == "privilege":
-        if s.role == "mayor":
-            return [TAKE_COLONIST, PASS]
-        return [{"type": "take_good", "good": GOODS[g]} for g in opt.craftsman_privilege_options(s)] + [PASS]
-    if step == "place":
-        return [{"type": "place_colonist", "target": TARGET_NAMES[t]} for t in opt.place_targets(s.players[seat])]
-    if step == "build":
-        return [{"type": "build", "building": BUILDING_NAMES[b]} for b, _ in opt.build_options(s, seat)] + [PASS]
-    if step == "sell":
-        return [{"type": "sell", "good": GOODS[g]} for g in opt.sell_options(s, seat)] + [PASS]
-    if step == "load":
-        cargo = opt.cargo_options(s, seat)
-        out = [{"type": "load", "good": GOODS[g], "ship": i} for g, i, _ in cargo]
-        out.extend({"type": "ship_with_wharf", "good": GOODS[g]} for g in opt.wharf_options(s, seat))
-        if not cargo:
-            out.append(PASS)
-        return out
-    if step == "warehouse":
-        return [
-            {"type": "store_in_warehouse", "good": GOODS[g]}
-            for g in opt.held_kinds(s.players[seat])
-            if g not in s.protected
-        ]
-    if step == "windrose":
-        return [
-            {"type": "keep_barrel", "good": GOODS[g]} for g in opt.held_kinds(s.players[seat]) if g not in s.protected
-        ]
-    return []
 
 
 def refusal(s: PRState, command: Command, legal_list: list[Command]) -> IllegalCommand:
@@ -207,7 +156,7 @@ def _reason(s: PRState, command: Command) -> str:
             return f"no {command['building']} is left"
         if s.players[s.current].spaces + (2 if b >= 18 else 1) > 12:
             return "your city has no room for it"
-        return f"you cannot pay {opt.build_price(s, s.current, b)} doubloons"
+        return f"you cannot pay {q.build_price(s, s.current, b)} doubloons"
     if kind == "place_colonist":
         return f"{command['target']} has no empty circle of yours"
     if kind in ("take_plantation", "take_quarry"):
@@ -246,7 +195,7 @@ def event_for(s: PRState, c: Command) -> Event:
     if kind == "take_colonist":
         if step == "privilege":
             return {"type": "MayorColonistTaken", "seat": seat}
-        source = opt.colonist_source(s)
+        source = q.colonist_source(s)
         if step == "hospice":
             return {"type": "HospiceColonistPlaced", "seat": seat, "tile": TILE_NAMES[s.took], "source": source}
         return {"type": "UniversityColonistPlaced", "seat": seat, "building": BUILDING_NAMES[s.built], "source": source}
@@ -254,7 +203,7 @@ def event_for(s: PRState, c: Command) -> Event:
         return {"type": "ColonistPlaced", "seat": seat, "target": c["target"]}
     if kind == "build":
         b = BUILDING_INDEX[c["building"]]
-        return {"type": "BuildingBought", "seat": seat, "building": c["building"], "price": opt.build_price(s, seat, b)}
+        return {"type": "BuildingBought", "seat": seat, "building": c["building"], "price": q.build_price(s, seat, b)}
     if kind == "take_good":
         return {"type": "ExtraGoodTaken", "seat": seat, "good": c["good"]}
     if kind == "sell":
@@ -262,7 +211,7 @@ def event_for(s: PRState, c: Command) -> Event:
             "type": "GoodSold",
             "seat": seat,
             "good": c["good"],
-            "price": opt.sell_price(s, seat, GOOD_INDEX[c["good"]]),
+            "price": q.sell_price(s, seat, GOOD_INDEX[c["good"]]),
         }
     if kind == "load" or kind == "ship_with_wharf":
         g = GOOD_INDEX[c["good"]]
@@ -318,7 +267,7 @@ def auto_event(s: PRState, rng: random.Random) -> Event | None:
         rng.shuffle(tiles)
         return {"type": "PlantationStackShuffled", "plantations": tiles}
     if step == "distribute":
-        return {"type": "ColonistsDistributed", "colonists": opt.distribution(s)}
+        return {"type": "ColonistsDistributed", "colonists": q.distribution(s)}
     if step == "arrange":
         p = s.players[s.current]
         total = p.colonists()
@@ -353,7 +302,7 @@ def auto_event(s: PRState, rng: random.Random) -> Event | None:
             "scores": [score(p) for p in s.players],
         }
     if step in _MAYBE_SINGLE:
-        if step == "place" and opt.several_targets(s.players[s.current]):
+        if step == "place" and q.several_targets(s.players[s.current]):
             return None
         options = legal(s)
         if len(options) == 1:
@@ -372,7 +321,7 @@ def _production_event(s: PRState) -> Event:
     for k in range(s.n):
         seat = (s.picker + k) % s.n
         p = s.players[seat]
-        made = opt.production(p)
+        made = q.production(p)
         goods = {}
         for g in range(5):
             amount = min(made[g], supply[g])
