@@ -1,4 +1,4 @@
-"""Given/when/then helpers for Amerigo scenario tests.
+"""Given/when/then helpers for Amerigo scenario tests (bound to the shared ``tests.domain.scenario.Scenario``).
 
 The base game is the rules file's seeded set-up (``random.Random(1)``). At 2 players its board has, among
 others: island 3 = the single TP square (4, 13) with anchor (4, 12); island 6 = the single TP square (7, 13)
@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from domain.amerigo import RULES
 from domain.amerigo.data import COLOURS
-from domain.game import IllegalCommand
+from tests.domain.scenario import Scenario
 
 
 def base(seats: int = 2) -> list[dict]:
@@ -70,20 +68,18 @@ def planned(seat: int, kind: str, shape: str) -> dict:
     return {"type": "TileTaken", "seat": seat, "kind": kind, "shape": shape, "cost": 0, "gold": 0}
 
 
+GAME = Scenario(RULES, rng=lambda: random.Random(0))
+refused = GAME.refused
+
+
 def when(state, seat: int, *commands: dict, rng_seed: int = 0) -> tuple[object, list[dict]]:
-    """Decide and apply the commands in order; return the final state and all new events."""
+    """Decide and apply the commands in order (the shared ``Scenario.when``, each with its own generator);
+    return the final state and all new events."""
     events: list[dict] = []
     for i, command in enumerate(commands):
-        new = RULES.decide(state, command, seat, random.Random(rng_seed + i))
+        new, state = Scenario(RULES, rng=lambda i=i: random.Random(rng_seed + i)).when(state, command, seat)
         events.extend(new)
-        state = RULES.fold(new, state)
     return state, events
-
-
-def refused(state, seat: int, command: dict) -> str:
-    with pytest.raises(IllegalCommand) as err:
-        RULES.decide(state, command, seat, random.Random(0))
-    return err.value.code
 
 
 def of_type(events: list[dict], kind: str) -> list[dict]:

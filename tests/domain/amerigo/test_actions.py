@@ -50,7 +50,7 @@ def test_plan_village_tiles_cost_one_ap_and_neutral_tiles_their_size():
     costs = [e["cost"] for e in of_type(events, "TileTaken")]
     assert costs == [1, 5] and state.ap_used == 6 and state.gold_paid == 2
     assert state.players[0].gold == 1
-    assert refused(state, 0, {"type": "take_tile", "kind": "neutral", "shape": "S1"}) == "illegal_command"
+    refused(state, {"type": "take_tile", "kind": "neutral", "shape": "S1"}, "illegal_command", seat=0)
     assert state.neutral_supply[6] == 3
     assert all(c["kind"] == "village" for c in RULES.legal_commands(state, 0) if c["type"] == "take_tile")
     state, _ = when(state, 0, {"type": "end_action"})
@@ -59,12 +59,12 @@ def test_plan_village_tiles_cost_one_ap_and_neutral_tiles_their_size():
 
 def test_plan_refuses_what_is_not_there_or_cannot_be_paid():
     state = acting("red", {"red": 2})
-    assert refused(state, 0, {"type": "take_tile", "kind": "village", "shape": "S5U"}) == "illegal_command"
-    assert refused(state, 0, {"type": "take_tile", "kind": "neutral", "shape": "S6R"}) == "illegal_command"
-    assert refused(state, 0, {"type": "take_tile", "kind": "castle", "shape": "S1"}) == "invalid_command"
+    refused(state, {"type": "take_tile", "kind": "village", "shape": "S5U"}, "illegal_command", seat=0)
+    refused(state, {"type": "take_tile", "kind": "neutral", "shape": "S6R"}, "illegal_command", seat=0)
+    refused(state, {"type": "take_tile", "kind": "castle", "shape": "S1"}, "invalid_command", seat=0)
     for _ in range(2):
         state, _ = when(state, 0, {"type": "take_tile", "kind": "village", "shape": "S4I"})
-    assert refused(state, 0, {"type": "take_tile", "kind": "village", "shape": "S4I"}) == "illegal_command"
+    refused(state, {"type": "take_tile", "kind": "village", "shape": "S4I"}, "illegal_command", seat=0)
 
 
 def test_surveyor_p14_allows_two_neutral_tiles():
@@ -76,7 +76,7 @@ def test_surveyor_p14_allows_two_neutral_tiles():
         {"type": "take_tile", "kind": "neutral", "shape": "S2"},
     )
     assert state.neutral_taken == 2
-    assert refused(state, 0, {"type": "take_tile", "kind": "neutral", "shape": "S1"}) == "illegal_command"
+    refused(state, {"type": "take_tile", "kind": "neutral", "shape": "S1"}, "illegal_command", seat=0)
 
 
 # -- PROGRESS -----------------------------------------------------------------------------------------
@@ -86,11 +86,11 @@ def test_progress_takes_a_token_for_each_numbered_space_reached():
     assert one(events, "ProgressAdvanced")["tokens_due"] == 2 and after.stage == "tokens"
     legal = RULES.legal_commands(after, 0)
     assert {c["type"] for c in legal} == {"take_progress_token"} and len(legal) == 8
-    assert refused(after, 0, {"type": "end_action"}) == "illegal_command"
+    refused(after, {"type": "end_action"}, "illegal_command", seat=0)
     first = after.progress_display[6]
     after, _ = when(after, 0, {"type": "take_progress_token", "token": first})
     assert after.turn_seat == 0 and after.progress_display[6] is None
-    assert refused(after, 0, {"type": "take_progress_token", "token": first}) == "illegal_command"
+    refused(after, {"type": "take_progress_token", "token": first}, "illegal_command", seat=0)
     after, _ = when(after, 0, {"type": "take_progress_token", "token": after.progress_display[0]})
     assert after.turn_seat == 1 and len(after.players[0].tokens) == 2
 
@@ -122,9 +122,11 @@ def test_progress_track_ends_at_eighteen_with_overflow():
 def test_building_needs_an_own_post_on_the_island():
     state = acting("green", {"green": 3}, planned(0, "village", "S1"))
     assert RULES.legal_commands(state, 0) == [{"type": "end_action"}]
-    assert (
-        refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(9, 13)]})
-        == "illegal_command"
+    refused(
+        state,
+        {"type": "place_tile", "kind": "village", "shape": "S1", "squares": [sq(9, 13)]},
+        "illegal_command",
+        seat=0,
     )
 
 
@@ -152,7 +154,7 @@ def test_build_adjacency_own_post_or_any_tile_on_the_island():
         gold(0, 5),
     )
     far = {"type": "place_tile", "kind": "neutral", "shape": "S1", "squares": [sq(0, 2)]}
-    assert refused(state, 0, far) == "illegal_command"
+    refused(state, far, "illegal_command", seat=0)
     state, events = when(state, 0, {"type": "place_tile", "kind": "neutral", "shape": "S1", "squares": [sq(2, 3)]})
     assert one(events, "TilePlaced")["vp"] == 3  # big island: 3 per square
     # next to the new tile, not next to the post
@@ -165,10 +167,12 @@ def test_build_adjacency_own_post_or_any_tile_on_the_island():
         {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 4), sq(0, 5)]},
     ]  # water
     for command in bad:
-        assert refused(state, 0, command) == "illegal_command", command
-    assert (
-        refused(state, 0, {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2)]})
-        == "invalid_command"
+        refused(state, command, "illegal_command", seat=0)
+    refused(
+        state,
+        {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2)]},
+        "invalid_command",
+        seat=0,
     )
     ok = {"type": "place_tile", "kind": "village", "shape": "S2", "squares": [sq(0, 2), sq(0, 3)]}
     assert ok in RULES.legal_commands(state, 0)
@@ -239,7 +243,7 @@ def test_produce_buys_tokens_at_their_printed_cost():
     cheap = [t for t in state.prod_display if t.split("-")[3] == "2"][0]
     state, events = when(state, 0, {"type": "buy_production", "token": cheap})
     assert one(events, "ProductionBought")["gold"] == 2 and state.players[0].gold == 0
-    assert refused(state, 0, {"type": "buy_production", "token": cost4}) == "illegal_command"
+    refused(state, {"type": "buy_production", "token": cost4}, "illegal_command", seat=0)
     assert all(c["type"] == "end_action" for c in RULES.legal_commands(state, 0))
     state, _ = when(state, 0, {"type": "end_action"})
     assert state.players[0].production == [cost4, cheap]
@@ -270,7 +274,7 @@ def test_fast_passage_p16_jumps_on_top_of_the_first_player():
     assert one(events, "FastPassageUsed")["position"] == 7
     assert after.order == [1, 0] and after.players[1].special == 7 and after.players[1].tokens["P16"]
     first = acting("white", {"white": 1}, token(0, "P16"), mode="advance")
-    assert refused(first, 0, {"type": "use_fast_passage"}) == "illegal_command"
+    refused(first, {"type": "use_fast_passage"}, "illegal_command", seat=0)
 
 
 def test_a_disc_that_does_not_move_keeps_its_place_in_the_stack():

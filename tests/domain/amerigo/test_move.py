@@ -31,16 +31,16 @@ def test_first_move_places_both_ships_on_the_frame_for_free():
     state = moving()
     legal = RULES.legal_commands(state, 0)
     assert legal == [{"type": "place_ship", "ship": 0, "frame": f} for f in range(12)]
-    assert refused(state, 0, {"type": "place_ship", "ship": 1, "frame": 0}) == "illegal_command"
-    assert refused(state, 0, {"type": "end_action"}) == "illegal_command"
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 1}}) == "illegal_command"
+    refused(state, {"type": "place_ship", "ship": 1, "frame": 0}, "illegal_command", seat=0)
+    refused(state, {"type": "end_action"}, "illegal_command", seat=0)
+    refused(state, {"type": "move_ship", "ship": 0, "to": {"frame": 1}}, "illegal_command", seat=0)
     state, events = when(
         state, 0, {"type": "place_ship", "ship": 0, "frame": 2}, {"type": "place_ship", "ship": 1, "frame": 2}
     )
     assert state.players[0].ships == [state.board.frame_node(2)] * 2
     assert state.ap_used == 0 and state.gold_paid == 0
     assert {"type": "end_action"} in RULES.legal_commands(state, 0)
-    assert refused(state, 0, {"type": "place_ship", "ship": 1, "frame": 3}) == "illegal_command"
+    refused(state, {"type": "place_ship", "ship": 1, "frame": 3}, "illegal_command", seat=0)
 
 
 def test_sailing_costs_the_distance_and_each_ap_moves_each_ship():
@@ -60,7 +60,7 @@ def test_sailing_costs_the_distance_and_each_ap_moves_each_ship():
 def test_sailing_beyond_free_ap_pays_gold_and_is_refused_without_it():
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(2, 5)), gold(0, 2))
     # ap_free 4, gold 2: 6 squares at most
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 6}}) == "illegal_command"
+    refused(state, {"type": "move_ship", "ship": 0, "to": {"frame": 6}}, "illegal_command", seat=0)
     dests = [c for c in RULES.legal_commands(state, 0) if c["type"] == "move_ship" and c["ship"] == 0]
     board = state.board
     dist = board.distances(state.players[0].ships[0])
@@ -74,10 +74,10 @@ def test_sailing_beyond_free_ap_pays_gold_and_is_refused_without_it():
 
 def test_one_ship_per_water_square_but_frame_spaces_hold_any_number():
     state = moving(*ship_at(1, 0, sq(6, 13)), *ship_at(0, 0, sq(4, 12)), *ship_at(0, 1, sq(5, 12)))
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(6, 13)}) == "illegal_command"
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(5, 12)}) == "illegal_command"
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(4, 13)}) == "illegal_command"  # land
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": sq(4, 12)}) == "illegal_command"  # no move
+    refused(state, {"type": "move_ship", "ship": 0, "to": sq(6, 13)}, "illegal_command", seat=0)
+    refused(state, {"type": "move_ship", "ship": 0, "to": sq(5, 12)}, "illegal_command", seat=0)
+    refused(state, {"type": "move_ship", "ship": 0, "to": sq(4, 13)}, "illegal_command", seat=0)  # land
+    refused(state, {"type": "move_ship", "ship": 0, "to": sq(4, 12)}, "illegal_command", seat=0)  # no move
     state2 = moving(*ship_at(1, 0, sq(0, 12)), *ship_at(0, 0, sq(1, 12)), *ship_at(0, 1, sq(0, 13)))
     state2, _ = when(
         state2,
@@ -104,8 +104,8 @@ def test_only_the_first_post_on_an_island_gives_discovery_and_a_founding_ship_st
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)))
     state, events = when(state, 0, {"type": "found_trading_post", "ship": 0})
     assert one(events, "TradingPostFounded")["discovery_vp"] == 3
-    assert refused(state, 0, {"type": "found_trading_post", "ship": 0}) == "illegal_command"
-    assert refused(state, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 0}}) == "illegal_command"
+    refused(state, {"type": "found_trading_post", "ship": 0}, "illegal_command", seat=0)
+    refused(state, {"type": "move_ship", "ship": 0, "to": {"frame": 0}}, "illegal_command", seat=0)
     state, events = when(state, 0, {"type": "found_trading_post", "ship": 1})
     assert one(events, "TradingPostFounded")["discovery_vp"] == 0
     assert state.players[0].vp == 3 and not of_type(events, "IslandCompleted")
@@ -115,7 +115,7 @@ def test_only_the_first_post_on_an_island_gives_discovery_and_a_founding_ship_st
     later, _ = when(
         later, 1, {"type": "choose_action", "colour": "blue"}, {"type": "place_ship", "ship": 1, "frame": 0}
     )
-    assert refused(later, 1, {"type": "found_trading_post", "ship": 0}) == "illegal_command"
+    refused(later, {"type": "found_trading_post", "ship": 0}, "illegal_command", seat=1)
 
 
 def test_a_post_needs_a_post_left_and_an_uncovered_tp_space():
@@ -134,11 +134,11 @@ def test_a_post_needs_a_post_left_and_an_uncovered_tp_space():
         }
     ]
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)), *given)
-    assert refused(state, 0, {"type": "found_trading_post", "ship": 0}) == "illegal_command"
+    refused(state, {"type": "found_trading_post", "ship": 0}, "illegal_command", seat=0)
     no_posts = [post(0, sq(8, 1), 0) for _ in range(12)]
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)), *no_posts)
     assert state.players[0].posts_left == 0
-    assert refused(state, 0, {"type": "found_trading_post", "ship": 1}) == "illegal_command"
+    refused(state, {"type": "found_trading_post", "ship": 1}, "illegal_command", seat=0)
 
 
 def test_trade_income_p19_gives_a_gold_per_post():
@@ -156,7 +156,7 @@ def test_fair_winds_p10_adds_eight_before_the_first_move_only():
     after, events = when(after, 0, {"type": "move_ship", "ship": 0, "to": {"frame": 6}})
     assert one(events, "ShipMoved")["gold"] == 0
     moved, _ = when(state, 0, {"type": "move_ship", "ship": 0, "to": sq(1, 5)})
-    assert refused(moved, 0, {"type": "use_fair_winds"}) == "illegal_command"
+    refused(moved, {"type": "use_fair_winds"}, "illegal_command", seat=0)
 
 
 def test_end_action_ends_the_turn():

@@ -59,7 +59,7 @@ def test_red_green_swap_p15_makes_the_other_colour_available():
     assert {"type": "choose_action", "colour": "green"} in RULES.legal_commands(state, 0)
     # without the token it is refused
     state = fold(base(), phase("yellow", {"green": 1, "yellow": 4}))
-    assert refused(state, 0, {"type": "choose_action", "colour": "red"}) == "illegal_command"
+    refused(state, {"type": "choose_action", "colour": "red"}, "illegal_command", seat=0)
 
 
 def test_red_green_swap_does_not_combine_with_white_convert():
@@ -79,12 +79,12 @@ def test_gold_tokens_any_time_in_own_turn_even_mid_action(tok, amount):
     state, events = when(state, 0, {"type": "use_gold_token", "token": tok})
     assert one(events, "GoldTokenUsed")["gold"] == amount
     assert state.players[0].gold == amount and state.players[0].tokens[tok] is True
-    assert refused(state, 0, {"type": "use_gold_token", "token": tok}) == "illegal_command"
+    refused(state, {"type": "use_gold_token", "token": tok}, "illegal_command", seat=0)
     state, events = when(state, 0, {"type": "advance", "n": 2 + amount})
     assert one(events, "CannonsLoaded")["gold"] == amount
     other = fold(base(), [token(1, tok)], phase("black", {"black": 2}))
-    assert refused(other, 1, {"type": "use_gold_token", "token": tok}) == "not_your_turn"
-    assert refused(other, 0, {"type": "use_gold_token", "token": "P01"}) == "illegal_command"
+    refused(other, {"type": "use_gold_token", "token": tok}, "not_your_turn", seat=1)
+    refused(other, {"type": "use_gold_token", "token": "P01"}, "illegal_command", seat=0)
 
 
 def test_thrift_p20_takes_gold_by_halves():

@@ -34,19 +34,19 @@ def test_pass_ends_the_turn_and_changes_nothing():
 def test_only_the_player_in_turn_may_act():
     state = fold(base(), phase("black", AREA, order=(1, 0)))
     assert RULES.to_act(state) == {1}
-    assert refused(state, 0, {"type": "take_gold"}) == "not_your_turn"
+    refused(state, {"type": "take_gold"}, "not_your_turn", seat=0)
     assert RULES.legal_commands(state, 0) == []
 
 
 def test_malformed_and_unavailable_choices_are_refused():
     state = fold(base(), phase("black", AREA))
-    assert refused(state, 0, {"type": "choose_action", "colour": "purple"}) == "invalid_command"
-    assert refused(state, 0, {"type": "choose_action"}) == "invalid_command"
-    assert refused(state, 0, {"type": "dance"}) == "invalid_command"
-    assert refused(state, 0, {"type": "choose_action", "colour": "green"}) == "illegal_command"
-    assert refused(state, 0, {"type": "choose_action", "colour": "white"}) == "invalid_command"
-    assert refused(state, 0, {"type": "choose_action", "colour": "blue", "mode": "advance"}) == "invalid_command"
-    assert refused(state, 0, {"type": "advance", "n": 1}) == "illegal_command"
+    refused(state, {"type": "choose_action", "colour": "purple"}, "invalid_command", seat=0)
+    refused(state, {"type": "choose_action"}, "invalid_command", seat=0)
+    refused(state, {"type": "dance"}, "invalid_command", seat=0)
+    refused(state, {"type": "choose_action", "colour": "green"}, "illegal_command", seat=0)
+    refused(state, {"type": "choose_action", "colour": "white"}, "invalid_command", seat=0)
+    refused(state, {"type": "choose_action", "colour": "blue", "mode": "advance"}, "invalid_command", seat=0)
+    refused(state, {"type": "advance", "n": 1}, "illegal_command", seat=0)
 
 
 def test_action_points_are_the_largest_colour_count_for_every_action():
@@ -62,7 +62,7 @@ def test_extra_ap_are_bought_with_gold_one_for_one():
     state = fold(base(), [gold(0, 2)], phase("black", {"black": 3, "red": 1}))
     state, _ = when(state, 0, {"type": "choose_action", "colour": "black"})
     assert [c["n"] for c in RULES.legal_commands(state, 0)] == [1, 2, 3, 4, 5]
-    assert refused(state, 0, {"type": "advance", "n": 6}) == "illegal_command"
+    refused(state, {"type": "advance", "n": 6}, "illegal_command", seat=0)
     after, events = when(state, 0, {"type": "advance", "n": 5})
     assert one(events, "CannonsLoaded") == {"type": "CannonsLoaded", "seat": 0, "n": 5, "gold": 2}
     assert after.players[0].gold == 0 and after.players[0].cannon == 5
@@ -103,7 +103,7 @@ def test_on_the_last_space_only_zero_is_legal_and_gives_two_gold():
     state = fold(base(), given, phase("black", {"black": 1}))
     state, _ = when(state, 0, {"type": "choose_action", "colour": "black"})
     assert RULES.legal_commands(state, 0) == [{"type": "advance", "n": 0}]
-    assert refused(state, 0, {"type": "advance", "n": 1}) == "illegal_command"
+    refused(state, {"type": "advance", "n": 1}, "illegal_command", seat=0)
     after, events = when(state, 0, {"type": "advance", "n": 0})
     assert one(events, "TrackOverflowed")["gold"] == 2
 
@@ -121,10 +121,10 @@ def test_white_convert_uses_the_colour_of_the_special_space():
 
 def test_white_convert_needs_a_coloured_space_and_a_white_cube():
     state = fold(base(), phase("white", {"blue": 4, "white": 1}))
-    assert refused(state, 0, {"type": "choose_action", "colour": "white", "mode": "convert"}) == "illegal_command"
+    refused(state, {"type": "choose_action", "colour": "white", "mode": "convert"}, "illegal_command", seat=0)
     assert {"type": "choose_action", "colour": "white", "mode": "convert"} not in RULES.legal_commands(state, 0)
     state = fold(base(), phase("white", {"blue": 4}))
-    assert refused(state, 0, {"type": "choose_action", "colour": "white", "mode": "advance"}) == "illegal_command"
+    refused(state, {"type": "choose_action", "colour": "white", "mode": "advance"}, "illegal_command", seat=0)
 
 
 def test_white_convert_runs_the_converted_action_with_its_steps():
@@ -144,16 +144,16 @@ def test_free_abilities_only_in_own_turn(free, expected):
     assert one(events, "ChestCashed")["gold"] == expected
     assert after.players[0].chests == 0 and after.players[0].gold == expected
     assert after.turn_seat == 0 and after.stage == "choose"  # the turn goes on
-    assert refused(after, 0, free) == "illegal_command"
+    refused(after, free, "illegal_command", seat=0)
     other = fold(base(), given, phase("black", AREA, order=(1, 0)))
-    assert refused(other, 0, free) == "not_your_turn"
+    refused(other, free, "not_your_turn", seat=0)
 
 
 def test_game_over_refuses_everything():
     from tests.domain.protocol_checks import play_random_game
 
     state, _ = play_random_game(RULES, 2, 3)
-    assert refused(state, 0, {"type": "pass"}) == "game_over"
+    refused(state, {"type": "pass"}, "game_over", seat=0)
     assert RULES.to_act(state) == set() and RULES.legal_commands(state, 0) == []
 
 
@@ -165,4 +165,4 @@ def test_chronicle_is_a_whole_turn_worth_the_cubes():
     assert after.players[0].vp == 10 and after.players[0].tokens["P21"] is True
     assert after.turn_seat == 1
     back = fold(base(), [token(0, "P21")], phase("black", AREA), events, phase("red", AREA))
-    assert refused(back, 0, {"type": "use_chronicle"}) == "illegal_command"
+    refused(back, {"type": "use_chronicle"}, "illegal_command", seat=0)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from domain.game import IllegalCommand
 from domain.murano import RULES, data
 from domain.murano.board import geometry
 from domain.rng import rng_for
+from tests.domain.scenario import Scenario
 
 
 def expand(counts: dict) -> list:
@@ -117,21 +115,18 @@ def decide(state, command: dict, seat: int | None = None, seed: int = 0) -> list
     return RULES.decide(state, command, seat, rng_for(seed, 1))
 
 
+GAME = Scenario(RULES, rng=lambda: rng_for(0, 1), on_turn=lambda state: state.active)
+refused = GAME.refused
+
+
 def play(state, *commands: dict, seed: int = 0):
-    """Decide and apply commands in order (each by the seat to act); return (state, all events)."""
+    """Decide and apply commands in order (each by the seat to act, through the shared ``Scenario.when``);
+    return (state, all events)."""
     events = []
     for i, command in enumerate(commands):
-        new = RULES.decide(state, command, state.active, rng_for(seed, i + 1))
-        state = RULES.fold(new, state)
+        new, state = Scenario(RULES, rng=lambda i=i: rng_for(seed, i + 1)).when(state, command, state.active)
         events.extend(new)
     return state, events
-
-
-def refused(state, command: dict, code: str = "illegal_command", seat: int | None = None) -> IllegalCommand:
-    with pytest.raises(IllegalCommand) as err:
-        decide(state, command, seat)
-    assert err.value.code == code, err.value.message
-    return err.value
 
 
 def types(events: list[dict]) -> list[str]:

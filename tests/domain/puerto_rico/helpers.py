@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from domain.game import IllegalCommand
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import BUILDING_INDEX, GOOD_INDEX, SETUP, TILE_INDEX
 from domain.puerto_rico.state import PRState
+from tests.domain.scenario import Scenario
 
 
 def new_game(seats: int = 4, seed: int = 1, **options) -> PRState:
@@ -81,26 +79,15 @@ def _move_tiles_from_stack(s: PRState, kind: int, delta: int) -> None:
         delta += 1
 
 
+GAME = Scenario(RULES, rng=lambda: random.Random(7), on_turn=lambda s: s.current)
+# Then: the command is refused with the code and changes nothing (``Scenario.refused``).
+refused = GAME.refused
+
+
 def act(s: PRState, command: dict, seat: int | None = None) -> tuple[list[dict], PRState]:
-    """Decide ``command`` for ``seat`` (default: the seat on turn) and fold the events; returns (events, state)."""
-    seat = s.current if seat is None else seat
-    events = RULES.decide(s, command, seat, random.Random(7))
-    new = s
-    for event in events:
-        new = RULES.evolve(new, event)
-    # the in-place fast path must agree
-    fast = s.copy()
-    assert RULES.play(fast, command, seat, random.Random(7)) == events
-    assert fast == new
-    return events, new
-
-
-def refused(s: PRState, command: dict, code: str = "illegal_command", seat: int | None = None) -> IllegalCommand:
-    seat = s.current if seat is None else seat
-    with pytest.raises(IllegalCommand) as err:
-        RULES.decide(s, command, seat, random.Random(7))
-    assert err.value.code == code, err.value.message
-    return err.value
+    """Decide ``command`` for ``seat`` (default: the seat on turn) and fold the events; returns (events, state).
+    The shared ``Scenario.when`` also holds the in-place fast path to the same events and state."""
+    return GAME.when(s, command, s.current if seat is None else seat)
 
 
 def pick(s: PRState, role: str, seat: int) -> tuple[list[dict], PRState]:
