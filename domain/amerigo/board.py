@@ -3,6 +3,8 @@
 A ``Board`` is immutable and derived only from ``(seats, sel, rots)``; states hold a reference to it.
 Boards are memoised, compare by their key and pickle as their key. Sailing distances are computed lazily
 per source and cached inside the board (a pure cache).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
 """
 
 from __future__ import annotations

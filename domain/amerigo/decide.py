@@ -1,4 +1,7 @@
-"""Command validation and the events each command causes (§10, §11, §12)."""
+"""Command validation and the events each command causes (§10, §11, §12).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Rule queries shared by decide, legal_commands and the views (no state changes here)."""
+"""Rule queries shared by decide, legal_commands and the views (no state changes here).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
+"""
 
 from __future__ import annotations
 

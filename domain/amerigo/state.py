@@ -2,6 +2,8 @@
 
 ``clone()`` copies only the top level (the containers are shared); every mutation in ``evolve`` first
 replaces the container it touches by a copy, so the input state is never changed.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
 """
 
 from __future__ import annotations

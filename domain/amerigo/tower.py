@@ -1,4 +1,7 @@
-"""The cube tower (§8): a pluggable stochastic model. Results are always recorded in events."""
+"""The cube tower (§8): a pluggable stochastic model. Results are always recorded in events.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Murano's static catalogue: cards, tiles, islands, the action ring and codes (rules file §1-§3, §12, §13)."""
+"""Murano's static catalogue: cards, tiles, islands, the action ring and codes (rules file §1-§3, §12, §13).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """decide: validate one command for the pending decision (§6.5) and return the events it causes.
 
 Events are applied to a private working copy as they are produced, so follow-up logic (end trigger, end of turn,
-final scoring) reads the state the events lead to."""
+final scoring) reads the state the events lead to.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

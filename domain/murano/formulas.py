@@ -1,6 +1,9 @@
 """The character-card formula language of rules §13.2: a tokenizer, a recursive-descent parser and a compiler to
 Python closures. A compiled formula is called as ``f(env, q)`` where ``env`` maps the count symbols to integers
-(plus ``GF_of`` / ``SH_of`` per-seat lists and ``OPPONENTS``) and ``q`` is the bound opponent (or None)."""
+(plus ``GF_of`` / ``SH_of`` per-seat lists and ``OPPONENTS``) and ``q`` is the bound opponent (or None).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""legal_commands: the complete list of commands for the pending decision (§6.5)."""
+"""legal_commands: the complete list of commands for the pending decision (§6.5).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

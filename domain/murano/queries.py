@@ -1,5 +1,8 @@
 """Read-only rule queries shared by decide, legal_commands and the bots: ship moves and the completability filter
-(§6), action availability (§7), build targets (§8), income (§9), production and sales (§10), seats, final scoring."""
+(§6), action availability (§7), build targets (§8), income (§9), production and sales (§10), seats, final scoring.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The Murano Rules object: setup (§4) and the protocol glue."""
+"""The Murano Rules object: setup (§4) and the protocol glue.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

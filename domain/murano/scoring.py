@@ -1,5 +1,8 @@
 """Final scoring (§13, §15): island statistics, character-card values, legal assignments, the optimal
-auto-assignment helper, results and the greedy-bot evaluation."""
+auto-assignment helper, results and the greedy-bot evaluation.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

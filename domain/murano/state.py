@@ -3,6 +3,8 @@
 Conventions: lists are copied by ``copy()``; everything nested inside them is immutable (tuples, strings, ints), so
 ``_apply`` replaces nested values instead of mutating them. Tiles are tuples ``(kind, face)``; a board cell is
 ``None`` or ``(kind, face, owner)`` (owner None for streets, palaces and special buildings).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
 """
 
 from __future__ import annotations

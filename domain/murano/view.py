@@ -1,4 +1,7 @@
-"""What each seat may see (§5.1, §16.3): view, redact, reveal_all, reveals and determinize."""
+"""What each seat may see (§5.1, §16.3): view, redact, reveal_all, reveals and determinize.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Puerto Rico's static catalogue: buildings, roles, goods, plantations, ships and set-up tables (rules §1, §14)."""
+"""Puerto Rico's static catalogue: buildings, roles, goods, plantations, ships and set-up tables (rules §1, §14).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Puerto Rico components and set-up tables (rules file §1, §14).
 
 Goods and plantation kinds are small integers in the state; events and commands use their names.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """decide: parsing of raw JSON commands, the refusal of an illegal one, and the events a command causes
-(the command itself, then the automatic events that follow it; the legal list is in ``legal.py``)."""
+(the command itself, then the automatic events that follow it; the legal list is in ``legal.py``).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """The cursor: after each event, move to the next point that needs a decision or an automatic event,
-skipping steps that offer nothing (rules file §11, "auto-resolve when")."""
+skipping steps that offer nothing (rules file §11, "auto-resolve when").
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Rule queries: what a player may do at each decision point, as small internal values (ints, tuples)."""
+"""Rule queries: what a player may do at each decision point, as small internal values (ints, tuples).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The Puerto Rico Rules object: set-up, decide, evolve and the rest of the protocol."""
+"""The Puerto Rico Rules object: set-up, decide, evolve and the rest of the protocol.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Puerto Rico state: small flat lists of ints, copied by hand (no deepcopy) for speed."""
+"""Puerto Rico state: small flat lists of ints, copied by hand (no deepcopy) for speed.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Projections: per-seat views, event redaction, the full reveal after the game (§9)."""
+"""Projections: per-seat views, event redaction, the full reveal after the game (§9).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/puerto_rico.md.
+"""
 
 from __future__ import annotations
 
