@@ -17,7 +17,7 @@ The seat-count check for ``setup`` is ``Rules.check_seats`` (``domain/game.py``)
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Any, Generic, TypeVar
 
 from domain.game import Event, IllegalCommand, NotYourTurn
 
@@ -33,11 +33,6 @@ def invalid(message: str) -> IllegalCommand:
 def illegal(message: str) -> IllegalCommand:
     """A well-formed command the rules do not allow now (code ``illegal_command``)."""
     return IllegalCommand("illegal_command", message)
-
-
-def refuse(message: str) -> NoReturn:
-    """Raise ``illegal(message)``."""
-    raise illegal(message)
 
 
 def open_command(

@@ -240,9 +240,6 @@ class Board:
     def frame_node(self, i: int) -> int:
         return self.nsq + i
 
-    def is_frame(self, node: int) -> bool:
-        return node >= self.nsq
-
     def node_json(self, node: int) -> dict[str, int]:
         rc = self.node_rc[node]
         if rc is None:

@@ -146,21 +146,6 @@ def best_assignment(cards, free, allowed_fn, value, strict: bool = True):
     return go(0, tuple(free[i] for i in isl), 0)
 
 
-def best_for(state: MuranoState, seat: int, strict: bool = data.FINAL_SCORING_STRICT):
-    """best_assignment for ``seat`` on the current board (island names in the result)."""
-    g = geo(state)
-    free = {name: n for name, n in zip(g.islands, free_gondoliers(state, seat)) if n > 0}
-    cache: dict[tuple[str, str], int] = {}
-
-    def value(card: str, island: str) -> int:
-        key = (card, island)
-        if key not in cache:
-            cache[key] = card_value(state, card, seat, g.island_index[island])
-        return cache[key]
-
-    return best_assignment(sorted(state.chars[seat]), free, allowed, value, strict)
-
-
 def result(state: MuranoState) -> GameResult:
     scores = list(state.vp)
     keys = [(state.vp[s], state.gold[s]) for s in range(state.n)]

@@ -186,9 +186,6 @@ class PRState:
     def over(self) -> bool:
         return self.phase == OVER
 
-    def row_size(self) -> int:
-        return self.n + 1
-
     def empty_building_circles(self) -> int:
         total = 0
         for p in self.players:
