@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import data as D
 
@@ -145,7 +145,9 @@ def catalogue() -> dict[str, Any]:
             "special_track": {
                 "last": D.SPECIAL_TRACK_LAST,
                 "vp": {str(k): v for k, v in D.SPECIAL_VP.items()},
-                "colours": {str(s): D.COLOURS[D.special_colour(s)] for s in range(1, D.SPECIAL_TRACK_LAST + 1)},
+                "colours": {
+                    str(s): D.COLOURS[cast(int, D.special_colour(s))] for s in range(1, D.SPECIAL_TRACK_LAST + 1)
+                },
             },
             "gold_track_max": D.GOLD_MAX,
             "cannon_track_max": D.CANNON_MAX,

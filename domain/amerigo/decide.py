@@ -100,7 +100,7 @@ def _square_field(state: State, value: Any, name: str, allow_frame: bool) -> int
             raise _illegal(f"frame spaces are numbered 0 to {board.nframe - 1}")
         return board.nsq + f
     r, c = value.get("r"), value.get("c")
-    if set(value) != {"r", "c"} or not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, c)):
+    if set(value) != {"r", "c"} or type(r) is not int or type(c) is not int:
         raise _invalid(f"field {name!r} needs integer 'r' and 'c' and nothing else")
     if not (0 <= r < board.nrows and 0 <= c < board.ncols):
         raise _illegal(f"square ({r}, {c}) is off the board ({board.nrows} rows x {board.ncols} columns)")
@@ -196,10 +196,10 @@ def _choose(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
         if mode == "advance":
             x, base = WHITE, s.ap
         elif mode == "convert":
-            x = convert_colour(s, seat)
-            if x is None:
+            converted = convert_colour(s, seat)
+            if converted is None:
                 raise _illegal("convert needs your special-track disc on a coloured space (not the start)")
-            base = convert_ap(s, x)
+            x, base = converted, convert_ap(s, converted)
         else:
             raise _invalid("white needs 'mode': 'advance' or 'convert'")
     else:

@@ -190,7 +190,7 @@ def placements(state: State, seat: int, shape: str) -> list[tuple[int, ...]]:
             continue
         empty = {sq for sq in squares if cover[sq] == EMPTY}
         # squares next to which a tile may go: own posts and any tile on the island
-        touching = set()
+        touching: set[int] = set()
         for sq in squares:
             c = cover[sq]
             if c == own or c >= NEUTRAL_TILE:

@@ -8,7 +8,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .board import Board
 from .data import (
@@ -95,7 +95,8 @@ class State(_Record):
         self.seats = 0
         self.started = False
         self.over = False
-        self.board: Board | None = None
+        # Set by IslandsAssembled, the second set-up event; nothing reads the board before it.
+        self.board: Board = cast(Board, None)
         self.players: list[Player] = []
         self.round = 0
         self.phase = -1  # index into PHASE_COLOURS of the last started or skipped phase
@@ -135,8 +136,8 @@ class State(_Record):
         self.ap_used = 0
         self.gold_paid = 0
         self.neutral_taken = 0
-        self.sailed = (0, 0)
-        self.founded = (False, False)
+        self.sailed: tuple[int, ...] = (0, 0)  # per ship
+        self.founded: tuple[bool, ...] = (False, False)  # per ship
         self.moved_any = False
         self.tokens_due = 0
 

@@ -302,7 +302,7 @@ def _buy_mode(t: _Turn, cmd: dict) -> None:
 def _pick_tile(t: _Turn, cmd: dict) -> None:
     w = t.state
     face = cmd.get("face")
-    stack = w.shops if w.buy_kind == SHOP else w.palaces
+    stack: list[Any] = w.shops if w.buy_kind == SHOP else w.palaces
     if isinstance(face, bool) or not isinstance(face, (str, int)) or face not in stack:
         raise _illegal(f"face must be one of the faces in the stack: {sorted(set(stack))}")
     t.emit(
@@ -324,6 +324,7 @@ def _place_tile(t: _Turn, cmd: dict) -> None:
     space = _space(w, cmd)
     if space not in q.building_targets(w, group=False):
         raise _illegal("a building needs an unoccupied brown space next to a street tile")
+    assert w.free_tile is not None  # FREE_PLACE always holds the tile
     kind, face = w.free_tile
     t.placed(space, kind, face, free=True)
     if kind == SPECIAL_BUILDING:
@@ -517,7 +518,7 @@ def _produce(t: _Turn, cmd: dict) -> None:
     t.emit({"type": "FactoriesUsed", "seat": seat, "factories": k, "vp_lost": k * q.production_loss(w, seat)})
     for _ in range(k):
         _draw_bead(t, False)
-    if k >= 1 and q.has(w, seat, data.GLASSBLOWERS_SCHOOL) and sum(w.bag):
+    if k >= 1 and q.has(w, seat, data.GLASSBLOWERS_SCHOOL) and any(w.bag):
         _draw_bead(t, True)
     if k >= 1 and q.has(w, seat, data.BASILICA):
         t.emit({"type": "BonusScored", "seat": seat, "vp": 1, "card": data.BASILICA})

@@ -17,12 +17,12 @@ def _space(space: str) -> str:
     return f"{data.ISLAND_NAMES.get(island, island)} {cell}"
 
 
-def _face(kind: str, face: Any) -> str:
+def _face(kind: str | None, face: Any) -> str:
     if kind == "shop" and face is not None:
         return f"{face} shop"
     if kind == "palace" and face is not None:
         return f"palace with {plural(face, 'crest')}"
-    return _KIND.get(kind, str(kind))
+    return _KIND.get(kind or "", str(kind))
 
 
 def label(s: MuranoState, seat: int, c: dict[str, Any]) -> dict[str, Any]:

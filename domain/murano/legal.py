@@ -54,7 +54,7 @@ def legal_commands(state: MuranoState, seat: int) -> list[dict[str, Any]]:
             out.append({"type": "choose_buy_mode", "mode": "choose"})
         return out
     if phase == PICK_TILE:
-        stack = state.shops if state.buy_kind == SHOP else state.palaces
+        stack: list[Any] = state.shops if state.buy_kind == SHOP else state.palaces
         return [{"type": "pick_tile", "face": f} for f in sorted(set(stack))]
     if phase == FREE_PLACE:
         return [{"type": "keep_tile"}] + [

@@ -6,6 +6,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 from domain.murano import data
@@ -124,7 +125,7 @@ def _route_length(occ: list[int], target: int) -> int:
     return INF  # pragma: no cover - impossible with 8 ships on 18 spaces
 
 
-def completable(ships, k: int, gold: int, last_ship: int, needs: list[int], shipyard: bool, arsenale: bool) -> bool:
+def completable(ships, k: int, gold: int, last_ship: int, needs: Sequence[int], shipyard: bool, arsenale: bool) -> bool:
     """§6.3: can the turn still be finished with an ``act`` after ``k`` moves with ``gold`` left?"""
     if k >= 1 and needs[ships[last_ship]] <= gold:
         return True
@@ -153,7 +154,7 @@ def completable(ships, k: int, gold: int, last_ship: int, needs: list[int], ship
     return _search(tuple(ships), k, gold, needs, shipyard, {})
 
 
-def _search(ships: tuple[int, ...], k: int, gold: int, needs: list[int], shipyard: bool, seen: dict) -> bool:
+def _search(ships: tuple[int, ...], k: int, gold: int, needs: Sequence[int], shipyard: bool, seen: dict) -> bool:
     """Exhaustive fallback for Arsenale owners (depth bounded: move costs rise, gold is finite)."""
     key = (ships, k)
     if key in seen:
@@ -345,6 +346,7 @@ def street_targets(state: MuranoState) -> list[int]:
 def building_targets(state: MuranoState, group: bool = True) -> list[int]:
     g = geo(state)
     board = state.board
+    spaces: Sequence[int]
     if group and state.build_spaces:
         spaces = sorted(s for s in _group_candidates(state, g) if not g.paved[s])
     else:

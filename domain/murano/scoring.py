@@ -147,7 +147,7 @@ def best_assignment(cards, free, allowed_fn, value, strict: bool = True):
 
 
 def result(state: MuranoState) -> GameResult:
-    scores = list(state.vp)
+    scores: list[float] = list(state.vp)  # integers; JSON keeps them so
     keys = [(state.vp[s], state.gold[s]) for s in range(state.n)]
     ranks = [1] * state.n if state.aborted else rank_by(keys)
     return GameResult(

@@ -112,7 +112,7 @@ class MuranoState:
         self.build_k = 0  # placements made in this build action
         self.build_spaces: tuple[int, ...] = ()
         self.street_face: str | None = None
-        self.free_tile: tuple | None = None
+        self.free_tile: tuple[str, Any] | None = None  # (kind, face) of the tile placed for free
         self.special_return: str | None = None  # BUILD_STEP or None (end of turn) after SPECIAL_CARD
         self.aborted = False
         # Cache, not state: (seat, action needs per ring space) computed by queries.turn_needs; valid while only

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 from domain.murano import data
 from domain.murano import queries as q
@@ -189,7 +189,7 @@ REVEALING = frozenset(
 
 
 def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    kind = event.get("type")
+    kind: str = event.get("type", "")
     if kind == "GameSetUp":
         return {**event, **{k: None for k in _SETUP_PRIVATE}}
     if kind == "StackShuffled":
@@ -257,8 +257,8 @@ def determinize(state: MuranoState, seat: int, rng: random.Random) -> MuranoStat
     # shops and palaces: stack order and faces in opponents' hands (and the removed palace)
     for kind in (SHOP, PALACE):
         stack_known = s.phase == PICK_TILE and s.active == seat and s.buy_kind == kind
-        stack = s.shops if kind == SHOP else s.palaces
-        tpool = [] if stack_known else list(stack)
+        stack: list[Any] = s.shops if kind == SHOP else s.palaces
+        tpool: list[Any] = [] if stack_known else list(stack)
         for p in others:
             tpool.extend(f for k, f in s.hand[p] if k == kind)
         if kind == PALACE and s.removed_palace is not None:
@@ -270,7 +270,7 @@ def determinize(state: MuranoState, seat: int, rng: random.Random) -> MuranoStat
         for p in others:
             s.hand[p] = tuple((k, next(it)) if k == kind else (k, f) for k, f in s.hand[p])
         if kind == PALACE and s.removed_palace is not None:
-            s.removed_palace = next(it)
+            s.removed_palace = cast(int, next(it))
     if s.free_tile is not None and s.active != seat:
         s.free_tile = s.hand[s.active][-1]
     rng.shuffle(s.streets)

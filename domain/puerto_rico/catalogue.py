@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import BUILDINGS, FACTORY_PAY, GOODS, PRICES, SETUP, TILE_NAMES, role_cards, role_kind
+from .data import BUILDINGS, FACTORY_PAY, GOODS, PRICES, SETUP, TILE_NAMES, BuildingType, role_cards, role_kind
 from .state import AUTO_STEPS
 
 BUILDING_TITLES = {
@@ -82,7 +82,7 @@ TILE_EFFECTS = {
 }
 
 
-def _building(b) -> dict[str, Any]:
+def _building(b: BuildingType) -> dict[str, Any]:
     return {
         "id": b.name,
         "kind": "building",

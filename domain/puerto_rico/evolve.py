@@ -476,6 +476,6 @@ SINGLE_SEAT = frozenset(
 
 def apply(s: PRState, e: Event) -> None:
     """Apply one event to ``s`` in place (unknown event types are ignored)."""
-    handler = HANDLERS.get(e.get("type"))
+    handler = HANDLERS.get(e.get("type", ""))
     if handler is not None:
         handler(s, e)

@@ -36,8 +36,8 @@ def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
     if kind == "take_quarry":
         return {"label": "Take a quarry"}
     if kind == "take_colonist":
-        where = {"hospice": "for your new tile (hospice)", "university": "for your new building (university)"}
-        return {"label": "Take a colonist " + where.get(s.step, "from the supply (mayor's privilege)")}
+        reasons = {"hospice": "for your new tile (hospice)", "university": "for your new building (university)"}
+        return {"label": "Take a colonist " + reasons.get(s.step, "from the supply (mayor's privilege)")}
     if kind == "place_colonist":
         return {"label": f"Place a colonist on {_what(c['target'])}"}
     if kind == "build":

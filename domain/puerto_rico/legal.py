@@ -45,11 +45,11 @@ def legal(s: PRState) -> list[Command]:
         return [{"type": "sell", "good": GOODS[g]} for g in q.sell_options(s, seat)] + [PASS]
     if step == "load":
         cargo = q.cargo_options(s, seat)
-        out = [{"type": "load", "good": GOODS[g], "ship": i} for g, i, _ in cargo]
-        out.extend({"type": "ship_with_wharf", "good": GOODS[g]} for g in q.wharf_options(s, seat))
+        loads: list[Command] = [{"type": "load", "good": GOODS[g], "ship": i} for g, i, _ in cargo]
+        loads.extend({"type": "ship_with_wharf", "good": GOODS[g]} for g in q.wharf_options(s, seat))
         if not cargo:
-            out.append(PASS)
-        return out
+            loads.append(PASS)
+        return loads
     if step == "warehouse":
         return [
             {"type": "store_in_warehouse", "good": GOODS[g]}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.contract import (
     CommandTable,
     array,
@@ -45,7 +47,7 @@ _FIELD_DOC = {
 }
 
 
-def _field(name: str, table) -> dict:
+def _field(name: str, table: Any) -> dict[str, Any]:
     if table is None:
         return string(*ROLE_CARDS, description=_FIELD_DOC[name])
     if table == "int":
