@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from .data import (
     BIG_ISLAND_MIN_LAND,
@@ -257,7 +259,7 @@ class Board:
     def __hash__(self) -> int:
         return hash(self.key)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Board], tuple[Any, ...]]:
         return (get_board, self.key)
 
     def __repr__(self) -> str:

@@ -109,7 +109,7 @@ def _square_field(state: State, value: Any, name: str, allow_frame: bool) -> int
 
 def decide(
     state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel, in_place: bool = False
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The events ``command`` by ``seat`` causes. ``in_place`` (the fast path): apply them to ``state``
     itself, which the caller owns; the rules then read a shallow snapshot of the state before the command,
     exactly what they read from ``state`` in the pure path (``apply`` never mutates what states share)."""
@@ -127,7 +127,7 @@ def decide(
     return ctx.events
 
 
-def _dispatch(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _dispatch(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     """Emit the events of one command; return True when the turn is complete."""
     if kind in FREE_COMMANDS:
         _free(ctx, s, cmd, kind, seat)
@@ -156,7 +156,7 @@ def _dispatch(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
 
 
 # -- free abilities -----------------------------------------------------------------------------------
-def _free(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> None:
+def _free(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> None:
     p = s.players[seat]
     if kind == "cash_chest":
         if p.chests <= 0:
@@ -172,7 +172,7 @@ def _free(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> None:
 
 
 # -- main options -------------------------------------------------------------------------------------
-def _choose(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _choose(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     p = s.players[seat]
     if kind == "pass":
         ctx.emit({"type": "Passed", "seat": seat})
@@ -217,7 +217,7 @@ def _choose(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
 
 
 # -- tracks: CANNON, PROGRESS, SPECIAL mode A ---------------------------------------------------------
-def _advance(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
+def _advance(ctx: Ctx, s: State, cmd: dict[str, Any], seat: int) -> bool:
     n = _int_field(cmd, "n")
     allowed = advance_range(s, seat)
     if n not in allowed:
@@ -240,7 +240,7 @@ def _advance(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
     return ctx.state.stage != TOKENS
 
 
-def _take_progress_token(ctx: Ctx, s: State, cmd: dict, seat: int) -> bool:
+def _take_progress_token(ctx: Ctx, s: State, cmd: dict[str, Any], seat: int) -> bool:
     token = _str_field(cmd, "token")
     if token not in s.progress_display:
         raise _illegal(f"{token} is not on the progress display")
@@ -259,14 +259,14 @@ def _fast_passage(ctx: Ctx, s: State, seat: int) -> bool:
 
 
 # -- MOVE ---------------------------------------------------------------------------------------------
-def _ship_field(cmd: dict) -> int:
+def _ship_field(cmd: dict[str, Any]) -> int:
     ship = _int_field(cmd, "ship")
     if ship not in (0, 1):
         raise _illegal("ship must be 0 or 1")
     return ship
 
 
-def _move_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _move_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     p = s.players[seat]
     unplaced = [i for i in (0, 1) if p.ships[i] < 0]
     if kind == "place_ship":
@@ -374,7 +374,7 @@ def _check_completion(ctx: Ctx, seat: int, island: int) -> None:
 
 
 # -- PLAN ---------------------------------------------------------------------------------------------
-def _kind_shape(cmd: dict) -> tuple[str, str]:
+def _kind_shape(cmd: dict[str, Any]) -> tuple[str, str]:
     kind = _str_field(cmd, "kind")
     shape = _str_field(cmd, "shape")
     if kind not in (VILLAGE, NEUTRAL):
@@ -390,7 +390,7 @@ def neutral_limit(s: State, seat: int) -> int:
     return 2 if s.players[seat].has("P14") else 1
 
 
-def _plan_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _plan_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     if kind == "end_action":
         return True
     tkind, shape = _kind_shape(cmd)
@@ -413,7 +413,7 @@ def _plan_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
 
 
 # -- BUILD --------------------------------------------------------------------------------------------
-def _build_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _build_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     if kind == "end_action":
         return True
     tkind, shape = _kind_shape(cmd)
@@ -464,7 +464,7 @@ def _build_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
 
 
 # -- PRODUCE ------------------------------------------------------------------------------------------
-def _produce_step(ctx: Ctx, s: State, cmd: dict, kind: str, seat: int) -> bool:
+def _produce_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     if kind == "end_action":
         return True
     token = _str_field(cmd, "token")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import get_board
 from .data import (
     COLOUR_INDEX,
@@ -28,40 +30,43 @@ from .state import (
 SPACE_INDEX = {name: i for i, name in enumerate(PROGRESS_DISPLAY_SPACES)}
 
 
-def node_of(state: State, loc: dict) -> int:
+def node_of(state: State, loc: dict[str, Any]) -> int:
     board = state.board
     if "frame" in loc:
-        return board.nsq + loc["frame"]
-    return loc["r"] * board.ncols + loc["c"]
+        frame: int = loc["frame"]
+        return board.nsq + frame
+    r: int = loc["r"]
+    c: int = loc["c"]
+    return r * board.ncols + c
 
 
-def evolve(state: State, event: dict) -> State:
+def evolve(state: State, event: dict[str, Any]) -> State:
     new = state.clone()
     apply(new, event)
     return new
 
 
-def _pay(s: State, p: Player, event: dict) -> None:
+def _pay(s: State, p: Player, event: dict[str, Any]) -> None:
     gold = event.get("gold", 0)
     if gold:
         p.gold -= gold
         s.gold_paid += gold
 
 
-def apply(s: State, ev: dict) -> None:  # noqa: C901 - one dispatch table
+def apply(s: State, ev: dict[str, Any]) -> None:  # noqa: C901 - one dispatch table
     handler = _HANDLERS.get(ev["type"])
     if handler is not None:
         handler(s, ev)
 
 
 # -- setup --------------------------------------------------------------------------------------------
-def _game_started(s: State, ev: dict) -> None:
+def _game_started(s: State, ev: dict[str, Any]) -> None:
     s.seats = ev["seats"]
     s.started = True
     s.players = [Player() for _ in range(s.seats)]
 
 
-def _islands_assembled(s: State, ev: dict) -> None:
+def _islands_assembled(s: State, ev: dict[str, Any]) -> None:
     b = get_board(s.seats, tuple(ev["sel"]), tuple(ev["rots"]))
     s.board = b
     s.cover = [0] * b.nsq
@@ -69,7 +74,7 @@ def _islands_assembled(s: State, ev: dict) -> None:
     s.chest_on = [i in b.chest_islands for i in range(len(b.islands))]
 
 
-def _stack_order(s: State, ev: dict) -> None:
+def _stack_order(s: State, ev: dict[str, Any]) -> None:
     s.order = list(ev["order"])
     s.players = list(s.players)
     for pos, seat in enumerate(ev["order"]):
@@ -77,22 +82,22 @@ def _stack_order(s: State, ev: dict) -> None:
         p.gold = START_GOLD_BY_STACK[pos]
 
 
-def _pirates_placed(s: State, ev: dict) -> None:
+def _pirates_placed(s: State, ev: dict[str, Any]) -> None:
     s.pirates = list(ev["slots"])
     s.pirate_out = ev["out"]
 
 
-def _pirate_revealed(s: State, ev: dict) -> None:
+def _pirate_revealed(s: State, ev: dict[str, Any]) -> None:
     s.pirates = list(s.pirates)
     s.pirates[ev["slot"] - 1] = ev["value"]
     s.pirates_revealed = max(s.pirates_revealed, ev["slot"])
 
 
-def _progress_shuffled(s: State, ev: dict) -> None:
+def _progress_shuffled(s: State, ev: dict[str, Any]) -> None:
     s.progress_pile = list(ev["pile"])
 
 
-def _progress_revealed(s: State, ev: dict) -> None:
+def _progress_revealed(s: State, ev: dict[str, Any]) -> None:
     display = list(s.progress_display)
     pile = list(s.progress_pile)
     for space, token in ev["tokens"].items():
@@ -103,11 +108,11 @@ def _progress_revealed(s: State, ev: dict) -> None:
     s.progress_pile = pile
 
 
-def _production_shuffled(s: State, ev: dict) -> None:
+def _production_shuffled(s: State, ev: dict[str, Any]) -> None:
     s.prod_stacks = {mark: list(ids) for mark, ids in ev["stacks"].items()}
 
 
-def _production_revealed(s: State, ev: dict) -> None:
+def _production_revealed(s: State, ev: dict[str, Any]) -> None:
     stacks = dict(s.prod_stacks)
     display = list(s.prod_display)
     for token in ev["tokens"]:
@@ -120,7 +125,7 @@ def _production_revealed(s: State, ev: dict) -> None:
     s.prod_display = display
 
 
-def _tower_dropped(s: State, ev: dict) -> None:
+def _tower_dropped(s: State, ev: dict[str, Any]) -> None:
     out = [COLOUR_INDEX[c] for c in ev["out"]]
     s.tower = [COLOUR_INDEX[c] for c in ev["tower"]]
     storage = list(s.storage)
@@ -137,18 +142,18 @@ def _tower_dropped(s: State, ev: dict) -> None:
     s.storage = storage
 
 
-def _round_started(s: State, ev: dict) -> None:
+def _round_started(s: State, ev: dict[str, Any]) -> None:
     s.round = ev["round"]
     s.phase = -1
     s.phase_active = False
 
 
-def _phase_skipped(s: State, ev: dict) -> None:
+def _phase_skipped(s: State, ev: dict[str, Any]) -> None:
     s.phase = PHASE_COLOURS.index(COLOUR_INDEX[ev["colour"]])
     s.phase_active = False
 
 
-def _phase_started(s: State, ev: dict) -> None:
+def _phase_started(s: State, ev: dict[str, Any]) -> None:
     s.phase = PHASE_COLOURS.index(COLOUR_INDEX[ev["colour"]])
     s.phase_active = True
     s.ap = ev["ap"]
@@ -158,7 +163,7 @@ def _phase_started(s: State, ev: dict) -> None:
     s.turn_seat = s.phase_order[0]
 
 
-def _phase_ended(s: State, ev: dict) -> None:
+def _phase_ended(s: State, ev: dict[str, Any]) -> None:
     s.storage = [a + b for a, b in zip(s.storage, s.area)]
     s.area = [0] * 7
     s.ap = 0
@@ -166,7 +171,7 @@ def _phase_ended(s: State, ev: dict) -> None:
     s.turn_seat = -1
 
 
-def _turn_ended(s: State, ev: dict) -> None:
+def _turn_ended(s: State, ev: dict[str, Any]) -> None:
     s._reset_turn()
     s.turn_idx += 1
     if s.turn_idx < len(s.phase_order):
@@ -174,7 +179,7 @@ def _turn_ended(s: State, ev: dict) -> None:
 
 
 # -- turn options -------------------------------------------------------------------------------------
-def _action_chosen(s: State, ev: dict) -> None:
+def _action_chosen(s: State, ev: dict[str, Any]) -> None:
     s.stage = ACT
     s.colour = COLOUR_INDEX[ev["colour"]]
     s.mode = ev.get("mode")
@@ -182,46 +187,46 @@ def _action_chosen(s: State, ev: dict) -> None:
     s.ap_free = ev["ap_free"]
 
 
-def _gold_taken(s: State, ev: dict) -> None:
+def _gold_taken(s: State, ev: dict[str, Any]) -> None:
     s.mut_player(ev["seat"]).gain_gold(ev["gold"])
 
 
-def _chronicle_used(s: State, ev: dict) -> None:
+def _chronicle_used(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.tokens = {**p.tokens, "P21": True}
     p.vp += ev["vp"]
 
 
-def _chest_cashed(s: State, ev: dict) -> None:
+def _chest_cashed(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.chests -= 1
     p.gain_gold(ev["gold"])
 
 
-def _gold_token_used(s: State, ev: dict) -> None:
+def _gold_token_used(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.tokens = {**p.tokens, ev["token"]: True}
     p.gain_gold(ev["gold"])
 
 
-def _overflow(s: State, ev: dict) -> None:
+def _overflow(s: State, ev: dict[str, Any]) -> None:
     s.mut_player(ev["seat"]).gain_gold(ev["gold"])
 
 
 # -- MOVE ---------------------------------------------------------------------------------------------
-def _ship_placed(s: State, ev: dict) -> None:
+def _ship_placed(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.ships = list(p.ships)
     p.ships[ev["ship"]] = s.board.nsq + ev["frame"]
 
 
-def _fair_winds(s: State, ev: dict) -> None:
+def _fair_winds(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.tokens = {**p.tokens, "P10": True}
     s.ap_free += FAIR_WINDS_AP
 
 
-def _ship_moved(s: State, ev: dict) -> None:
+def _ship_moved(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     ship = ev["ship"]
     p.ships = list(p.ships)
@@ -234,7 +239,7 @@ def _ship_moved(s: State, ev: dict) -> None:
     _pay(s, p, ev)
 
 
-def _post_founded(s: State, ev: dict) -> None:
+def _post_founded(s: State, ev: dict[str, Any]) -> None:
     seat = ev["seat"]
     p = s.mut_player(seat)
     sq = node_of(s, ev["square"])
@@ -252,7 +257,7 @@ def _post_founded(s: State, ev: dict) -> None:
     s.founded = tuple(founded)
 
 
-def _island_completed(s: State, ev: dict) -> None:
+def _island_completed(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.vp += ev["vp"]
     if ev["chest"]:
@@ -264,14 +269,14 @@ def _island_completed(s: State, ev: dict) -> None:
 
 
 # -- tracks -------------------------------------------------------------------------------------------
-def _cannons_loaded(s: State, ev: dict) -> None:
+def _cannons_loaded(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.cannon += ev["n"]
     s.ap_used += ev["n"]
     _pay(s, p, ev)
 
 
-def _progress_advanced(s: State, ev: dict) -> None:
+def _progress_advanced(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     p.progress += ev["n"]
     s.ap_used += ev["n"]
@@ -281,7 +286,7 @@ def _progress_advanced(s: State, ev: dict) -> None:
         s.stage = TOKENS
 
 
-def _progress_token_taken(s: State, ev: dict) -> None:
+def _progress_token_taken(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     token = ev["token"]
     p.tokens = {**p.tokens, token: False}
@@ -291,7 +296,7 @@ def _progress_token_taken(s: State, ev: dict) -> None:
     s.tokens_due -= 1
 
 
-def _special_advanced(s: State, ev: dict) -> None:
+def _special_advanced(s: State, ev: dict[str, Any]) -> None:
     seat = ev["seat"]
     if ev["n"]:
         s.move_on_special_track(seat, ev["position"])  # a disc that does not move keeps its stack place
@@ -301,7 +306,7 @@ def _special_advanced(s: State, ev: dict) -> None:
     _pay(s, s.players[seat], ev)
 
 
-def _fast_passage(s: State, ev: dict) -> None:
+def _fast_passage(s: State, ev: dict[str, Any]) -> None:
     seat = ev["seat"]
     p = s.mut_player(seat)
     p.tokens = {**p.tokens, "P16": True}
@@ -310,7 +315,7 @@ def _fast_passage(s: State, ev: dict) -> None:
 
 
 # -- PLAN / BUILD / PRODUCE ---------------------------------------------------------------------------
-def _tile_taken(s: State, ev: dict) -> None:
+def _tile_taken(s: State, ev: dict[str, Any]) -> None:
     seat = ev["seat"]
     p = s.mut_player(seat)
     shape = ev["shape"]
@@ -328,7 +333,7 @@ def _tile_taken(s: State, ev: dict) -> None:
     _pay(s, p, ev)
 
 
-def _tile_placed(s: State, ev: dict) -> None:
+def _tile_placed(s: State, ev: dict[str, Any]) -> None:
     seat = ev["seat"]
     p = s.mut_player(seat)
     shape = ev["shape"]
@@ -352,7 +357,7 @@ def _tile_placed(s: State, ev: dict) -> None:
     _pay(s, p, ev)
 
 
-def _production_bought(s: State, ev: dict) -> None:
+def _production_bought(s: State, ev: dict[str, Any]) -> None:
     p = s.mut_player(ev["seat"])
     token = ev["token"]
     p.production = p.production + [token]
@@ -362,7 +367,7 @@ def _production_bought(s: State, ev: dict) -> None:
 
 
 # -- end of round / game ------------------------------------------------------------------------------
-def _pirates_attacked(s: State, ev: dict) -> None:
+def _pirates_attacked(s: State, ev: dict[str, Any]) -> None:
     s.pirates_round = ev["round"]
     for row in ev["outcomes"]:
         p = s.mut_player(row["seat"])
@@ -372,19 +377,19 @@ def _pirates_attacked(s: State, ev: dict) -> None:
             p.gain_gold(row["gold"])
 
 
-def _progress_refreshed(s: State, ev: dict) -> None:
+def _progress_refreshed(s: State, ev: dict[str, Any]) -> None:
     old = s.progress_display
     removed = [t for t in old[:4] if t is not None]
     s.progress_removed = s.progress_removed + removed
     s.progress_display = list(old[4:]) + [None] * 4
 
 
-def _production_cleared(s: State, ev: dict) -> None:
+def _production_cleared(s: State, ev: dict[str, Any]) -> None:
     s.prod_removed = s.prod_removed + list(s.prod_display)
     s.prod_display = []
 
 
-def _game_ended(s: State, ev: dict) -> None:
+def _game_ended(s: State, ev: dict[str, Any]) -> None:
     s.final = [dict(row) for row in ev["final"]]
     s.players = list(s.players)
     for row in ev["final"]:

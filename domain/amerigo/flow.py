@@ -4,6 +4,7 @@ decision (the final scoring event comes from ``scoring.py``)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from domain.decider import Recorder
 
@@ -40,7 +41,7 @@ class Ctx(Recorder[State]):
         super().__init__(state, apply)
 
 
-def setup_events(seats: int, rng: random.Random, tower: TowerModel) -> list[dict]:
+def setup_events(seats: int, rng: random.Random, tower: TowerModel) -> list[dict[str, Any]]:
     ctx = Ctx(State())
     ctx.emit({"type": "GameStarted", "seats": seats})
     sel, rots = draw_layout(rng, seats)
@@ -153,7 +154,7 @@ def _between_rounds(ctx: Ctx, rnd: int) -> None:
     ctx.emit({"type": "ProductionRevealed", "tokens": _production_draw(ctx.state.prod_stacks, s.seats)})
 
 
-def pirate_attack(s: State) -> dict:
+def pirate_attack(s: State) -> dict[str, Any]:
     strength = sum(s.pirates[: s.pirates_revealed])
     allies = [seat for seat in range(s.seats) if s.players[seat].has("P11")]
     outcomes = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import (
     BLACK,
     BLUE,
@@ -35,11 +37,11 @@ from .queries import (
 from .state import CHOOSE, NEUTRAL_SLOT, TOKENS, VILLAGE_SLOT, State
 
 
-def legal_commands(state: State, seat: int) -> list[dict]:
+def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
     if not state.started or state.over or type(seat) is not int or seat != state.turn_seat:
         return []
     p = state.players[seat]
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     if p.chests > 0:
         out.append({"type": "cash_chest"})
     for token in GOLD_TOKENS:
@@ -68,9 +70,9 @@ def legal_commands(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _choose(state: State, seat: int) -> list[dict]:
+def _choose(state: State, seat: int) -> list[dict[str, Any]]:
     p = state.players[seat]
-    out: list[dict] = [{"type": "take_gold"}, {"type": "pass"}]
+    out: list[dict[str, Any]] = [{"type": "take_gold"}, {"type": "pass"}]
     if p.has_unused("P21"):
         out.append({"type": "use_chronicle"})
     for colour in range(6):
@@ -83,13 +85,13 @@ def _choose(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _move(state: State, seat: int) -> list[dict]:
+def _move(state: State, seat: int) -> list[dict[str, Any]]:
     p = state.players[seat]
     board = state.board
     for ship in (0, 1):
         if p.ships[ship] < 0:
             return [{"type": "place_ship", "ship": ship, "frame": f} for f in range(board.nframe)]
-    out: list[dict] = [{"type": "end_action"}]
+    out: list[dict[str, Any]] = [{"type": "end_action"}]
     if p.has_unused("P10") and not state.moved_any:
         out.append({"type": "use_fair_winds"})
     for ship in (0, 1):
@@ -116,9 +118,9 @@ def _move(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _plan(state: State, seat: int) -> list[dict]:
+def _plan(state: State, seat: int) -> list[dict[str, Any]]:
     p = state.players[seat]
-    out: list[dict] = [{"type": "end_action"}]
+    out: list[dict[str, Any]] = [{"type": "end_action"}]
     gold = p.gold
     if extra_gold(state, VILLAGE_COST) <= gold:
         for i, shape in enumerate(VILLAGE_SHAPES):
@@ -131,10 +133,10 @@ def _plan(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _build(state: State, seat: int) -> list[dict]:
+def _build(state: State, seat: int) -> list[dict[str, Any]]:
     p = state.players[seat]
     board = state.board
-    out: list[dict] = [{"type": "end_action"}]
+    out: list[dict[str, Any]] = [{"type": "end_action"}]
     gold = p.gold
     village_ok = extra_gold(state, VILLAGE_COST) <= gold
     for shape in SHAPES:
@@ -152,9 +154,9 @@ def _build(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _produce(state: State, seat: int) -> list[dict]:
+def _produce(state: State, seat: int) -> list[dict[str, Any]]:
     gold = state.players[seat].gold
-    out: list[dict] = [{"type": "end_action"}]
+    out: list[dict[str, Any]] = [{"type": "end_action"}]
     for token in state.prod_display:
         if extra_gold(state, PRODUCTION_COST[token]) <= gold:
             out.append({"type": "buy_production", "token": token})

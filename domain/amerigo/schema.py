@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.contract import (
     CommandTable,
     array,
@@ -57,7 +59,7 @@ COMMANDS: CommandTable = {
 }
 
 
-def command_schemas() -> dict[str, dict]:
+def command_schemas() -> dict[str, dict[str, Any]]:
     """The per-type schemas; ``choose_action`` takes ``mode`` for white only."""
     out = build_command_schemas(COMMANDS)
     out["choose_action"] = variants(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.game import GameResult, rank_by
 
 from .data import (
@@ -18,7 +20,7 @@ from .data import (
 from .state import State
 
 
-def final_scoring(s: State) -> dict:
+def final_scoring(s: State) -> dict[str, Any]:
     rows = []
     for seat in s.order:
         p = s.players[seat]

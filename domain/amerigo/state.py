@@ -8,7 +8,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/amerigo.md.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from .board import Board
 from .data import (
@@ -48,7 +48,7 @@ class _Record:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def clone(self):
+    def clone(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         return new

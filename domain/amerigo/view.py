@@ -162,7 +162,7 @@ def reveal_all(state: State) -> dict[str, Any]:
     return out
 
 
-def redact(event: dict, seat: int | None) -> dict:
+def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     kind = event.get("type")
     if kind == "PiratesPlaced":
         return {**event, "slots": [None] * len(event["slots"]), "out": None}
@@ -173,7 +173,7 @@ def redact(event: dict, seat: int | None) -> dict:
     return event
 
 
-def reveals(event: dict) -> bool:
+def reveals(event: dict[str, Any]) -> bool:
     return event.get("type") in REVEALING
 
 

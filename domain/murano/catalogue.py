@@ -78,7 +78,7 @@ def _geometry(g: Geometry) -> dict[str, Any]:
     }
 
 
-def _street(face: str, customers: dict) -> dict[str, Any]:
+def _street(face: str, customers: dict[str, Any]) -> dict[str, Any]:
     walkers = ", ".join(f"{n} {c}" for c, n in customers.items()) or "no"
     return {
         "id": face,

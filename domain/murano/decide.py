@@ -50,7 +50,7 @@ _int = int_field
 _str = str_field
 
 
-def _space(state: MuranoState, cmd: dict) -> int:
+def _space(state: MuranoState, cmd: dict[str, Any]) -> int:
     name = _str(cmd, "space")
     index = q.geo(state).space_index.get(name)
     if index is None:
@@ -58,7 +58,7 @@ def _space(state: MuranoState, cmd: dict) -> int:
     return index
 
 
-def _island(state: MuranoState, cmd: dict) -> int:
+def _island(state: MuranoState, cmd: dict[str, Any]) -> int:
     name = _str(cmd, "island")
     index = q.geo(state).island_index.get(name)
     if index is None:
@@ -195,7 +195,7 @@ class _Turn(Recorder[MuranoState]):
 
 
 # ---- handlers -----------------------------------------------------------------------------------------------------
-def _ship_and_target(cmd: dict) -> tuple[int, int]:
+def _ship_and_target(cmd: dict[str, Any]) -> tuple[int, int]:
     ship = _int(cmd, "ship")
     to = _int(cmd, "to")
     if not 0 <= ship < data.SHIPS:
@@ -205,7 +205,7 @@ def _ship_and_target(cmd: dict) -> tuple[int, int]:
     return ship, to
 
 
-def _pass(t: _Turn, cmd: dict) -> None:
+def _pass(t: _Turn, cmd: dict[str, Any]) -> None:
     ship, to = _ship_and_target(cmd)
     w = t.state
     if not q.move_is_legal(w, t.seat, ship, to, for_pass=True):
@@ -214,7 +214,7 @@ def _pass(t: _Turn, cmd: dict) -> None:
     t.end_turn()
 
 
-def _move(t: _Turn, cmd: dict) -> None:
+def _move(t: _Turn, cmd: dict[str, Any]) -> None:
     ship, to = _ship_and_target(cmd)
     w = t.state
     if not q.move_is_legal(w, t.seat, ship, to, for_pass=False):
@@ -226,7 +226,7 @@ def _move(t: _Turn, cmd: dict) -> None:
     t.emit({"type": "ShipMoved", "seat": t.seat, "ship": ship, "from": w.ships[ship], "to": to, "cost": cost})
 
 
-def _act(t: _Turn, cmd: dict) -> None:
+def _act(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     seat = t.seat
     if not q.can_act(w, seat):
@@ -274,7 +274,7 @@ def _act(t: _Turn, cmd: dict) -> None:
         )
 
 
-def _buy_mode(t: _Turn, cmd: dict) -> None:
+def _buy_mode(t: _Turn, cmd: dict[str, Any]) -> None:
     mode = _str(cmd, "mode")
     w = t.state
     stack = w.shops if w.buy_kind == SHOP else w.palaces
@@ -299,7 +299,7 @@ def _buy_mode(t: _Turn, cmd: dict) -> None:
         raise _invalid("mode must be 'top' or 'choose'")
 
 
-def _pick_tile(t: _Turn, cmd: dict) -> None:
+def _pick_tile(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     face = cmd.get("face")
     stack: list[Any] = w.shops if w.buy_kind == SHOP else w.palaces
@@ -314,12 +314,12 @@ def _pick_tile(t: _Turn, cmd: dict) -> None:
     t.after_buy()
 
 
-def _keep_tile(t: _Turn, cmd: dict) -> None:
+def _keep_tile(t: _Turn, cmd: dict[str, Any]) -> None:
     t.emit({"type": "FreePlacementDeclined", "seat": t.seat})
     t.end_turn()
 
 
-def _place_tile(t: _Turn, cmd: dict) -> None:
+def _place_tile(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     space = _space(w, cmd)
     if space not in q.building_targets(w, group=False):
@@ -333,7 +333,7 @@ def _place_tile(t: _Turn, cmd: dict) -> None:
         t.end_turn()
 
 
-def _draw_street(t: _Turn, cmd: dict) -> None:
+def _draw_street(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     if not q.can_draw_street(w):
         raise _illegal("no street can be built: the stack is empty or no legal paved space is left")
@@ -341,7 +341,7 @@ def _draw_street(t: _Turn, cmd: dict) -> None:
     t.check_trigger()
 
 
-def _place_street(t: _Turn, cmd: dict) -> None:
+def _place_street(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     space = _space(w, cmd)
     if space not in q.street_targets(w):
@@ -350,7 +350,7 @@ def _place_street(t: _Turn, cmd: dict) -> None:
     t.after_placement()
 
 
-def _build_building(t: _Turn, cmd: dict) -> None:
+def _build_building(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     kind = _str(cmd, "kind")
     if kind not in (GLASS_FACTORY, SHOP, PALACE, SPECIAL_BUILDING):
@@ -373,14 +373,14 @@ def _build_building(t: _Turn, cmd: dict) -> None:
         t.after_placement()
 
 
-def _stop_building(t: _Turn, cmd: dict) -> None:
+def _stop_building(t: _Turn, cmd: dict[str, Any]) -> None:
     if t.state.build_k < 1:
         raise _illegal("a build action must place at least one tile")
     t.emit({"type": "BuildStopped", "seat": t.seat})
     t.end_turn()
 
 
-def _take_special(t: _Turn, cmd: dict) -> None:
+def _take_special(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     card = _str(cmd, "card")
     if card not in w.drawn:
@@ -400,7 +400,7 @@ def _take_special(t: _Turn, cmd: dict) -> None:
     t.after_special()
 
 
-def _keep_character(t: _Turn, cmd: dict) -> None:
+def _keep_character(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     card = _str(cmd, "card")
     if card not in w.drawn:
@@ -419,13 +419,13 @@ def _keep_character(t: _Turn, cmd: dict) -> None:
     t.end_turn()
 
 
-def _decline_characters(t: _Turn, cmd: dict) -> None:
+def _decline_characters(t: _Turn, cmd: dict[str, Any]) -> None:
     returned = list(t.state.drawn)
     t.emit({"type": "CharactersDeclined", "seat": t.seat, "returned": returned, "returned_count": len(returned)})
     t.end_turn()
 
 
-def _seat_gondolier(t: _Turn, cmd: dict) -> None:
+def _seat_gondolier(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     island = _island(w, cmd)
     colour = _str(cmd, "colour")
@@ -449,21 +449,21 @@ def _seat_gondolier(t: _Turn, cmd: dict) -> None:
     t.end_turn()
 
 
-def _fire(t: _Turn, cmd: dict) -> None:
+def _fire(t: _Turn, cmd: dict[str, Any]) -> None:
     if not q.can_fire(t.state, t.seat):
         raise _illegal("you have no gondolier in your personal supply")
     t.emit({"type": "GondolierFired", "seat": t.seat, "gold": data.GONDOLIER_FIRE_GOLD})
     t.end_turn()
 
 
-def _hire(t: _Turn, cmd: dict) -> None:
+def _hire(t: _Turn, cmd: dict[str, Any]) -> None:
     if not q.can_hire_gondolier(t.state, t.seat):
         raise _illegal("hiring needs 3 gold, fewer than 7 gondoliers owned and one of yours in the general supply")
     t.emit({"type": "GondolierHired", "seat": t.seat, "price": data.GONDOLIER_HIRE_PRICE})
     t.end_turn()
 
 
-def _income(t: _Turn, cmd: dict) -> None:
+def _income(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     island = _island(w, cmd)
     shops = cmd.get("shops")
@@ -508,7 +508,7 @@ def _draw_bead(t: _Turn, extra: bool) -> None:
     t.emit({"type": "BeadDrawn", "seat": t.seat, "colour": colour, "extra": extra})
 
 
-def _produce(t: _Turn, cmd: dict) -> None:
+def _produce(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     seat = t.seat
     k = _int(cmd, "factories")
@@ -524,7 +524,7 @@ def _produce(t: _Turn, cmd: dict) -> None:
         t.emit({"type": "BonusScored", "seat": seat, "vp": 1, "card": data.BASILICA})
 
 
-def _sell(t: _Turn, cmd: dict) -> None:
+def _sell(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     beads = cmd.get("beads")
     if not isinstance(beads, dict) or not beads:
@@ -546,12 +546,12 @@ def _sell(t: _Turn, cmd: dict) -> None:
     t.end_turn()
 
 
-def _skip_sale(t: _Turn, cmd: dict) -> None:
+def _skip_sale(t: _Turn, cmd: dict[str, Any]) -> None:
     t.emit({"type": "SaleSkipped", "seat": t.seat})
     t.end_turn()
 
 
-def _assign(t: _Turn, cmd: dict) -> None:
+def _assign(t: _Turn, cmd: dict[str, Any]) -> None:
     w = t.state
     card = _str(cmd, "card")
     island = _island(w, cmd)
@@ -574,7 +574,7 @@ def _stop_assigning_now(t: _Turn) -> None:
         t.score_from(nxt)
 
 
-def _stop_assigning(t: _Turn, cmd: dict) -> None:
+def _stop_assigning(t: _Turn, cmd: dict[str, Any]) -> None:
     if data.FINAL_SCORING_STRICT:
         raise _illegal("strict final scoring: every card that can get a gondolier must be assigned")
     _stop_assigning_now(t)

@@ -47,7 +47,7 @@ def _face(kind: str, face: Any) -> Any:
     return face if kind in (SHOP, PALACE) else None
 
 
-def _remove_one(items: tuple, item: Any) -> tuple:
+def _remove_one(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
     if item not in items:  # tolerate hand-written logs; decide never produces this
         return items
     i = items.index(item)
@@ -60,7 +60,7 @@ def _add_beads(beads: tuple[int, int, int], colour: str, n: int) -> tuple[int, i
     return (b[0], b[1], b[2])
 
 
-def _set_up(s: MuranoState, e: dict) -> None:
+def _set_up(s: MuranoState, e: dict[str, Any]) -> None:
     n = e["seats"]
     s.n = n
     s.colours = tuple(e["colours"])
@@ -132,7 +132,7 @@ _WRITES = {
 }
 
 
-def _on_ship_moved(s: MuranoState, e: dict, seat: int) -> None:
+def _on_ship_moved(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.ships[e["ship"]] = e["to"]
     s.gold[seat] -= e["cost"]
     s.moves += 1
@@ -140,22 +140,22 @@ def _on_ship_moved(s: MuranoState, e: dict, seat: int) -> None:
     s.phase = CONTINUE
 
 
-def _on_passed(s: MuranoState, e: dict, seat: int) -> None:
+def _on_passed(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.ships[e["ship"]] = e["to"]
     s.gold[seat] += e["gold"]
 
 
-def _on_action_started(s: MuranoState, e: dict, seat: int) -> None:
+def _on_action_started(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.phase = _ACTION_PHASE.get(e["action"], s.phase)
     if e["action"] in ("buy_shop", "buy_palace"):
         s.buy_kind = SHOP if e["action"] == "buy_shop" else PALACE
 
 
-def _on_gold_taken(s: MuranoState, e: dict, seat: int) -> None:
+def _on_gold_taken(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.gold[seat] += e["gold"]
 
 
-def _on_tile_bought(s: MuranoState, e: dict, seat: int) -> None:
+def _on_tile_bought(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     tile_kind = e["kind"]
     s.gold[seat] -= e["price"]
     face = _face(tile_kind, e["face"])
@@ -173,42 +173,42 @@ def _on_tile_bought(s: MuranoState, e: dict, seat: int) -> None:
     s.hand[seat] = s.hand[seat] + ((tile_kind, face),)
 
 
-def _on_stack_viewed(s: MuranoState, e: dict, seat: int) -> None:
+def _on_stack_viewed(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.phase = PICK_TILE
     s.buy_price = e["price"]
 
 
-def _on_stack_shuffled(s: MuranoState, e: dict, seat: int) -> None:
+def _on_stack_shuffled(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     if e["kind"] == SHOP:
         s.shops = list(e["order"])
     else:
         s.palaces = list(e["order"])
 
 
-def _on_end_triggered(s: MuranoState, e: dict, seat: int) -> None:
+def _on_end_triggered(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.end_triggered = True
     s.trigger_seat = seat
     s.empty_supplies = tuple(e["empty"])
     s.final_queue = tuple((seat + i) % s.n for i in range(1, s.n))
 
 
-def _on_free_placement_offered(s: MuranoState, e: dict, seat: int) -> None:
+def _on_free_placement_offered(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.phase = FREE_PLACE
     s.free_tile = s.hand[seat][-1]
 
 
-def _on_free_placement_declined(s: MuranoState, e: dict, seat: int) -> None:
+def _on_free_placement_declined(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.free_tile = None
 
 
-def _on_street_drawn(s: MuranoState, e: dict, seat: int) -> None:
+def _on_street_drawn(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     if s.streets:
         s.streets.pop(0)
     s.street_face = e["face"]
     s.phase = STREET_SPACE
 
 
-def _on_tile_placed(s: MuranoState, e: dict, seat: int) -> None:
+def _on_tile_placed(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     g = geometry(s.n)
     space = g.space_index[e["space"]]
     tile_kind = e["kind"]
@@ -226,11 +226,11 @@ def _on_tile_placed(s: MuranoState, e: dict, seat: int) -> None:
         s.phase = BUILD_STEP
 
 
-def _on_build_stopped(s: MuranoState, e: dict, seat: int) -> None:
+def _on_build_stopped(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     pass
 
 
-def _on_special_cards_drawn(s: MuranoState, e: dict, seat: int) -> None:
+def _on_special_cards_drawn(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     count = e["count"]
     s.drawn = tuple(e["cards"])
     del s.special_deck[:count]
@@ -239,7 +239,7 @@ def _on_special_cards_drawn(s: MuranoState, e: dict, seat: int) -> None:
     s.phase = SPECIAL_CARD
 
 
-def _on_special_card_taken(s: MuranoState, e: dict, seat: int) -> None:
+def _on_special_card_taken(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.specials[seat] = s.specials[seat] + (e["card"],)
     s.special_deck.extend(e["returned"])
     s.special_known.extend([1 << seat] * len(e["returned"]))
@@ -249,7 +249,7 @@ def _on_special_card_taken(s: MuranoState, e: dict, seat: int) -> None:
         s.phase = s.special_return
 
 
-def _on_characters_drawn(s: MuranoState, e: dict, seat: int) -> None:
+def _on_characters_drawn(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     count = e["count"]
     s.drawn = tuple(e["cards"])
     del s.char_deck[:count]
@@ -258,7 +258,7 @@ def _on_characters_drawn(s: MuranoState, e: dict, seat: int) -> None:
     s.phase = HIRE_PICK
 
 
-def _on_character_kept(s: MuranoState, e: dict, seat: int) -> None:
+def _on_character_kept(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.gold[seat] -= e["price"]
     s.chars[seat] = s.chars[seat] + (e["card"],)
     s.char_deck.extend(e["returned"])
@@ -266,66 +266,66 @@ def _on_character_kept(s: MuranoState, e: dict, seat: int) -> None:
     s.drawn = ()
 
 
-def _on_characters_declined(s: MuranoState, e: dict, seat: int) -> None:
+def _on_characters_declined(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.char_deck.extend(e["returned"])
     s.char_known.extend([1 << seat] * len(e["returned"]))
     s.drawn = ()
 
 
-def _on_gondolier_seated(s: MuranoState, e: dict, seat: int) -> None:
+def _on_gondolier_seated(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     g = geometry(s.n)
     s.gold[seat] -= e["price"]
     s.personal[seat] -= 1
     s.gondolas[g.island_index[e["island"]] * N_COLOURS + COLOUR_INDEX[e["colour"]]] = seat
 
 
-def _on_gondolier_fired(s: MuranoState, e: dict, seat: int) -> None:
+def _on_gondolier_fired(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.personal[seat] -= 1
     s.general[seat] += 1
     s.gold[seat] += e["gold"]
 
 
-def _on_gondolier_hired(s: MuranoState, e: dict, seat: int) -> None:
+def _on_gondolier_hired(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.personal[seat] += 1
     s.general[seat] -= 1
     s.gold[seat] -= e["price"]
 
 
-def _on_income_collected(s: MuranoState, e: dict, seat: int) -> None:
+def _on_income_collected(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.gold[seat] += e["gold"]
 
 
-def _on_factories_used(s: MuranoState, e: dict, seat: int) -> None:
+def _on_factories_used(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.vp[seat] -= e["vp_lost"]
     s.phase = SELL
 
 
-def _on_bead_drawn(s: MuranoState, e: dict, seat: int) -> None:
+def _on_bead_drawn(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.bag = _add_beads(s.bag, e["colour"], -1)
     s.beads[seat] = _add_beads(s.beads[seat], e["colour"], 1)
 
 
-def _on_bonus_scored(s: MuranoState, e: dict, seat: int) -> None:
+def _on_bonus_scored(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.vp[seat] += e["vp"]
 
 
-def _on_beads_sold(s: MuranoState, e: dict, seat: int) -> None:
+def _on_beads_sold(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     for colour, n in e["beads"].items():
         s.bag = _add_beads(s.bag, colour, n)
         s.beads[seat] = _add_beads(s.beads[seat], colour, -n)
     s.gold[seat] += e["gold"]
 
 
-def _on_sale_skipped(s: MuranoState, e: dict, seat: int) -> None:
+def _on_sale_skipped(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     pass
 
 
-def _on_turn_ended(s: MuranoState, e: dict, seat: int) -> None:
+def _on_turn_ended(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.turns += 1
     _clear_pending(s)
 
 
-def _on_turn_started(s: MuranoState, e: dict, seat: int) -> None:
+def _on_turn_started(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.active = seat
     s.phase = TURN
     s.moves = 0
@@ -336,13 +336,13 @@ def _on_turn_started(s: MuranoState, e: dict, seat: int) -> None:
     _clear_pending(s)
 
 
-def _on_scoring_started(s: MuranoState, e: dict, seat: int) -> None:
+def _on_scoring_started(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.active = seat
     s.phase = ASSIGN
     s.used = (0,) * len(geometry(s.n).islands)
 
 
-def _on_card_assigned(s: MuranoState, e: dict, seat: int) -> None:
+def _on_card_assigned(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     ii = geometry(s.n).island_index[e["island"]]
     s.chars[seat] = _remove_one(s.chars[seat], e["card"])
     used = list(s.used)
@@ -352,18 +352,18 @@ def _on_card_assigned(s: MuranoState, e: dict, seat: int) -> None:
     s.assigned[seat] = s.assigned[seat] + ((e["card"], e["island"], e["vp"]),)
 
 
-def _on_scoring_finished(s: MuranoState, e: dict, seat: int) -> None:
+def _on_scoring_finished(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.vp[seat] += e["vp"]
     s.scored = s.scored + (seat,)
 
 
-def _on_game_over(s: MuranoState, e: dict, seat: int) -> None:
+def _on_game_over(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     s.phase = OVER
     s.active = -1
     s.aborted = e["aborted"]
 
 
-def _on_game_set_up(s: MuranoState, e: dict, seat: int) -> None:
+def _on_game_set_up(s: MuranoState, e: dict[str, Any], seat: int) -> None:
     _set_up(s, e)
 
 
@@ -405,7 +405,7 @@ _HANDLERS = {
 }
 
 
-def apply(s: MuranoState, e: dict) -> None:
+def apply(s: MuranoState, e: dict[str, Any]) -> None:
     """Apply one event to ``s`` in place. ``s`` may share its lists with other states (``copy`` is shallow):
     every list the event mutates is copied first (``_WRITES``). Unknown event types are ignored."""
     entry = _TABLE.get(e["type"])
@@ -420,7 +420,7 @@ def apply(s: MuranoState, e: dict) -> None:
     handler(s, e, e.get("seat", -1))
 
 
-def apply_owned(s: MuranoState, e: dict) -> None:
+def apply_owned(s: MuranoState, e: dict[str, Any]) -> None:
     """``apply`` for a state that shares no list with any other state (``MuranoState.deep_copy``, then only
     ``apply_owned``): the same fold without copying the lists the event mutates."""
     entry = _TABLE.get(e["type"])
@@ -435,7 +435,7 @@ def apply_owned(s: MuranoState, e: dict) -> None:
 _TABLE = {kind: (_WRITES.get(kind, ()), handler, kind == "ShipMoved") for kind, handler in _HANDLERS.items()}
 
 
-def evolve(state: MuranoState, event: dict) -> MuranoState:
+def evolve(state: MuranoState, event: dict[str, Any]) -> MuranoState:
     new = state.copy()
     apply(new, event)
     return new

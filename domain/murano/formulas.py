@@ -150,7 +150,7 @@ class _Parser:
         a = self.sum()
         op = self.take()
         b = self.sum()
-        ops = {
+        ops: dict[str, Callable[[int, int], bool]] = {
             "==": lambda x, y: x == y,
             "!=": lambda x, y: x != y,
             "<": lambda x, y: x < y,

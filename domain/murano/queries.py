@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
 from domain.murano import data
 from domain.murano.board import Geometry, geometry
@@ -30,14 +31,14 @@ def has(state: MuranoState, seat: int, card: str) -> bool:
 
 
 # ---- ships (§6.1, §6.2) -----------------------------------------------------------------------------------------
-def occupancy(ships: list[int] | tuple[int, ...]) -> list[int]:
+def occupancy(ships: Sequence[int]) -> list[int]:
     occ = [0] * N_RING
     for p in ships:
         occ[p] += 1
     return occ
 
 
-def ship_targets(ships, occ: list[int], ship: int, arsenale: bool) -> list[int]:
+def ship_targets(ships: Sequence[int], occ: list[int], ship: int, arsenale: bool) -> list[int]:
     """Destinations of one ship: the run of empty spaces ahead; with Arsenale the red ship may also join the first
     occupied space ahead (rule (b) still holds)."""
     p = ships[ship]
@@ -104,7 +105,8 @@ def turn_needs(state: MuranoState, seat: int) -> tuple[int, ...]:
     """ring_needs, cached on the state: ship moves change no need, every other event clears the cache."""
     cached = state.needs
     if cached is not None and cached[0] == seat:
-        return cached[1]
+        needs_of_seat: tuple[int, ...] = cached[1]
+        return needs_of_seat
     needs = tuple(ring_needs(state, seat))
     state.needs = (seat, needs)
     return needs
@@ -125,7 +127,9 @@ def _route_length(occ: list[int], target: int) -> int:
     return INF  # pragma: no cover - impossible with 8 ships on 18 spaces
 
 
-def completable(ships, k: int, gold: int, last_ship: int, needs: Sequence[int], shipyard: bool, arsenale: bool) -> bool:
+def completable(
+    ships: Sequence[int], k: int, gold: int, last_ship: int, needs: Sequence[int], shipyard: bool, arsenale: bool
+) -> bool:
     """§6.3: can the turn still be finished with an ``act`` after ``k`` moves with ``gold`` left?"""
     if k >= 1 and needs[ships[last_ship]] <= gold:
         return True
@@ -154,7 +158,14 @@ def completable(ships, k: int, gold: int, last_ship: int, needs: Sequence[int], 
     return _search(tuple(ships), k, gold, needs, shipyard, {})
 
 
-def _search(ships: tuple[int, ...], k: int, gold: int, needs: Sequence[int], shipyard: bool, seen: dict) -> bool:
+def _search(
+    ships: tuple[int, ...],
+    k: int,
+    gold: int,
+    needs: Sequence[int],
+    shipyard: bool,
+    seen: dict[tuple[tuple[int, ...], int], bool],
+) -> bool:
     """Exhaustive fallback for Arsenale owners (depth bounded: move costs rise, gold is finite)."""
     key = (ships, k)
     if key in seen:
@@ -176,7 +187,7 @@ def _search(ships: tuple[int, ...], k: int, gold: int, needs: Sequence[int], shi
     return False
 
 
-def all_moves(ships, occ: list[int], arsenale: bool) -> list[tuple[int, int]]:
+def all_moves(ships: Sequence[int], occ: list[int], arsenale: bool) -> list[tuple[int, int]]:
     """Every (ship, to) ship move of §6.1 (pass moves; before the cost and completability filters)."""
     out = []
     for ship, p in enumerate(ships):
@@ -189,7 +200,9 @@ def all_moves(ships, occ: list[int], arsenale: bool) -> list[tuple[int, int]]:
     return out
 
 
-def legal_moves(state: MuranoState, seat: int, for_pass: bool = False, moves=None) -> list[tuple[int, int]]:
+def legal_moves(
+    state: MuranoState, seat: int, for_pass: bool = False, moves: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """(ship, to) pairs. For a pass: every legal move. Otherwise: the affordable moves passing the filter.
     ``moves`` may pass in ``all_moves`` of the current position."""
     ships = state.ships
@@ -320,7 +333,7 @@ def can_hire_gondolier(state: MuranoState, seat: int) -> bool:
 
 
 # ---- building (§8) ----------------------------------------------------------------------------------------------
-def _touches_street(board, g: Geometry, space: int) -> bool:
+def _touches_street(board: Sequence[Any], g: Geometry, space: int) -> bool:
     for nb in g.neighbours[space]:
         cell = board[nb]
         if cell is not None and cell[0] == STREET:

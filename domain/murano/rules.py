@@ -21,7 +21,7 @@ from domain.murano.view import determinize, redact, reveal_all, reveals, view
 from domain.rng import rng_for
 
 
-def _expand(counts: dict) -> list:
+def _expand(counts: dict[Any, int]) -> list[Any]:
     out = []
     for face, count in counts.items():
         out.extend([face] * count)

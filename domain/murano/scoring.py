@@ -6,6 +6,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/murano.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -114,14 +115,23 @@ def assign_options(state: MuranoState, seat: int) -> list[tuple[str, int]]:
     return out
 
 
-def best_assignment(cards, free, allowed_fn, value, strict: bool = True):
+Assignment = tuple[tuple[str, str | None], ...]
+
+
+def best_assignment(
+    cards: Iterable[str],
+    free: dict[str, int],
+    allowed_fn: Callable[[str, str], bool],
+    value: Callable[[str, str], int],
+    strict: bool = True,
+) -> tuple[int, Assignment] | None:
     """§15 helper: maximise card VP + unused-gondolier VP over the assignments the decisions can produce."""
     isl = sorted(free)
     n = len(isl)
     cards = list(cards)
 
     @cache
-    def go(i, caps, must_empty):
+    def go(i: int, caps: tuple[int, ...], must_empty: int) -> tuple[int, Assignment] | None:
         if i == len(cards):
             if any(caps[j] for j in range(n) if must_empty >> j & 1):
                 return None
@@ -132,7 +142,7 @@ def best_assignment(cards, free, allowed_fn, value, strict: bool = True):
             for j in range(n):
                 if allowed_fn(c, isl[j]):
                     mask |= 1 << j
-        best = None
+        best: tuple[int, Assignment] | None = None
         r = go(i + 1, caps, mask)
         if r is not None:
             best = (r[0], ((c, None),) + r[1])

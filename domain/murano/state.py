@@ -95,7 +95,7 @@ class MuranoState:
         self.special_known: list[int] = []
         self.removed_palace: int | None = None
         self.removed_chars: tuple[str, ...] = ()
-        self.removed_public: tuple = ()
+        self.removed_public: tuple[Any, ...] = ()
         self.gondolas: list[int] = []  # island * 4 + colour index -> seat or -1
         self.end_triggered = False
         self.trigger_seat = -1
@@ -106,7 +106,7 @@ class MuranoState:
         self.assigned: list[tuple[tuple[str, str, int], ...]] = []  # per seat: (card, island, vp)
         self.scored: tuple[int, ...] = ()  # seats whose final scoring is finished (their cards are public)
         # pending-decision data
-        self.drawn: tuple = ()  # cards drawn for HIRE_PICK / SPECIAL_CARD
+        self.drawn: tuple[Any, ...] = ()  # cards drawn for HIRE_PICK / SPECIAL_CARD
         self.buy_kind: str | None = None
         self.buy_price = 0
         self.build_k = 0  # placements made in this build action
@@ -117,7 +117,7 @@ class MuranoState:
         self.aborted = False
         # Cache, not state: (seat, action needs per ring space) computed by queries.turn_needs; valid while only
         # ships move. Ignored by ==, pickling and replay.
-        self.needs: tuple | None = None
+        self.needs: tuple[Any, ...] | None = None
 
     def copy(self) -> MuranoState:
         """Shallow copy: the lists are shared and copied by ``apply`` before it mutates them."""
