@@ -19,7 +19,8 @@ A game is one object (usually a module-level instance of a ``Rules`` subclass) w
 - ``is_over(state)`` and ``result(state)``: final scores and ranking;
 - ``determinize(state, seat, rng) -> state``: a state consistent with everything ``seat`` knows, the
   hidden parts sampled (what search bots plan on);
-- ``evaluate(state, seat) -> float``: a heuristic value of the state for ``seat`` (greedy bots);
+- ``evaluate(state, seat) -> float``: a heuristic value of the state for ``seat`` (greedy bots), and
+  ``evaluate_all(state)``: the same for every seat at once (search bots; default: seat by seat);
 - ``reveals(event) -> bool``: whether the event records a random outcome or reveals information that
   was hidden (undo must not let a seat peek and take back);
 - ``seat_count(state) -> int``: how many seats the game in ``state`` has (default: the spectator view's
@@ -151,6 +152,15 @@ class GameResult:
         }
 
 
+def relative_to_best_other(worths: list[float]) -> list[float]:
+    """Each seat's worth minus the best other seat's (its own worth alone in a one-seat game)."""
+    out = []
+    for seat, mine in enumerate(worths):
+        others = [w for s, w in enumerate(worths) if s != seat]
+        out.append(mine - (max(others) if others else 0.0))
+    return out
+
+
 def rank_by(keys: list[tuple[Any, ...]]) -> list[int]:
     """Competition ranking ("1224") of seats by descending key tuples; equal keys share a rank."""
     order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
@@ -259,6 +269,10 @@ class Rules:
 
     def evaluate(self, state: State, seat: int) -> float:
         raise NotImplementedError
+
+    def evaluate_all(self, state: State) -> list[float]:
+        """``evaluate`` for every seat, in seat order (a game may compute what the seats share once)."""
+        return [self.evaluate(state, seat) for seat in range(self.seat_count(state))]
 
     def reveals(self, event: Event) -> bool:
         return False

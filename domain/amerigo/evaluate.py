@@ -17,6 +17,8 @@ The value is the player's worth minus the best opponent's worth.
 
 from __future__ import annotations
 
+from domain.game import relative_to_best_other
+
 from .data import (
     COMMODITIES,
     PROGRESS_VP,
@@ -127,3 +129,8 @@ def evaluate(state: State, seat: int) -> float:
     mine = worth(state, seat)
     others = [worth(state, s) for s in range(state.seats) if s != seat]
     return mine - (max(others) if others else 0.0)
+
+
+def evaluate_all(state: State) -> list[float]:
+    """``evaluate`` for every seat, each worth computed once."""
+    return relative_to_best_other([worth(state, s) for s in range(state.seats)])

@@ -12,6 +12,7 @@ from . import catalogue, labels, schema, scoring
 from . import view as _view
 from .decide import decide as _decide
 from .evaluate import evaluate as _evaluate
+from .evaluate import evaluate_all as _evaluate_all
 from .evolve import evolve as _evolve
 from .flow import setup_events
 from .legal import legal_commands as _legal
@@ -86,6 +87,9 @@ class AmerigoRules(Rules):
 
     def evaluate(self, state: State, seat: int) -> float:
         return _evaluate(state, seat)
+
+    def evaluate_all(self, state: State) -> list[float]:
+        return _evaluate_all(state)
 
     def reveals(self, event: Event) -> bool:
         return _view.reveals(event)

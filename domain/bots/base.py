@@ -96,6 +96,16 @@ def seat_count(rules: Rules, state: State) -> int:
     return int(rules.seat_count(state))
 
 
+def evaluations(rules: Rules, state: State, seats: int) -> list[float]:
+    """``evaluation`` for seats ``0 .. seats-1``: ``rules.evaluate_all`` when it covers them, else seat by seat."""
+    if not rules.capabilities.evaluation:
+        return [0.0] * seats
+    values = rules.evaluate_all(state)
+    if len(values) != seats:
+        return [evaluation(rules, state, s) for s in range(seats)]
+    return [float(v) for v in values]
+
+
 def evaluation(rules: Rules, state: State, seat: int) -> float:
     """``rules.evaluate(state, seat)`` when the game declares an evaluation, else 0.0 (every seat even)."""
     if rules.capabilities.evaluation:
@@ -134,7 +144,7 @@ def state_rewards(rules: Rules, state: State, seats: int, score_weight: float = 
         result = rules.result(state)
         values = [float(v) for v in result.scores]
         return rank_rewards(values, list(result.ranks), score_weight)
-    values = [evaluation(rules, state, s) for s in range(seats)]
+    values = evaluations(rules, state, seats)
     return rank_rewards(values, rank_by([(v,) for v in values]), score_weight)
 
 

@@ -59,7 +59,7 @@ from domain.bots.base import (
     apply_command,
     command_key,
     copy_rng,
-    evaluation,
+    evaluations,
     in_place_stepper,
     legal_or_raise,
     private_copy,
@@ -321,7 +321,7 @@ class MCTSBot(Bot):
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
-        values = [evaluation(rules, world, s) for s in range(seats)]
+        values = evaluations(rules, world, seats)
         if seats == 1:
             advantages = values
         else:

@@ -35,6 +35,9 @@ class _PlanRules:
     def evaluate(self, state: State, seat: int) -> float:
         return self._evaluate(state, seat)
 
+    def evaluate_all(self, state: State) -> list[float]:
+        return [self._evaluate(state, seat) for seat in range(self._rules.seat_count(state))]
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rules, name)
 

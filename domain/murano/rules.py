@@ -12,7 +12,7 @@ from domain.contract import command_schemas
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules
 from domain.murano import catalogue, data, labels, schema
 from domain.murano.decide import decide, play
-from domain.murano.evaluate import evaluate
+from domain.murano.evaluate import evaluate, evaluate_all
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
 from domain.murano.scoring import result
@@ -181,6 +181,9 @@ class MuranoRules(Rules):
 
     def evaluate(self, state: MuranoState, seat: int) -> float:
         return evaluate(state, seat)
+
+    def evaluate_all(self, state: MuranoState) -> list[float]:
+        return evaluate_all(state)
 
     def reveals(self, event: dict[str, Any]) -> bool:
         return reveals(event)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.game import relative_to_best_other
+
 from .data import (
     BUILDINGS,
     CORN,
@@ -49,6 +51,11 @@ def evaluate(s: PRState, seat: int) -> float:
     mine = value(s.players[seat])
     others = [value(p) for i, p in enumerate(s.players) if i != seat]
     return mine - (max(others) if others else 0.0)
+
+
+def evaluate_all(s: PRState) -> list[float]:
+    """``evaluate`` for every seat, each value computed once."""
+    return relative_to_best_other([value(p) for p in s.players])
 
 
 def _owned(p: Player, building: int, owned: float, manned: float) -> float:

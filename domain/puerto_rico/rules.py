@@ -180,6 +180,9 @@ class PuertoRicoRules(Rules):
     def evaluate(self, state: PRState, seat: int) -> float:
         return evaluate.evaluate(state, seat)
 
+    def evaluate_all(self, state: PRState) -> list[float]:
+        return evaluate.evaluate_all(state)
+
     # ------------------------------------------------------------ what clients are told
 
     def catalogue(self) -> dict[str, Any]:

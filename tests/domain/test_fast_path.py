@@ -98,3 +98,22 @@ def test_the_stepper_bots_use_leaves_the_original_untouched(name):
             state = rules.evolve(state, event)
             log.append(event)
         assert work == state
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_evaluate_all_is_evaluate_seat_by_seat(name):
+    """The search bots score every seat with one ``evaluate_all``: exactly the seat-by-seat values."""
+    rules = registry.get(name)
+    seats = rules.max_players
+    chooser = random.Random(5)
+    log = rules.setup(5, seats, {})
+    state = rules.fold(log)
+    for step in range(120):
+        if rules.is_over(state):
+            break
+        if step % 6 == 0:
+            assert rules.evaluate_all(state) == [rules.evaluate(state, s) for s in range(seats)]
+        seat = chooser.choice(sorted(rules.to_act(state)))
+        for event in rules.decide(state, chooser.choice(rules.legal_commands(state, seat)), seat, rng_for(5, len(log))):
+            log.append(event)
+            state = rules.evolve(state, event)
