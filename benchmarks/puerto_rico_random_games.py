@@ -2,7 +2,7 @@
 
 At every step: legal_commands, a uniformly random choice, then the move is decided and applied.
 Two paths are measured: the pure protocol (decide + evolve per event) and the bots' in-place fast path
-(``RULES.play``: decide and apply in place, equivalent to the fold, see tests/domain/puerto_rico/test_fast_path.py).
+(``RULES.play``: decide and apply in place, equivalent to the fold, see tests/domain/test_fast_path.py).
 
 One seeded ``random.Random`` per game stands in for the platform's per-version ``rng_for`` (a SHA-256 per
 step that is not part of the engine).
