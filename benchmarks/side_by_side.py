@@ -7,7 +7,8 @@
 Each round runs the old tree, then the new one (the order flips every round, so a drift in the machine's load
 hits both), each in its own process with the checkout's directory first on ``sys.path``. ``--figure`` is a
 regular expression whose first group is the number to compare (commas allowed); when it matches several lines,
-their sum is used. Prints every round's figures and the min / median / max of the per-round ratios.
+their sum is used. ``{tree}`` in the command stands for the checkout being measured (for a driver script
+kept outside both trees that takes the checkout to import as an argument). Prints every round's figures and the min / median / max of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 
 def figure(tree: Path, command: list[str], pattern: re.Pattern[str], timeout: float) -> float:
+    command = [arg.replace("{tree}", str(tree)) for arg in command]
     run = subprocess.run(
         [sys.executable, *command], cwd=tree, capture_output=True, text=True, timeout=timeout, check=False
     )

@@ -66,13 +66,9 @@ _STEP_HELP = {
 }
 
 
-def parse(s: PRState, command: Any) -> Command:
-    """Canonical form of a raw command, or IllegalCommand("invalid_command")."""
-    if not isinstance(command, dict):
-        raise IllegalCommand("invalid_command", "a command must be a JSON object with a 'type'")
-    kind = command.get("type")
-    if not isinstance(kind, str) or kind not in _SPECS:
-        raise IllegalCommand("invalid_command", f"unknown command type {kind!r}; expected one of {', '.join(_SPECS)}")
+def parse(s: PRState, command: Command, kind: str) -> Command:
+    """Canonical form of a command whose ``type`` the opening checks accepted (``kind``), or
+    IllegalCommand("invalid_command") for a missing or malformed field."""
     out: Command = {"type": kind}
     for name, table in _SPECS[kind]:
         if name not in command:
