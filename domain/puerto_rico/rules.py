@@ -134,7 +134,14 @@ class PuertoRicoRules(Rules):
         ``state`` must be owned by the caller alone: states returned by ``evolve`` share unchanged player
         boards with their predecessors, so take a full ``copy_state`` of such a state first."""
         cmd = self._check(state, command, seat)
-        return _run(Recorder(state, apply), cmd, rng)
+        # The bots' hot path: ``_run``'s loop with the recorder's emit written out (apply, then record).
+        events: list[Event] = []
+        event: Event | None = event_for(state, cmd)
+        while event is not None:
+            apply(state, event)
+            events.append(event)
+            event = auto_event(state, rng)
+        return events
 
     def copy_state(self, state: PRState) -> PRState:
         return state.copy()
