@@ -227,22 +227,33 @@ def cmd_migrate(st, seat, cmd, ctx):
         _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
 
 
-def build_cost(btype, withs, waive, seat, st):
+def build_cost_cubes(st: ArchState, seat: int, btype: str, waive: str | None) -> tuple[dict[str, int], int]:
+    """The cubes and florins a building costs, ``waive`` (ARCHITECT) taking one cube off."""
     cubes, money = D.BUILD_COSTS[btype]
     cubes = dict(cubes)
+    if waive is not None:
+        cubes[waive] -= 1
+        if not cubes[waive]:
+            del cubes[waive]
+    if btype == "SHIP" and owns(st, seat, "P10"):
+        money = 0
+    return cubes, money
+
+
+def build_cost(btype, withs, waive, seat, st):
+    cubes = D.BUILD_COSTS[btype][0]
     if "C14" in withs:
         if btype == "SHIP":
             illegal("ARCHITECT does not apply to ships")
         if waive not in cubes:
             illegal(f"waive must name a cube of the cost: {sorted(cubes)}")
-        cubes[waive] -= 1
-        if not cubes[waive]:
-            del cubes[waive]
     elif waive is not None:
         illegal("waive needs ARCHITECT")
-    if btype == "SHIP" and owns(st, seat, "P10"):
-        money = 0
-    return cubes, money
+    return build_cost_cubes(st, seat, btype, waive)
+
+
+def standing_citizens(st: ArchState, seat: int) -> int:
+    return sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
 
 
 def cmd_build(st, seat, cmd, ctx):
@@ -417,7 +428,7 @@ def cmd_use_card(st, seat, cmd, ctx):
         pick, cards = explore_open(st, seat, cmd)
         step = {"kind": "explore", "phase": "draw", "with": cards, "tile": None}
     elif cid == "C15":
-        s = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
+        s = standing_citizens(st, seat)
         if s < 2:
             illegal("BANKER needs at least 2 standing citizens")
         effect = {"type": "MoneyChanged", "seat": seat, "delta": min(D.BANKER_MAX, s // 2), "reason": "banker"}

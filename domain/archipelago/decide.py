@@ -5,8 +5,13 @@ from __future__ import annotations
 import random
 
 from domain.archipelago import actions as A
-from domain.archipelago import misc as M
+from domain.archipelago import auction as U
+from domain.archipelago import crises as C
+from domain.archipelago import ending as N
+from domain.archipelago import evo_market as E
+from domain.archipelago import opening as O
 from domain.archipelago import steps as S
+from domain.archipelago import trades as T
 from domain.archipelago.checks import illegal, invalid
 from domain.archipelago.engine import Ctx, GameOver, advance
 from domain.archipelago.state import ArchState, clone
@@ -55,18 +60,18 @@ PROMPT_COMMANDS = {
 }
 
 HANDLERS = {
-    "keep_objectives": M.cmd_keep_objectives,
-    "place_start_tile": M.cmd_place_start_tile,
+    "keep_objectives": O.cmd_keep_objectives,
+    "place_start_tile": O.cmd_place_start_tile,
     "choose_market_icon": S.cmd_choose_market_icon,
     "choose_own_icon": S.cmd_choose_own_icon,
-    "discard_card": M.cmd_discard_card,
-    "supply": M.cmd_supply,
-    "activate_temple": M.cmd_activate_temple,
-    "temple_done": M.cmd_temple_done,
-    "supply_done": M.cmd_supply_done,
-    "export_supply": M.cmd_export_supply,
-    "bid": M.cmd_bid,
-    "order_pick": M.cmd_order_pick,
+    "discard_card": E.cmd_discard_card,
+    "supply": C.cmd_supply,
+    "activate_temple": C.cmd_activate_temple,
+    "temple_done": C.cmd_temple_done,
+    "supply_done": C.cmd_supply_done,
+    "export_supply": C.cmd_export_supply,
+    "bid": U.cmd_bid,
+    "order_pick": U.cmd_order_pick,
     "harvest": A.cmd_harvest,
     "recruit": A.cmd_recruit,
     "reproduce": A.cmd_reproduce,
@@ -78,16 +83,16 @@ HANDLERS = {
     "use_card": A.cmd_use_card,
     "build_wonder": A.cmd_build_wonder,
     "use_building": A.cmd_use_building,
-    "offer_open": M.cmd_offer_open,
+    "offer_open": T.cmd_offer_open,
     "end_turn": A.cmd_end_turn,
     "pass": A.cmd_pass,
-    "offer_add": M.cmd_offer_add,
-    "offer_send": M.cmd_offer_send,
-    "offer_cancel": M.cmd_offer_cancel,
-    "offer_accept": M.cmd_offer_accept,
-    "offer_decline": M.cmd_offer_decline,
-    "evo_buy": M.cmd_evo_buy,
-    "evo_rotate": M.cmd_evo_rotate,
+    "offer_add": T.cmd_offer_add,
+    "offer_send": T.cmd_offer_send,
+    "offer_cancel": T.cmd_offer_cancel,
+    "offer_accept": T.cmd_offer_accept,
+    "offer_decline": T.cmd_offer_decline,
+    "evo_buy": E.cmd_evo_buy,
+    "evo_rotate": E.cmd_evo_rotate,
     "harvest_assign": S.cmd_harvest_assign,
     "harvest_done": S.cmd_harvest_done,
     "hire": S.cmd_hire,
@@ -107,7 +112,7 @@ HANDLERS = {
     "ability_done": S.cmd_ability_done,
     "research_pick": S.cmd_research_pick,
     "card_done": S.cmd_card_done,
-    "declare_end": M.cmd_declare_end,
+    "declare_end": N.cmd_declare_end,
 }
 
 
@@ -154,17 +159,19 @@ def to_act(st: ArchState) -> set[int]:
 
 def handler_for(st: ArchState, kind: str, ctype: str):
     if ctype == "stand":
-        return M.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
+        return C.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
     return HANDLERS[ctype]
 
 
-def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
+def opening(st: ArchState, cmd: object, seat: object) -> tuple[str, str]:
+    """The checks every command passes before its handler: game running, a command object, the seat's turn,
+    a known type that the current prompt allows. Returns the prompt kind and the command type."""
     if not st.started or st.phase == "OVER":
         raise IllegalCommand("game_over", "the game is over")
     if not isinstance(cmd, dict):
         invalid("a command must be an object with a 'type'")
     kind, seats = prompt(st)
-    if not isinstance(seat, int) or seat not in seats:
+    if kind is None or not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
         raise NotYourTurn()
     ctype = cmd.get("type")
     if not isinstance(ctype, str) or (ctype not in HANDLERS and ctype != "stand"):
@@ -173,39 +180,36 @@ def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list
         illegal(f"{ctype} is not possible now; expected one of {', '.join(PROMPT_COMMANDS[kind])} or declare_end")
     if ctype == "declare_end" and st.phase in ("OBJECTIVES", "TURN0"):
         illegal("the end cannot be declared during setup and turn 0")
-    handler = handler_for(st, kind, ctype)
+    return kind, ctype
+
+
+def run(st: ArchState, cmd: object, seat: object, rng: random.Random | None) -> list[dict]:
+    """Validate and apply ``cmd`` on ``st`` itself, in one pass: every handler checks the whole command
+    before its first event, so a refused command raises ``IllegalCommand`` before ``st`` changes."""
+    kind, ctype = opening(st, cmd, seat)
+    return _handle(st, kind, ctype, cmd, seat, rng)  # type: ignore[arg-type]  # opening checked the types
+
+
+def _handle(st: ArchState, kind: str, ctype: str, cmd: dict, seat: int, rng: random.Random | None) -> list[dict]:
+    ctx = Ctx(st, rng)
     try:
-        handler(st, seat, cmd, None)
-    except IllegalCommand:
-        raise
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # defensive: malformed input
-        raise IllegalCommand("invalid_command", f"malformed command: {exc}") from exc
-    ctx = Ctx(clone(st), rng)
-    try:
-        handler(ctx.st, seat, cmd, ctx)
+        handler_for(st, kind, ctype)(st, seat, cmd, ctx)
     except GameOver:
         return ctx.events
     advance(ctx)
     return ctx.events
 
 
+def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
+    """The events ``cmd`` causes; ``st`` is left as it was (the handler runs once, on a copy)."""
+    kind, ctype = opening(st, cmd, seat)
+    return _handle(clone(st), kind, ctype, cmd, seat, rng)  # type: ignore[arg-type]  # opening checked the types
+
+
 def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) -> tuple[list[dict], ArchState]:
-    """Fast path for bots: one validation, events applied in place on a single copy.
+    """``decide`` and the state after its events, from one copy of ``st``.
 
     Equivalent to ``decide`` followed by folding its events (a property test checks this).
     """
-    if not st.started or st.phase == "OVER":
-        raise IllegalCommand("game_over", "the game is over")
-    kind, seats = prompt(st)
-    if seat not in seats:
-        raise NotYourTurn()
-    ctype = cmd.get("type")
-    if ctype != "declare_end" and ctype not in PROMPT_COMMANDS[kind]:
-        illegal(f"{ctype} is not possible now")
-    ctx = Ctx(clone(st), rng)
-    try:
-        handler_for(st, kind, ctype)(ctx.st, seat, cmd, ctx)
-    except GameOver:
-        return ctx.events, ctx.st
-    advance(ctx)
-    return ctx.events, ctx.st
+    new = clone(st)
+    return run(new, cmd, seat, rng), new

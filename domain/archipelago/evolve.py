@@ -1,9 +1,12 @@
-"""Archipelago fold: ``apply(state, event)`` mutates a private copy; it never validates."""
+"""Archipelago fold: ``apply(state, event)`` mutates a private copy; it never validates.
+
+The state never shares a mutable object with an event: whatever an event carries into the state is copied, so
+folding in place (the bots' fast path) cannot change a stored event or a later state."""
 
 from __future__ import annotations
 
 from domain.archipelago import data as D
-from domain.archipelago.state import ArchState, face_of, rotate_edges
+from domain.archipelago.state import ArchState, deep_copy, face_of, rotate_edges
 
 _H: dict = {}
 
@@ -449,7 +452,7 @@ def _action(st, ev):
         elif ev.get("slot") == "SHARED":
             st.shared_explores += 1
     step = ev.get("step")
-    st.step = dict(step) if step else None
+    st.step = deep_copy(step) if step else None
 
 
 @on("CardUsed")
@@ -464,12 +467,12 @@ def _card_used(st, ev):
     st.turn["acted"] = True
     step = ev.get("step")
     if step:
-        st.step = dict(step)
+        st.step = deep_copy(step)
 
 
 @on("StepUpdated")
 def _step_updated(st, ev):
-    st.step.update(ev["changes"])
+    st.step.update(deep_copy(ev["changes"]))
 
 
 @on("StepClosed")

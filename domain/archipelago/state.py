@@ -4,77 +4,151 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from domain.archipelago import data as D
+
+# The structured parts of the state. They are plain dicts at run time (so snapshots and pickles keep their
+# shape), typed here for readers and the type checker.
+
+
+class Player(TypedDict):
+    money: int
+    cubes: dict[str, int]
+    tokens: int  # explorer tokens held
+    ad_total: int  # action discs owned
+    ad_avail: int  # action discs still free this round
+    track: list[str]  # evolution cards owned (card ids)
+    wonders: list[str]
+    sup_c: int  # citizens in supply
+    sup_s: int  # ships in supply
+    reproduced: bool
+    market_used: bool
+    port_used: bool
+    personal_explore_used: bool
+    taxed: int
+    passed: bool
+    contrib: int
+
+
+class Unit(TypedDict):
+    owner: int
+    kind: str  # "C" citizen or "S" ship
+    tile: str
+    place: str  # "LAND", "SEA", "I:<icon index>" or "B:<building type>"
+    lying: bool
+    engaged: bool
+    temp: bool
+
+
+class PlacedTile(TypedDict):
+    pos: tuple[int, int]
+    face: str
+    rot: int
+    edges: str  # the six placed edges, direction order
+    land: bool
+    sea: bool
+    icons: list[str]
+    occ: list[str | None]  # per icon: the unit on it
+    huts: int
+
+
+class Grant(TypedDict):
+    grant: str
+    target: str
+    grantor: int
+
+
+class Turn(TypedDict):
+    seat: int
+    action: bool  # a wheel action was taken
+    acted: bool  # an action, card use or building ability was taken
+    building: bool  # a market or port ability was used
+    offers: int
+    grants: list[Grant]
+
+
+class Offer(TypedDict):
+    to: int
+    give: list[dict[str, Any]]
+    get: list[dict[str, Any]]
+    sent: bool
+
+
+Step = dict[str, Any]  # an open step of a turn: its fields depend on ``kind`` (harvest, recruit, explore, ...)
+Crisis = dict[str, Any]  # the running crisis: card, back, part (DOM/EXP) and that part's progress
 
 
 @dataclass
 class ArchState:
     started: bool = False
     n: int = 0
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     length: str = "short"
     start: str = "OCEAN"
     phase: str = "NONE"  # OBJECTIVES, TURN0, BID, ORDER, ACTIONS, EVOLUTION, OVER
     round: int = 0
     rounds_completed: int = 0
-    order: list = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
     reb: int = 0
     sur: int = 0
-    bank: dict = field(default_factory=dict)
-    dom: dict = field(default_factory=dict)
-    exp: dict = field(default_factory=dict)
-    stacks: list = field(default_factory=list)  # explorer-token stacks
+    bank: dict[str, int] = field(default_factory=dict)
+    dom: dict[str, int] = field(default_factory=dict)
+    exp: dict[str, int] = field(default_factory=dict)
+    stacks: list[int] = field(default_factory=list)  # explorer-token stacks
     tokens_spent: int = 0
-    deck: list = field(default_factory=list)
-    market: list = field(default_factory=list)  # per slot: [card, orientation] or None
-    evo_discard: list = field(default_factory=list)
-    resolved_red: set = field(default_factory=set)
-    trends: list = field(default_factory=list)
-    objectives: list = field(default_factory=list)  # per seat: kept objective ids
-    dealt_objectives: list = field(default_factory=list)  # per seat (MORE_FUN choice)
-    kept: list = field(default_factory=list)  # per seat: chose already (MORE_FUN)
-    table_objectives: list = field(default_factory=list)  # NO_SECRETS
-    obj_args: dict = field(default_factory=dict)
-    players: list = field(default_factory=list)
-    card_used: set = field(default_factory=set)
-    tiles: dict = field(default_factory=dict)  # tid -> placed tile dict
-    posmap: dict = field(default_factory=dict)  # (q, r) -> tid
-    buildings: dict = field(default_factory=dict)  # tid -> {type: occupant uid or None}
-    pool: dict = field(default_factory=dict)
-    units: dict = field(default_factory=dict)  # uid -> unit dict
-    next_unit: list = field(default_factory=list)
-    stack: list = field(default_factory=list)  # [[tid, up face], ...] top first
-    hands: list = field(default_factory=list)  # per seat: [[tid, up], ...]
-    set_aside: list = field(default_factory=list)
-    tile_discard: list = field(default_factory=list)
-    t0: dict | None = None
-    bids: dict = field(default_factory=dict)  # seat -> amount (pending)
-    bidders: list = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    market: list[list[Any] | None] = field(default_factory=list)  # per slot: [card, orientation] or None
+    evo_discard: list[str] = field(default_factory=list)
+    resolved_red: set[str] = field(default_factory=set)
+    trends: list[str] = field(default_factory=list)
+    objectives: list[list[str]] = field(default_factory=list)  # per seat: kept objective ids
+    dealt_objectives: list[list[str]] = field(default_factory=list)  # per seat (MORE_FUN choice)
+    kept: list[bool] = field(default_factory=list)  # per seat: chose already (MORE_FUN)
+    table_objectives: list[str] = field(default_factory=list)  # NO_SECRETS
+    obj_args: dict[str, int] = field(default_factory=dict)
+    players: list[Player] = field(default_factory=list)
+    card_used: set[str] = field(default_factory=set)
+    tiles: dict[str, PlacedTile] = field(default_factory=dict)  # tid -> placed tile dict
+    posmap: dict[tuple[int, int], str] = field(default_factory=dict)  # (q, r) -> tid
+    buildings: dict[str, dict[str, str | None]] = field(default_factory=dict)  # tid -> {type: occupant uid or None}
+    pool: dict[str, int] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)  # uid -> unit dict
+    next_unit: list[int] = field(default_factory=list)
+    stack: list[list[str]] = field(default_factory=list)  # [[tid, up face], ...] top first
+    hands: list[list[list[str]]] = field(default_factory=list)  # per seat: [[tid, up], ...]
+    set_aside: list[list[str]] = field(default_factory=list)
+    tile_discard: list[str] = field(default_factory=list)
+    t0: dict[str, Any] | None = None
+    bids: dict[int, int] = field(default_factory=dict)  # seat -> amount (pending)
+    bidders: list[int] = field(default_factory=list)
     bid_attempt: int = 0
     picker: int | None = None
-    picked: list = field(default_factory=list)
-    crisis: dict | None = None
+    picked: list[int] = field(default_factory=list)
+    crisis: Crisis | None = None
     active: int = 0  # index into order (phases 5 and 6)
-    turn: dict | None = None
-    step: dict | None = None
-    offer: dict | None = None
+    turn: Turn | None = None
+    step: Step | None = None
+    offer: Offer | None = None
     discard_pending: int | None = None
     red_check_pending: bool = False
     p4_done: bool = False  # this round's Phase-4 crisis has ended (Phase 5 may start)
-    p6: dict | None = None
-    end: dict | None = None
-    cart_seen: dict = field(default_factory=dict)  # seat -> tiles seen privately with CARTOGRAPHER
+    p6: dict[str, Any] | None = None
+    end: dict[str, Any] | None = None
+    cart_seen: dict[int, list[list[str]]] = field(
+        default_factory=dict
+    )  # seat -> tiles seen privately with CARTOGRAPHER
     shared_explores: int = 0
     tax_used: int = 0
 
 
-def _cp(x):
+def deep_copy(x: Any) -> Any:
+    """A copy of nested dicts, lists and sets (their leaves are immutable)."""
     t = type(x)
     if t is dict:
-        return {k: _cp(v) for k, v in x.items()}
+        return {k: deep_copy(v) for k, v in x.items()}
     if t is list:
-        return [_cp(v) for v in x]
+        return [deep_copy(v) for v in x]
     if t is set:
         return set(x)
     return x
@@ -125,7 +199,7 @@ def clone(state: ArchState) -> ArchState:
         elif k == "buildings":
             nd[k] = {t: dict(b) for t, b in v.items()}
         else:
-            nd[k] = _cp(v)
+            nd[k] = deep_copy(v)
     return new
 
 
