@@ -5,24 +5,43 @@ folding in place (the bots' fast path) cannot change a stored event or a later s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.archipelago import data as D
-from domain.archipelago.state import ArchState, deep_copy, face_of, rotate_edges
+from domain.archipelago.state import ArchState, copy_on_write, deep_copy, face_of, rotate_edges
 
-_H: dict = {}
+Handler = Callable[[ArchState, dict], None]
+_H: dict[str, Handler] = {}
+TOUCHES: dict[str, tuple[str, ...]] = {}  # per event type: the state fields (containers) its handler reads or changes
 
 
-def on(name):
-    def deco(fn):
+def on(name: str, *touches: str) -> Callable[[Handler], Handler]:
+    """Register the fold of event ``name``; ``touches`` names every container field of the state the handler (or a
+    helper it calls) uses, so ``evolve`` copies just those (a test derives the list from the code and compares)."""
+
+    def deco(fn: Handler) -> Handler:
         _H[name] = fn
+        TOUCHES[name] = touches
         return fn
 
     return deco
 
 
 def apply(st: ArchState, ev: dict) -> None:
+    """Fold ``ev`` into ``st`` itself."""
     fn = _H.get(ev["type"])
     if fn is not None:
         fn(st, ev)
+
+
+def evolve(state: ArchState, ev: dict) -> ArchState:
+    """The pure fold of one event: a copy of ``state`` that shares every field the event does not touch."""
+    t = ev["type"]
+    fn = _H.get(t)
+    new = copy_on_write(state, TOUCHES.get(t, ()))
+    if fn is not None:
+        fn(new, ev)
+    return new
 
 
 # ---------------------------------------------------------------------------------------------------- setup
@@ -64,7 +83,7 @@ def place_tile(st: ArchState, tid: str, pos: tuple[int, int], face: str, rot: in
     st.posmap[pos] = tid
 
 
-@on("GameStarted")
+@on("GameStarted", "bank", "dom", "posmap", "tiles")
 def _game_started(st: ArchState, ev: dict) -> None:
     n = ev["seats"]
     opts = ev["options"]
@@ -101,7 +120,7 @@ def _deck(st, ev):
     st.deck = list(ev["deck"])
 
 
-@on("EvolutionMarketDealt")
+@on("EvolutionMarketDealt", "deck", "market", "resolved_red")
 def _market_dealt(st, ev):
     for i, c in enumerate(ev["cards"]):
         st.market[i] = [c, 0]
@@ -115,7 +134,7 @@ def _trends(st, ev):
     st.trends = list(ev["trends"])
 
 
-@on("ObjectivesDealt")
+@on("ObjectivesDealt", "dealt_objectives", "objectives", "options")
 def _obj_dealt(st, ev):
     if st.options.get("more_fun"):
         st.dealt_objectives[ev["seat"]] = list(ev["cards"])
@@ -133,7 +152,7 @@ def _obj_choice(st, ev):
     st.phase = "OBJECTIVES"
 
 
-@on("ObjectivesKept")
+@on("ObjectivesKept", "kept", "objectives")
 def _obj_kept(st, ev):
     st.objectives[ev["seat"]] = list(ev["cards"])
     st.kept[ev["seat"]] = True
@@ -157,14 +176,14 @@ def _t0(st, ev):
     st.t0 = {"idx": 0, "sub": "place", "tile": None, "hands_set": 0, "relaxed": False, "market_icon": None}
 
 
-@on("Turn0HandDealt")
+@on("Turn0HandDealt", "hands", "stack")
 def _hand(st, ev):
     k = len(ev["tiles"])
     st.hands[ev["seat"]] += [list(x) for x in st.stack[:k]]
     st.stack = st.stack[k:]
 
 
-@on("Turn0HandSetAside")
+@on("Turn0HandSetAside", "hands", "set_aside", "t0")
 def _set_aside(st, ev):
     st.set_aside += st.hands[ev["seat"]]
     st.hands[ev["seat"]] = []
@@ -173,7 +192,7 @@ def _set_aside(st, ev):
         st.t0["relaxed"] = True
 
 
-@on("SetAsidePileRecycled")
+@on("SetAsidePileRecycled", "set_aside", "stack")
 def _recycle(st, ev):
     st.stack = st.stack + st.set_aside
     st.set_aside = []
@@ -197,7 +216,7 @@ def _new_unit(st, seat, kind, uid, tid):
     }
 
 
-@on("StartTilePlaced")
+@on("StartTilePlaced", "hands", "posmap", "t0", "tiles")
 def _start_tile(st, ev):
     seat, tid = ev["seat"], ev["tile"]
     st.hands[seat] = [h for h in st.hands[seat] if h[0] != tid]
@@ -205,17 +224,17 @@ def _start_tile(st, ev):
     st.t0.update(sub="icons", tile=tid, hands_set=0, relaxed=False, market_icon=None, own_done=False)
 
 
-@on("CitizenAdded")
+@on("CitizenAdded", "next_unit", "players", "units")
 def _cit_added(st, ev):
     _new_unit(st, ev["seat"], "C", ev["unit"], ev["tile"])
 
 
-@on("ShipAdded")
+@on("ShipAdded", "next_unit", "players", "units")
 def _ship_added(st, ev):
     _new_unit(st, ev["seat"], "S", ev["unit"], ev["tile"])
 
 
-@on("ExplorerTokenTaken")
+@on("ExplorerTokenTaken", "players", "stacks")
 def _token(st, ev):
     st.stacks[ev["stack"]] -= 1
     st.players[ev["seat"]]["tokens"] += 1
@@ -236,7 +255,7 @@ def _reb(st, ev):
     st.reb = max(0, st.reb + ev["delta"])
 
 
-@on("MarketIconChosen")
+@on("MarketIconChosen", "bank", "dom", "step", "t0")
 def _market_icon(st, ev):
     if ev["added"]:
         st.bank[ev["resource"]] -= 1
@@ -245,7 +264,7 @@ def _market_icon(st, ev):
     holder["market_icon"] = ev["icon"]
 
 
-@on("OwnIconChosen")
+@on("OwnIconChosen", "bank", "players", "step", "t0")
 def _own_icon(st, ev):
     if ev["gained"]:
         st.bank[ev["resource"]] -= 1
@@ -254,7 +273,7 @@ def _own_icon(st, ev):
     holder["own_done"] = True
 
 
-@on("Turn0PlayerDone")
+@on("Turn0PlayerDone", "t0")
 def _t0_done(st, ev):
     st.t0.update(
         idx=st.t0["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
@@ -262,7 +281,7 @@ def _t0_done(st, ev):
 
 
 # ---------------------------------------------------------------------------------------------------- round
-@on("RoundStarted")
+@on("RoundStarted", "buildings", "players", "tiles", "units")
 def _round(st, ev):
     st.phase = "RESET"
     st.round = ev["round"]
@@ -296,12 +315,12 @@ def _bidding(st, ev):
     st.bids = {}
 
 
-@on("BidCommitted")
+@on("BidCommitted", "bids")
 def _bid(st, ev):
     st.bids[ev["seat"]] = ev["amount"]
 
 
-@on("BidsRevealed")
+@on("BidsRevealed", "players")
 def _bids_revealed(st, ev):
     for b in ev["bids"]:
         st.players[b["seat"]]["money"] -= b["amount"]
@@ -316,7 +335,7 @@ def _auction_won(st, ev):
     st.picked = []
 
 
-@on("OrderPicked")
+@on("OrderPicked", "picked")
 def _order_pick(st, ev):
     st.picked.append(ev["picked"])
 
@@ -360,21 +379,21 @@ def _round_end(st, ev):
 
 
 # ---------------------------------------------------------------------------------------------------- money / cubes
-@on("MoneyChanged")
+@on("MoneyChanged", "players")
 def _money(st, ev):
     st.players[ev["seat"]]["money"] += ev["delta"]
     if ev.get("counterpart") is not None:
         st.players[ev["counterpart"]]["money"] -= ev["delta"]
 
 
-@on("CubesGained")
+@on("CubesGained", "bank", "players")
 def _cubes_gained(st, ev):
     r = ev["resource"]
     st.bank[r] -= ev["count"]
     st.players[ev["seat"]]["cubes"][r] += ev["count"]
 
 
-@on("CubesPaid")
+@on("CubesPaid", "bank", "players")
 def _cubes_paid(st, ev):
     p = st.players[ev["seat"]]
     for r, k in ev["cubes"].items():
@@ -385,7 +404,7 @@ def _cubes_paid(st, ev):
     p["money"] -= ev.get("money", 0)
 
 
-@on("MarketTraded")
+@on("MarketTraded", "dom", "exp", "players", "step")
 def _market_traded(st, ev):
     p = st.players[ev["seat"]]
     row = st.dom if ev["market"] == "DOM" else st.exp
@@ -402,7 +421,7 @@ def _market_traded(st, ev):
         st.step["left"] -= 1
 
 
-@on("CubesToMarket")
+@on("CubesToMarket", "bank", "dom", "players")
 def _cubes_to_market(st, ev):
     for r in ev["resources"]:
         if ev["seat"] is None:
@@ -419,7 +438,7 @@ def _turn_started(st, ev):
     st.turn = {"seat": ev["seat"], "action": False, "acted": False, "building": False, "offers": 0, "grants": []}
 
 
-@on("TurnEnded")
+@on("TurnEnded", "players")
 def _turn_ended(st, ev):
     if ev.get("passed"):
         st.players[ev["seat"]]["passed"] = True
@@ -427,7 +446,7 @@ def _turn_ended(st, ev):
     st.step = None
 
 
-@on("ActionStarted")
+@on("ActionStarted", "card_used", "players", "turn")
 def _action(st, ev):
     seat = ev["seat"]
     p = st.players[seat]
@@ -455,7 +474,7 @@ def _action(st, ev):
     st.step = deep_copy(step) if step else None
 
 
-@on("CardUsed")
+@on("CardUsed", "card_used", "players", "turn")
 def _card_used(st, ev):
     seat = ev["seat"]
     st.card_used.add(ev["card"])
@@ -470,7 +489,7 @@ def _card_used(st, ev):
         st.step = deep_copy(step)
 
 
-@on("StepUpdated")
+@on("StepUpdated", "step")
 def _step_updated(st, ev):
     st.step.update(deep_copy(ev["changes"]))
 
@@ -480,7 +499,7 @@ def _step_closed(st, ev):
     st.step = None
 
 
-@on("BuildingAbilityUsed")
+@on("BuildingAbilityUsed", "players", "turn", "units")
 def _ability(st, ev):
     p = st.players[ev["seat"]]
     p["money"] -= ev["fee"]
@@ -501,7 +520,7 @@ def _vacate(st, u):
     u["temp"] = False
 
 
-@on("UnitMoved")
+@on("UnitMoved", "buildings", "step", "tiles", "units")
 def _unit_moved(st, ev):
     u = st.units[ev["unit"]]
     _vacate(st, u)
@@ -518,7 +537,7 @@ def _unit_moved(st, ev):
             st.step["ship_moves"] += 1
 
 
-@on("UnitAssigned")
+@on("UnitAssigned", "buildings", "step", "tiles", "units")
 def _assigned(st, ev):
     u = st.units[ev["unit"]]
     _vacate(st, u)
@@ -528,7 +547,7 @@ def _assigned(st, ev):
     st.step["assigned"].append(ev["unit"])
 
 
-@on("UnitHoused")
+@on("UnitHoused", "buildings", "step", "tiles", "units")
 def _housed(st, ev):
     u = st.units[ev["unit"]]
     _vacate(st, u)
@@ -539,7 +558,7 @@ def _housed(st, ev):
         st.step["entered"].append(ev["unit"])
 
 
-@on("UnitLeftBuilding")
+@on("UnitLeftBuilding", "buildings", "step", "tiles", "units")
 def _left(st, ev):
     u = st.units[ev["unit"]]
     _vacate(st, u)
@@ -548,19 +567,19 @@ def _left(st, ev):
         st.step["left_b"].append(ev["unit"])
 
 
-@on("UnitEngaged")
+@on("UnitEngaged", "units")
 def _engaged(st, ev):
     st.units[ev["unit"]]["engaged"] = True
 
 
-@on("CitizensLaidDown")
+@on("CitizensLaidDown", "units")
 def _laid_down(st, ev):
     for u in st.units.values():
         if u["kind"] == "C":
             u["lying"] = True
 
 
-@on("CitizenStood")
+@on("CitizenStood", "crisis", "step", "units")
 def _stood(st, ev):
     st.units[ev["unit"]]["lying"] = False
     c = st.crisis
@@ -572,7 +591,7 @@ def _stood(st, ev):
         st.step["left"] -= 1
 
 
-@on("BuildingBuilt")
+@on("BuildingBuilt", "buildings", "pool", "tiles", "units")
 def _built(st, ev):
     tid, b = ev["tile"], ev["building"]
     st.pool[D.BUILDING_POOL_OF[b]] -= 1
@@ -585,7 +604,7 @@ def _built(st, ev):
     st.buildings[tid][b] = ev["builder"]
 
 
-@on("CitizenSacrificed")
+@on("CitizenSacrificed", "buildings", "players", "tiles", "units")
 def _sacrificed(st, ev):
     u = st.units.pop(ev["unit"])
     _vacate(st, u)
@@ -595,20 +614,20 @@ def _sacrificed(st, ev):
 
 
 # ---------------------------------------------------------------------------------------------------- exploration
-@on("TileDrawn")
+@on("TileDrawn", "stack", "step")
 def _tile_drawn(st, ev):
     idx = ev["index"]
     entry = st.stack.pop(idx)
     st.step.update(phase="place", tile=entry[0], look=None)
 
 
-@on("CartographerLooked")
+@on("CartographerLooked", "cart_seen", "stack", "step")
 def _cart(st, ev):
     st.step.update(phase="cartographer", look=ev["count"])
     st.cart_seen[ev["seat"]] = [list(x) for x in st.stack[: ev["count"]]]
 
 
-@on("TilePlaced")
+@on("TilePlaced", "buildings", "posmap", "step", "tiles", "units")
 def _tile_placed(st, ev):
     place_tile(st, ev["tile"], (ev["pos"]["q"], ev["pos"]["r"]), ev["face"], ev["rot"])
     u = st.units[ev["mover"]]
@@ -618,14 +637,14 @@ def _tile_placed(st, ev):
     st.step.update(phase="icons", market_icon=None, own_done=False)
 
 
-@on("TileDiscarded")
+@on("TileDiscarded", "tile_discard")
 def _tile_discarded(st, ev):
     st.tile_discard.append(ev["tile"])
     st.step = None
 
 
 # ---------------------------------------------------------------------------------------------------- crises
-@on("CrisisStarted")
+@on("CrisisStarted", "deck")
 def _crisis(st, ev):
     # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
     card = ev.get("card") or st.deck[0]
@@ -645,7 +664,7 @@ def _crisis(st, ev):
     }
 
 
-@on("DomesticDemandStarted")
+@on("DomesticDemandStarted", "crisis", "units")
 def _dom_demand(st, ev):
     c = st.crisis
     c.update(part="DOM", idx=0, resource=ev["resource"], per_cube=ev["per_cube"], divisor=ev["divisor"])
@@ -654,7 +673,7 @@ def _dom_demand(st, ev):
             u["lying"] = True
 
 
-@on("CubeSupplied")
+@on("CubeSupplied", "bank", "crisis", "dom", "exp", "players")
 def _supplied(st, ev):
     r, src = ev["resource"], ev["source"]
     p = st.players[ev["seat"]]
@@ -676,37 +695,37 @@ def _supplied(st, ev):
         st.crisis["units"][ev["unit"]]["met"] = True
 
 
-@on("TempleActivated")
+@on("TempleActivated", "crisis")
 def _temple(st, ev):
     st.crisis["temple"] = ev["tile"]
     st.crisis["temples_used"].append(ev["tile"])
     st.crisis["priest_left"] = ev["priest"]
 
 
-@on("TempleClosed")
+@on("TempleClosed", "crisis")
 def _temple_closed(st, ev):
     st.crisis["temple"] = None
     st.crisis["priest_left"] = 0
 
 
-@on("SupplyTurnEnded")
+@on("SupplyTurnEnded", "crisis")
 def _supply_turn_end(st, ev):
     st.crisis["idx"] += 1
 
 
-@on("DemandResolved")
+@on("DemandResolved", "crisis")
 def _demand_resolved(st, ev):
     st.reb = max(0, st.reb + ev["rebellion"])
     st.crisis["done"].append(st.crisis["part"])
     st.crisis["part"] = None
 
 
-@on("ExportDemandStarted")
+@on("ExportDemandStarted", "crisis")
 def _exp_demand(st, ev):
     st.crisis.update(part="EXP", idx=0, units=[{"resource": r, "met": False} for r in ev["units"]])
 
 
-@on("CrisisEnded")
+@on("CrisisEnded", "crisis", "resolved_red")
 def _crisis_end(st, ev):
     if st.crisis["color"] == "RED":
         st.resolved_red.add(st.crisis["card"])
@@ -720,7 +739,7 @@ def _red_check_done(st, ev):
     st.red_check_pending = False
 
 
-@on("BeigeEventApplied")
+@on("BeigeEventApplied", "bank", "dom", "players")
 def _beige(st, ev):
     st.reb = max(0, st.reb - ev.get("rebellion_down", 0))
     st.sur = min(D.SURPLUS_MAX, st.sur + ev.get("surplus_up", 0))
@@ -732,7 +751,7 @@ def _beige(st, ev):
 
 
 # ---------------------------------------------------------------------------------------------------- evolution
-@on("EvolutionBought")
+@on("EvolutionBought", "market", "p6", "players")
 def _bought(st, ev):
     slot = ev["slot"]
     st.players[ev["seat"]]["money"] -= ev["price"]
@@ -742,7 +761,7 @@ def _bought(st, ev):
         st.p6["stage"] = "after"
 
 
-@on("EvolutionRotated")
+@on("EvolutionRotated", "market", "p6")
 def _rotated(st, ev):
     for s in ev["slots"]:
         st.market[s][1] += 1
@@ -750,29 +769,29 @@ def _rotated(st, ev):
         st.p6["stage"] = "after"
 
 
-@on("EvolutionStepSkipped")
+@on("EvolutionStepSkipped", "p6")
 def _skipped(st, ev):
     st.p6["stage"] = "after"
 
 
-@on("CardSkulled")
+@on("CardSkulled", "evo_discard", "market")
 def _skulled(st, ev):
     st.evo_discard.append(st.market[ev["slot"]][0])
     st.market[ev["slot"]] = None
 
 
-@on("SlotRefilled")
+@on("SlotRefilled", "deck", "market")
 def _refilled(st, ev):
     st.market[ev["slot"]] = [st.deck.pop(0), 0]
     st.red_check_pending = True
 
 
-@on("SkullsRemoved")
+@on("SkullsRemoved", "p6")
 def _skulls_removed(st, ev):
     st.p6["stage"] = "refill"
 
 
-@on("EvolutionStepDone")
+@on("EvolutionStepDone", "p6")
 def _step_done(st, ev):
     st.active += 1
     st.p6["stage"] = "step"
@@ -783,21 +802,21 @@ def _discard_req(st, ev):
     st.discard_pending = ev["seat"]
 
 
-@on("CardDiscarded")
+@on("CardDiscarded", "evo_discard", "players")
 def _card_discarded(st, ev):
     st.players[ev["seat"]]["track"].remove(ev["card"])
     st.evo_discard.append(ev["card"])
     st.discard_pending = None
 
 
-@on("CardsRevealed")
+@on("CardsRevealed", "deck")
 def _revealed(st, ev):
     k = len(ev["cards"])
     st.deck = st.deck[k:]
     st.step = {"kind": "research", "card": ev["card"], "revealed": list(ev["cards"])}
 
 
-@on("ResearchPicked")
+@on("ResearchPicked", "evo_discard", "players", "step")
 def _research(st, ev):
     p = st.players[ev["seat"]]
     if ev["pick"] is not None:
@@ -809,18 +828,18 @@ def _research(st, ev):
 
 
 # ---------------------------------------------------------------------------------------------------- trading
-@on("OfferOpened")
+@on("OfferOpened", "turn")
 def _offer_open(st, ev):
     st.offer = {"to": ev["to"], "give": [], "get": [], "sent": False}
     st.turn["offers"] += 1
 
 
-@on("OfferItemAdded")
+@on("OfferItemAdded", "offer")
 def _offer_add(st, ev):
     st.offer["give" if ev["side"] == "GIVE" else "get"].append(dict(ev["item"]))
 
 
-@on("OfferSent")
+@on("OfferSent", "offer")
 def _offer_sent(st, ev):
     st.offer["sent"] = True
 
@@ -830,7 +849,7 @@ def _offer_closed(st, ev):
     st.offer = None
 
 
-@on("OfferAccepted")
+@on("OfferAccepted", "players", "turn")
 def _offer_accepted(st, ev):
     a, b = ev["seat"], ev["to"]
     for src, dst, items in ((a, b, ev["give"]), (b, a, ev["get"])):

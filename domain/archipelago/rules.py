@@ -10,7 +10,7 @@ from domain.archipelago import data as D
 from domain.archipelago.decide import decide as _decide
 from domain.archipelago.decide import prompt, run
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
-from domain.archipelago.evolve import apply
+from domain.archipelago.evolve import apply, evolve
 from domain.archipelago.legal import legal_commands as _legal
 from domain.archipelago.state import ArchState, clone, composed_tile, face_source
 from domain.archipelago.view import reveal_all, view
@@ -141,9 +141,7 @@ class Archipelago(Rules):
         return ArchState()
 
     def evolve(self, state: ArchState, event: dict) -> ArchState:
-        st = clone(state)
-        apply(st, event)
-        return st
+        return evolve(state, event)
 
     def fold(self, events: list[dict], state: ArchState | None = None) -> ArchState:
         """The pure fold with one copy for the whole run of events (``evolve`` copies per event)."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict
 
 from domain.archipelago import data as D
@@ -173,34 +174,83 @@ _FLAT_DICTS = ("bank", "dom", "exp", "pool", "bids", "posmap", "cart_seen")
 _SHARED = ("options", "obj_args")  # never mutated after GameStarted
 
 
+def _same(v: Any) -> Any:
+    return v
+
+
+def _units_copy(v: dict[str, Unit]) -> dict[str, Unit]:
+    return {u: x.copy() for u, x in v.items()}
+
+
+def _tiles_copy(v: dict[str, PlacedTile]) -> dict[str, PlacedTile]:
+    return {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}  # type: ignore[typeddict-item]
+
+
+def _players_copy(v: list[Player]) -> list[Player]:
+    return [
+        {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])}  # type: ignore[typeddict-item]
+        for p in v
+    ]
+
+
+def _market_copy(v: list[list[Any] | None]) -> list[list[Any] | None]:
+    return [m if m is None else list(m) for m in v]
+
+
+def _nested_lists_copy(v: list[list[Any]]) -> list[list[Any]]:
+    return [list(h) for h in v]
+
+
+def _buildings_copy(v: dict[str, dict[str, str | None]]) -> dict[str, dict[str, str | None]]:
+    return {t: dict(b) for t, b in v.items()}
+
+
+def _copier(name: str) -> Callable[[Any], Any]:
+    """How field ``name`` is copied so that ``apply`` may mutate the copy (immutable parts are shared)."""
+    if name in _SHARED:
+        return _same
+    if name in _FLAT_LISTS:
+        return list
+    if name in _FLAT_DICTS:
+        return dict
+    special: dict[str, Callable[[Any], Any]] = {
+        "units": _units_copy,
+        "tiles": _tiles_copy,
+        "players": _players_copy,
+        "market": _market_copy,
+        "hands": _nested_lists_copy,
+        "objectives": _nested_lists_copy,
+        "dealt_objectives": _nested_lists_copy,
+        "buildings": _buildings_copy,
+    }
+    return special.get(name, deep_copy)
+
+
+COPIERS: dict[str, Callable[[Any], Any]] = {f.name: _copier(f.name) for f in fields(ArchState)}
+
+
 def clone(state: ArchState) -> ArchState:
-    """A private copy for ``evolve``: every container that ``apply`` mutates is copied, the rest shared."""
+    """A private copy: every container that ``apply`` may mutate is copied, the rest shared."""
     new = ArchState.__new__(ArchState)
     nd = new.__dict__
     for k, v in state.__dict__.items():
-        if v is None or isinstance(v, (int, str, bool)) or k in _SHARED:
-            nd[k] = v
-        elif k in _FLAT_LISTS:
-            nd[k] = list(v)
-        elif k in _FLAT_DICTS:
-            nd[k] = dict(v)
-        elif k == "units":
-            nd[k] = {u: dict(x) for u, x in v.items()}
-        elif k == "tiles":
-            nd[k] = {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}
-        elif k == "players":
-            nd[k] = [
-                {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])} for p in v
-            ]
-        elif k == "market":
-            nd[k] = [m if m is None else list(m) for m in v]
-        elif k in ("hands", "objectives", "dealt_objectives"):
-            nd[k] = [list(h) for h in v]
-        elif k == "buildings":
-            nd[k] = {t: dict(b) for t, b in v.items()}
-        else:
-            nd[k] = deep_copy(v)
+        nd[k] = v if v is None or v.__class__ in _ATOMS else COPIERS[k](v)
     return new
+
+
+def copy_on_write(state: ArchState, touched: tuple[str, ...]) -> ArchState:
+    """A copy that shares every field with ``state`` except ``touched``, which are copied (see ``clone``)."""
+    new = ArchState.__new__(ArchState)
+    nd = new.__dict__
+    nd.update(state.__dict__)
+    for k in touched:
+        v = nd[k]
+        if v is not None and v.__class__ not in _ATOMS:
+            nd[k] = COPIERS[k](v)
+    return new
+
+
+_ATOMS = frozenset({int, str, bool})
 
 
 def pickle_clone(state: ArchState) -> ArchState:

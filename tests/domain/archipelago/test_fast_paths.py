@@ -122,3 +122,55 @@ def test_a_refused_command_leaves_the_in_place_state_unchanged():
                     assert mine == state, cmd
                     tried += 1
     assert tried > 100
+
+
+def _fields_used(source_tree):
+    """Per function of ``evolve.py``: the ``st.<field>`` it reads or changes in place, with its helpers'."""
+    import ast
+
+    funcs = {n.name: n for n in source_tree.body if isinstance(n, ast.FunctionDef)}
+    direct = {}
+    for name, fn in funcs.items():
+        used, calls = set(), set()
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "st":
+                if isinstance(node.ctx, ast.Load):
+                    used.add(node.attr)
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
+                if getattr(node.target.value, "id", None) == "st":
+                    used.add(node.target.attr)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in funcs:
+                calls.add(node.func.id)
+        direct[name] = (used, calls)
+
+    def closure(name, seen):
+        used, calls = direct[name]
+        out = set(used)
+        for c in calls - seen:
+            out |= closure(c, seen | {name})
+        return out
+
+    return {name: closure(name, {name}) for name in funcs}
+
+
+def test_evolve_copies_every_container_an_event_handler_uses():
+    """``evolve`` copies only the fields an event declares (``on(name, *touches)``); every container field its
+    handler uses, directly or through a helper, must be among them, or the fold would change its input."""
+    import ast
+    import inspect
+
+    from domain.archipelago import evolve as E
+    from domain.archipelago.state import ArchState
+
+    tree = ast.parse(inspect.getsource(E))
+    used = _fields_used(tree)
+    scalars = {k for k, v in vars(ArchState()).items() if isinstance(v, int | str | bool)} | {
+        "picker",
+        "discard_pending",
+    }
+    checked = 0
+    for event, fn in E._H.items():
+        needed = used[fn.__name__] - scalars
+        assert needed <= set(E.TOUCHES[event]), (event, sorted(needed - set(E.TOUCHES[event])))
+        checked += 1
+    assert checked > 80
