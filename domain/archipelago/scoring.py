@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.archipelago import data as D
 from domain.archipelago.state import (
     ArchState,
+    Player,
     buildings_on_map,
     ceil_pct,
     cit_total,
@@ -110,23 +111,39 @@ def criteria(st: ArchState) -> list[tuple[str, str]]:
     return out
 
 
-def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
+def criterion_points(values: list[int], vp_table: tuple[int, ...]) -> list[int]:
+    """§12.3: rank points per seat for one criterion (competition ranks; a value of 0 scores nothing)."""
+    out = []
+    for v in values:
+        rank = 1 + sum(1 for w in values if w > v)
+        out.append(vp_table[rank - 1] if v > 0 and rank <= len(vp_table) else 0)
+    return out
+
+
+def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[int]]]:
+    """(label, points per seat) of every criterion."""
+    vp_table = D.RANK_VP[st.n]
+    return [
+        (f"{i}:{src}:{code}", criterion_points([metric(st, s, code, stats) for s in range(st.n)], vp_table))
+        for i, (src, code) in enumerate(criteria(st))
+    ]
+
+
+def _card_points(p: Player) -> tuple[int, int]:
+    # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
+    cards = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
+    wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])  # type: ignore[index]
+    return cards, wonders
+
+
+def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = None) -> list[dict]:
     n = st.n
-    vp_table = D.RANK_VP[n]
-    rows = [{"criteria": {}, "cards": 0, "wonders": 0, "pacifist": 0, "total": 0} for _ in range(n)]
-    stats = seat_stats(st)
-    for i, (src, code) in enumerate(criteria(st)):
-        values = [metric(st, s, code, stats) for s in range(n)]
-        ranks = rank_by([(v,) for v in values])
+    rows: list[dict] = [{"criteria": {}, "cards": 0, "wonders": 0, "pacifist": 0, "total": 0} for _ in range(n)]
+    for label, points in _criteria_points(st, seat_stats(st) if stats is None else stats):
         for s in range(n):
-            pts = 0
-            if values[s] > 0 and ranks[s] <= len(vp_table):
-                pts = vp_table[ranks[s] - 1]
-            rows[s]["criteria"][f"{i}:{src}:{code}"] = pts
+            rows[s]["criteria"][label] = points[s]
     for s, p in enumerate(st.players):
-        # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
-        rows[s]["cards"] = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
-        rows[s]["wonders"] = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
+        rows[s]["cards"], rows[s]["wonders"] = _card_points(p)
     if pacifist and st.reb <= population(st) // D.PACIFIST_REB_DIVISOR:
         for s, oid in objectives_in_play(st):
             if s is not None and D.OBJECTIVES[oid].special == "PACIFIST":
@@ -134,6 +151,16 @@ def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
     for r in rows:
         r["total"] = sum(r["criteria"].values()) + r["cards"] + r["wonders"] + r["pacifist"]
     return rows
+
+
+def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
+    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown."""
+    vp_table = D.RANK_VP[st.n]
+    totals = [sum(_card_points(p)) for p in st.players]
+    for _, code in criteria(st):
+        for s, pts in enumerate(criterion_points([metric(st, s, code, stats) for s in range(st.n)], vp_table)):
+            totals[s] += pts
+    return totals
 
 
 def final_ranking(st: ArchState, cause: str | None) -> tuple[list[dict], list[list[int]], list[int]]:
@@ -196,16 +223,17 @@ def evaluate(st: ArchState, seat: int) -> float:
         res = result(st)
         return 500.0 if res.ranks[seat] == 1 else -100.0 * (res.ranks[seat] - 1)
     p = st.players[seat]
-    rows = score_breakdown(st, pacifist=False)
-    mine = rows[seat]["total"]
-    best_other = max((rows[s]["total"] for s in range(st.n) if s != seat), default=0)
+    all_stats = seat_stats(st)
+    totals = score_totals(st, all_stats)
+    mine = totals[seat]
+    best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
     pop = population(st)
     margin = pop - projected_rebellion(st)
     separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
     if separatist:
         safety = -0.3 * safety
-    stats = seat_stats(st)[seat]
+    stats = all_stats[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
