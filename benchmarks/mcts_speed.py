@@ -1,6 +1,12 @@
 """MCTS iterations per second on a mid-game position.
 
     python benchmarks/mcts_speed.py [--game puerto_rico] [--seats 4] [--iterations 2000] [--repeat 3]
+    python benchmarks/mcts_speed.py --game archipelago --iterations 200 --repeat 5 --against ../main
+
+With ``--against DIR`` (another checkout of this repository, for example the main branch in a git worktree) the
+same measurement runs alternately here and there, one run each per round, each in its own process, and the
+ratio of this checkout's rate to the other's is printed per round and as min / median / max: both sides see
+the same machine load, so the ratio holds on a busy machine where the rates themselves do not.
 
 The position: one uniformly random game is played with ``--seed`` to learn its length, then replayed to
 half of it (the mid-game). The default game is ``puerto_rico`` when the registry (or the package
@@ -12,7 +18,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -95,7 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout-depth", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-fast-path", action="store_true", help="ignore the rules' optional in-place hooks")
+    parser.add_argument("--against", help="another checkout to compare with, run by run (see above)")
     args = parser.parse_args(argv)
+    if args.against:
+        return compare(args, argv if argv is not None else sys.argv[1:])
 
     rules = default_rules(args.game, args.game_module)
     seats = max(rules.min_players, min(args.seats, rules.max_players))
@@ -120,6 +131,38 @@ def main(argv: list[str] | None = None) -> int:
         f" rollout depth {args.rollout_depth}, fast path {fast}; min {min(rates):,.0f}, max {max(rates):,.0f})"
     )
     print(f"per iteration: {1000 / statistics.median(rates):.3f} ms; chosen: {move}")
+    return 0
+
+
+def _rate(checkout: Path, argv: list[str]) -> float:
+    """One run of this benchmark in ``checkout`` (its own code), in a fresh process: iterations per second."""
+    script = checkout / "benchmarks" / "mcts_speed.py"
+    run = subprocess.run([sys.executable, str(script), *argv], cwd=checkout, capture_output=True, text=True, check=True)
+    match = re.search(r"MCTS: ([\d,]+) iterations/s", run.stdout)
+    if match is None:
+        raise SystemExit(f"no rate in the output of {script}:\n{run.stdout}{run.stderr}")
+    return float(match.group(1).replace(",", ""))
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    here = Path(__file__).resolve().parent.parent
+    there = Path(args.against).resolve()
+    passed = [a for a in argv if not a.startswith("--against") and a != args.against]
+    passed = [a for i, a in enumerate(passed) if not (a == "--repeat" or (i and passed[i - 1] == "--repeat"))]
+    single = [*passed, "--repeat", "1"]
+    ratios, mine, theirs = [], [], []
+    for round_ in range(args.repeat):
+        b = _rate(there, single)
+        a = _rate(here, single)
+        mine.append(a)
+        theirs.append(b)
+        ratios.append(a / b)
+        print(f"round {round_ + 1}: {a:,.0f} here, {b:,.0f} in {there.name}: ratio {a / b:.2f}")
+    print(
+        f"MCTS ratio here / {there.name}: median {statistics.median(ratios):.2f}"
+        f" (min {min(ratios):.2f}, max {max(ratios):.2f}) over {args.repeat} rounds;"
+        f" here median {statistics.median(mine):,.0f} it/s, {there.name} median {statistics.median(theirs):,.0f} it/s"
+    )
     return 0
 
 
