@@ -124,11 +124,11 @@ def test_a_refused_command_leaves_the_in_place_state_unchanged():
     assert tried > 100
 
 
-def _fields_used(source_tree):
-    """Per function of ``evolve.py``: the ``st.<field>`` it reads or changes in place, with its helpers'."""
+def _fields_used(source_trees):
+    """Per function of the fold modules: the ``st.<field>`` it reads or changes in place, with its helpers'."""
     import ast
 
-    funcs = {n.name: n for n in source_tree.body if isinstance(n, ast.FunctionDef)}
+    funcs = {n.name: n for tree in source_trees for n in tree.body if isinstance(n, ast.FunctionDef)}
     direct = {}
     for name, fn in funcs.items():
         used, calls = set(), set()
@@ -159,11 +159,12 @@ def test_evolve_copies_every_container_an_event_handler_uses():
     import ast
     import inspect
 
-    from domain.archipelago import evolve as E
+    from domain.archipelago import evolve, evolve_crises, evolve_map, evolve_market
+    from domain.archipelago import fold as E
     from domain.archipelago.state import ArchState
 
-    tree = ast.parse(inspect.getsource(E))
-    used = _fields_used(tree)
+    modules = (evolve, evolve_map, evolve_crises, evolve_market)
+    used = _fields_used([ast.parse(inspect.getsource(m)) for m in modules])
     scalars = {k for k, v in vars(ArchState()).items() if isinstance(v, int | str | bool)} | {
         "picker",
         "discard_pending",
