@@ -340,7 +340,7 @@ def _actions(ctx: Ctx) -> bool:
     st = ctx.st
     if st.turn is not None:
         return False
-    from domain.archipelago.legal import has_turn_action
+    from domain.archipelago.legal_turn import has_turn_action
 
     for k in range(1, st.n + 1):
         idx = (st.active + k) % st.n
