@@ -19,7 +19,6 @@ from domain.archipelago.checks import (
     opt_list,
     parse_with,
     payment_event,
-    req_int,
     req_resource,
     req_str,
     req_tile,
@@ -31,11 +30,8 @@ from domain.archipelago.state import (
     ArchState,
     available,
     both_faces,
-    card_owner,
     controlled_buildings,
     housed,
-    linked,
-    lying_count,
     owns,
     permitted,
     tile_controller,
@@ -364,161 +360,7 @@ def cmd_pass(st, seat, cmd, ctx):
         ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
 
 
-# ---------------------------------------------------------------------------------------------------- cards
-def _card_user(st, seat, card_id):
-    """(owner, fee) for using ``card_id`` now; raise if it cannot be used."""
-    if card_id not in D.CARDS:
-        illegal(f"unknown card {card_id!r}")
-    card = D.CARDS[card_id]
-    owner = card_owner(st, card_id)
-    if owner is None:
-        illegal(f"{card.name} is not in anyone's track")
-    if card.use not in ("AD", "FREE"):
-        illegal(f"{card.name} is not used with use_card")
-    if card_id in st.card_used:
-        illegal(f"{card.name} was already used this round")
-    fee = 0
-    if owner != seat:
-        if not card.shareable:
-            illegal(f"{card.name} is not shareable")
-        fee = D.SHARED_CARD_FEE
-    if st.players[seat]["money"] < fee:
-        illegal("you cannot pay the card fee")
-    if card.use == "AD" and st.players[seat]["ad_avail"] < 1:
-        illegal("you have no action disc left")
-    return owner, fee
-
-
-def cmd_use_card(st, seat, cmd, ctx):
-    cid = req_str(cmd, "card")
-    owner, fee = _card_user(st, seat, cid)
-    name = D.CARDS[cid].name
-    p = st.players[seat]
-    step = None
-    effect = None
-    if cid in ("C01", "C02"):
-        if not st.deck:
-            illegal("the deck is empty")
-    elif cid in ("C03", "C04", "C16"):
-        market = "DOM" if cid == "C03" else "EXP"
-        op = "SELL" if cid == "C16" else req_str(cmd, "op", ("BUY", "SELL"))
-        r = req_resource(cmd)
-        price = market_ok(st, seat, market, op, r, extra_money=fee, bonus=D.SMUGGLER_BONUS if cid == "C16" else 0)
-        effect = {"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price}
-    elif cid == "C06":
-        if st.reb < 1:
-            illegal("rebellion is already 0")
-    elif cid == "C08":
-        ship = req_unit(st, cmd, "ship", seat, "S")
-        to = req_tile(st, cmd, "to")
-        if not available(st.units[ship]):
-            illegal("the ship is not available")
-        if to not in linked(st, st.units[ship]["tile"], "S"):
-            illegal("the ship can only sail across a sea link")
-        effect = {"type": "UnitMoved", "seat": seat, "unit": ship, "to": to, "via": "navigator"}
-    elif cid == "C10":
-        step = birth_step(st, seat, "midwife")
-        if not step["eligible"]:
-            illegal("no birth is possible")
-    elif cid == "C11":
-        if lying_count(st) < 1:
-            illegal("no citizen is lying")
-        step = {"kind": "diplomat", "left": D.DIPLOMAT_STANDS}
-    elif cid == "C13":
-        pick, cards = explore_open(st, seat, cmd)
-        step = {"kind": "explore", "phase": "draw", "with": cards, "tile": None}
-    elif cid == "C15":
-        s = standing_citizens(st, seat)
-        if s < 2:
-            illegal("BANKER needs at least 2 standing citizens")
-        effect = {"type": "MoneyChanged", "seat": seat, "delta": min(D.BANKER_MAX, s // 2), "reason": "banker"}
-    elif cid == "C18":
-        ship = req_unit(st, cmd, "ship", seat, "S")
-        victim = req_int(cmd, "victim")
-        if not 0 <= victim < st.n or victim == seat:
-            illegal("victim must be another seat")
-        if not available(st.units[ship]):
-            illegal("the ship is not available")
-        tid = st.units[ship]["tile"]
-        if not any(u["owner"] == victim and u["kind"] == "S" and u["tile"] == tid for u in st.units.values()):
-            illegal("the victim has no ship on your ship's tile")
-    elif cid == "P01":
-        step = dict(MIGRATE_STEP)
-    elif cid in ("P06", "P07"):
-        if st.sur < 1:
-            illegal("there are no surplus workers")
-    elif cid == "P13":
-        if st.reb < 1:
-            illegal("rebellion is already 0")
-        tokens = req_tokens(cmd)
-        check_payment(st, seat, D.FESTIVAL_COST, tokens, fee)
-    elif cid == "P14":
-        cubes = opt_list(cmd, "cubes")
-        if not 1 <= len(cubes) <= 2 or any(c not in D.RESOURCES for c in cubes):
-            invalid("cubes must list 1 or 2 resources")
-        for r in set(cubes):
-            k = cubes.count(r)
-            if p["cubes"][r] < k:
-                illegal(f"you do not hold {k} {r}")
-            if st.dom[r] + k > D.DOM_CAP:
-                illegal(f"the domestic {r} row has no room")
-    if not ctx:
-        return
-    ad = D.CARDS[cid].use == "AD"
-    ctx.emit(
-        {
-            "type": "CardUsed",
-            "seat": seat,
-            "card": cid,
-            "name": name,
-            "owner": owner,
-            "fee": fee,
-            "ad": ad,
-            "step": step,
-        }
-    )
-    if cid in ("C01", "C02"):
-        ctx.emit({"type": "CardsRevealed", "seat": seat, "card": cid, "cards": ctx.st.deck[: D.RESEARCH_REVEAL]})
-    elif cid == "C06":
-        down = 2 if controlled_buildings(st, seat, "TEMPLE") else 1
-        change_reb(ctx, -down, "missionary")
-    elif cid == "C13":
-        explore_events(ctx, seat, pick, cards)
-        if cards:
-            ctx.emit(
-                {
-                    "type": "CardUsed",
-                    "seat": seat,
-                    "card": "C12",
-                    "name": "CARTOGRAPHER",
-                    "owner": seat,
-                    "fee": 0,
-                    "ad": False,
-                    "step": None,
-                }
-            )
-    elif cid == "C18":
-        ctx.emit({"type": "UnitEngaged", "unit": ship})
-        loot = min(D.PIRATE_LOOT, st.players[victim]["money"])
-        if loot:
-            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": loot, "counterpart": victim, "reason": "pirate"})
-        change_reb(ctx, 1, "pirate")
-    elif cid == "P06":
-        change_sur(ctx, -D.EDUCATION_SUR, "education")
-    elif cid == "P07":
-        change_sur(ctx, -D.EMIGRATION_SUR, "emigration")
-        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": D.EMIGRATION_MONEY, "reason": "emigration"})
-    elif cid == "P13":
-        ctx.emit(payment_event(seat, D.FESTIVAL_COST, tokens, 0, "festival"))
-        change_reb(ctx, -D.FESTIVAL_REB, "festival")
-    elif cid == "P14":
-        ctx.emit({"type": "CubesToMarket", "seat": seat, "resources": list(cubes), "reason": "charity"})
-        if len(cubes) == 2:
-            change_reb(ctx, -1, "charity")
-    elif effect is not None:
-        ctx.emit(effect)
-
-
+# ---------------------------------------------------------------------------------------------------- wonders
 def cmd_build_wonder(st, seat, cmd, ctx):
     cid = req_str(cmd, "card")
     if cid not in D.CARDS or D.CARDS[cid].use != "WONDER":

@@ -12,6 +12,7 @@ from domain.archipelago import evo_market as E
 from domain.archipelago import opening as O
 from domain.archipelago import steps as S
 from domain.archipelago import trades as T
+from domain.archipelago.card_uses import cmd_use_card
 from domain.archipelago.checks import illegal, invalid
 from domain.archipelago.engine import Ctx, GameOver, advance
 from domain.archipelago.state import ArchState, clone
@@ -80,7 +81,7 @@ HANDLERS = {
     "explore": A.cmd_explore,
     "migrate": A.cmd_migrate,
     "build": A.cmd_build,
-    "use_card": A.cmd_use_card,
+    "use_card": cmd_use_card,
     "build_wonder": A.cmd_build_wonder,
     "use_building": A.cmd_use_building,
     "offer_open": T.cmd_offer_open,

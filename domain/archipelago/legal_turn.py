@@ -256,7 +256,7 @@ CARD_GENERATORS: dict[str, CardGenerator] = {
 
 
 def card_fee(st: ArchState, seat: int, card_id: str) -> int | None:
-    """The fee for using ``card_id`` now, or ``None`` when it cannot be used (``actions.card_user``)."""
+    """The fee for using ``card_id`` now, or ``None`` when it cannot be used (``card_uses.card_user``)."""
     card = D.CARDS[card_id]
     owner = card_owner(st, card_id)
     if owner is None or card.use not in ("AD", "FREE") or card_id in st.card_used:
