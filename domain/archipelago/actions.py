@@ -35,11 +35,12 @@ from domain.archipelago.state import (
     owns,
     permitted,
     tile_controller,
+    turn_of,
 )
 
 
 def _wheel(st: ArchState, seat: int) -> None:
-    if st.turn["action"]:
+    if turn_of(st)["action"]:
         illegal("you already took a wheel action this turn")
     if st.players[seat]["ad_avail"] < 1:
         illegal("you have no action disc left")
@@ -53,7 +54,7 @@ def _started(ctx: Ctx, seat: int, action: str, withs=(), fees=(), step=None, **e
     ctx.emit(ev)
 
 
-def cmd_harvest(st, seat, cmd, ctx):
+def cmd_harvest(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     r = req_resource(cmd)
     withs, fees = parse_with(st, seat, cmd, "HARVEST")
     bonus = [c for c in withs if c in D.HARVEST_BONUS_CARDS]
@@ -76,7 +77,7 @@ def cmd_harvest(st, seat, cmd, ctx):
         )
 
 
-def cmd_recruit(st, seat, cmd, ctx):
+def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     withs, fees = parse_with(st, seat, cmd, "RECRUIT")
     _wheel(st, seat)
     p = st.players[seat]
@@ -96,7 +97,7 @@ def birth_step(st, seat, source):
     return {"kind": "birth", "source": source, "eligible": el, "done": []}
 
 
-def cmd_reproduce(st, seat, cmd, ctx):
+def cmd_reproduce(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     _wheel(st, seat)
     if st.players[seat]["reproduced"]:
         illegal("you already reproduced this round")
@@ -121,7 +122,7 @@ def tax_income(st, seat, collector):
     )
 
 
-def cmd_tax(st, seat, cmd, ctx):
+def cmd_tax(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     withs, fees = parse_with(st, seat, cmd, "TAX")
     _wheel(st, seat)
     if st.tax_used >= D.TAX_SLOTS[st.n]:
@@ -139,7 +140,7 @@ def cmd_tax(st, seat, cmd, ctx):
             change_reb(ctx, 1, "tax")
 
 
-def cmd_trade(st, seat, cmd, ctx):
+def cmd_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     market = req_str(cmd, "market", ("DOM", "EXP"))
     op = req_str(cmd, "op", ("BUY", "SELL"))
     r = req_resource(cmd)
@@ -184,7 +185,7 @@ def explore_events(ctx, seat, pick, cards):
         ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
-def cmd_explore(st, seat, cmd, ctx):
+def cmd_explore(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     slot = req_str(cmd, "slot", ("PERSONAL", "SHARED"))
     pick, cards = explore_open(st, seat, cmd)
     _wheel(st, seat)
@@ -217,7 +218,7 @@ MIGRATE_STEP = {
 }
 
 
-def cmd_migrate(st, seat, cmd, ctx):
+def cmd_migrate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     _wheel(st, seat)
     if ctx:
         _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
@@ -252,7 +253,7 @@ def standing_citizens(st: ArchState, seat: int) -> int:
     return sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
 
 
-def cmd_build(st, seat, cmd, ctx):
+def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     btype = req_str(cmd, "building", ("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT"))
     tid = req_tile(st, cmd)
     builder = req_unit(st, cmd, "builder", seat)
@@ -311,14 +312,14 @@ def cmd_build(st, seat, cmd, ctx):
             )
 
 
-def cmd_use_building(st, seat, cmd, ctx):
+def cmd_use_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     bid = req_str(cmd, "building")
     if ":" not in bid:
         invalid("building ids look like '<tile>:<TYPE>'")
     tid, btype = bid.split(":", 1)
     if btype not in ("MARKET", "PORT") or btype not in st.buildings.get(tid, {}):
         illegal(f"no usable market or port {bid}")
-    if st.turn["building"]:
+    if turn_of(st)["building"]:
         illegal("you already used a market or port this turn")
     p = st.players[seat]
     if p["market_used" if btype == "MARKET" else "port_used"]:
@@ -348,20 +349,20 @@ def cmd_use_building(st, seat, cmd, ctx):
         )
 
 
-def cmd_end_turn(st, seat, cmd, ctx):
-    if not st.turn["acted"]:
+def cmd_end_turn(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if not turn_of(st)["acted"]:
         illegal("end_turn needs an action, card use or building ability this turn; send pass instead")
     if ctx:
         ctx.emit({"type": "TurnEnded", "seat": seat, "passed": False})
 
 
-def cmd_pass(st, seat, cmd, ctx):
+def cmd_pass(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
 
 
 # ---------------------------------------------------------------------------------------------------- wonders
-def cmd_build_wonder(st, seat, cmd, ctx):
+def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     cid = req_str(cmd, "card")
     if cid not in D.CARDS or D.CARDS[cid].use != "WONDER":
         illegal("card must be a wonder")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from domain.archipelago.checks import illegal, req_int
+from domain.archipelago.engine import Ctx
+from domain.archipelago.state import ArchState
 
 
-def cmd_bid(st, seat, cmd, ctx):
+def cmd_bid(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     amount = req_int(cmd, "amount")
     if seat in st.bids:
         illegal("you already bid")
@@ -15,7 +17,7 @@ def cmd_bid(st, seat, cmd, ctx):
         ctx.emit({"type": "BidCommitted", "seat": seat, "amount": amount, "attempt": st.bid_attempt})
 
 
-def cmd_order_pick(st, seat, cmd, ctx):
+def cmd_order_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     s = req_int(cmd, "seat")
     if not 0 <= s < st.n or s in st.picked:
         illegal("pick a seat not yet placed in the order")

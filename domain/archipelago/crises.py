@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, req_int, req_str
+from domain.archipelago.engine import Ctx
 from domain.archipelago.state import (
     ArchState,
     anchor_ready,
     building_controller,
+    crisis_of,
     lying_count,
     neighbors,
     owns,
@@ -15,16 +17,16 @@ from domain.archipelago.state import (
 
 
 def supply_sources(st: ArchState, seat: int) -> list[str]:
-    r = st.crisis["resource"]
+    r = crisis_of(st)["resource"]
     if st.dom[r] > 0:
         return ["MARKET"]
     p = st.players[seat]
     return [s for s, ok in (("CUBE", p["cubes"][r] > 0), ("TOKEN", p["tokens"] > 0)) if ok]
 
 
-def cmd_supply(st, seat, cmd, ctx):
+def cmd_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     src = req_str(cmd, "source", ("MARKET", "CUBE", "TOKEN"))
-    c = st.crisis
+    c = crisis_of(st)
     if c["pending"] or c["temple"] is not None:
         illegal("finish the pending stand-ups or close the temple first")
     lying = lying_count(st)
@@ -45,7 +47,7 @@ def cmd_supply(st, seat, cmd, ctx):
 
 
 def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
-    c = st.crisis
+    c = crisis_of(st)
     lying = [u for u, x in st.units.items() if x["kind"] == "C" and x["lying"]]
     if c["pending"]:
         return [(u, "supply") for u in lying]
@@ -62,7 +64,7 @@ def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
     return out
 
 
-def cmd_crisis_stand(st, seat, cmd, ctx):
+def cmd_crisis_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     uid = req_str(cmd, "citizen")
     modes = dict(stand_targets(st, seat))
     if uid not in modes:
@@ -72,7 +74,7 @@ def cmd_crisis_stand(st, seat, cmd, ctx):
 
 
 def temple_options(st: ArchState, seat: int) -> list[str]:
-    c = st.crisis
+    c = crisis_of(st)
     if c["pending"] or c["temple"] is not None:
         return []
     return [
@@ -85,7 +87,7 @@ def temple_options(st: ArchState, seat: int) -> list[str]:
     ]
 
 
-def cmd_activate_temple(st, seat, cmd, ctx):
+def cmd_activate_temple(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     t = req_str(cmd, "temple")
     tid = t.split(":")[0]
     if tid not in temple_options(st, seat):
@@ -101,26 +103,26 @@ def cmd_activate_temple(st, seat, cmd, ctx):
         )
 
 
-def cmd_temple_done(st, seat, cmd, ctx):
-    if st.crisis["temple"] is None:
+def cmd_temple_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if crisis_of(st)["temple"] is None:
         illegal("no temple is open")
     if ctx:
         ctx.emit({"type": "TempleClosed", "seat": seat})
 
 
-def cmd_supply_done(st, seat, cmd, ctx):
-    c = st.crisis
+def cmd_supply_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    c = crisis_of(st)
     if c["part"] == "DOM" and (c["pending"] or c["temple"] is not None):
         illegal("finish the pending stand-ups or close the temple first")
     if ctx:
         ctx.emit({"type": "SupplyTurnEnded", "seat": seat})
 
 
-def cmd_export_supply(st, seat, cmd, ctx):
+def cmd_export_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     k = req_int(cmd, "unit")
     src = req_str(cmd, "source", ("MARKET", "CUBE", "TOKEN"))
     r = req_str(cmd, "resource", D.RESOURCES)
-    units = st.crisis["units"]
+    units = crisis_of(st)["units"]
     if not 0 <= k < len(units) or units[k]["met"]:
         illegal("that requirement unit is not open")
     if units[k]["resource"] not in ("ANY", r):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, invalid, opt_list, req_int, req_str
+from domain.archipelago.engine import Ctx
+from domain.archipelago.state import ArchState
 
 
 def occupied_slots(st):
     return [i for i, m in enumerate(st.market) if m is not None]
 
 
-def cmd_evo_buy(st, seat, cmd, ctx):
+def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     slot = req_int(cmd, "slot")
     rot = cmd.get("rotate")
     if rot is not None and (not isinstance(rot, int) or isinstance(rot, bool)):
@@ -34,7 +36,7 @@ def cmd_evo_buy(st, seat, cmd, ctx):
             ctx.emit({"type": "DiscardRequired", "seat": seat})
 
 
-def cmd_evo_rotate(st, seat, cmd, ctx):
+def cmd_evo_rotate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     slots = opt_list(cmd, "slots")
     if any(not isinstance(s, int) or isinstance(s, bool) for s in slots):
         invalid("slots must be slot numbers")
@@ -46,7 +48,7 @@ def cmd_evo_rotate(st, seat, cmd, ctx):
         ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": list(slots)})
 
 
-def cmd_discard_card(st, seat, cmd, ctx):
+def cmd_discard_card(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     c = req_str(cmd, "card")
     if c not in st.players[seat]["track"]:
         illegal("discard one of your own cards")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.fold import TOUCHES, apply, evolve, on
-from domain.archipelago.state import ArchState, deep_copy, face_of, rotate_edges
+from domain.archipelago.state import ArchState, deep_copy, face_of, rotate_edges, step_of, t0_of, turn_of
 
 
 # ---------------------------------------------------------------------------------------------------- setup
@@ -83,12 +83,12 @@ def _game_started(st: ArchState, ev: dict) -> None:
 
 
 @on("EvolutionDeckShuffled")
-def _deck(st, ev):
+def _deck(st: ArchState, ev: dict) -> None:
     st.deck = list(ev["deck"])
 
 
 @on("EvolutionMarketDealt", "deck", "market", "resolved_red")
-def _market_dealt(st, ev):
+def _market_dealt(st: ArchState, ev: dict) -> None:
     for i, c in enumerate(ev["cards"]):
         st.market[i] = [c, 0]
     st.deck = st.deck[len(ev["cards"]) :]
@@ -97,12 +97,12 @@ def _market_dealt(st, ev):
 
 
 @on("TrendsRevealed")
-def _trends(st, ev):
+def _trends(st: ArchState, ev: dict) -> None:
     st.trends = list(ev["trends"])
 
 
 @on("ObjectivesDealt", "dealt_objectives", "objectives", "options")
-def _obj_dealt(st, ev):
+def _obj_dealt(st: ArchState, ev: dict) -> None:
     if st.options.get("more_fun"):
         st.dealt_objectives[ev["seat"]] = list(ev["cards"])
     else:
@@ -110,57 +110,57 @@ def _obj_dealt(st, ev):
 
 
 @on("ObjectivesLaidOut")
-def _obj_laid(st, ev):
+def _obj_laid(st: ArchState, ev: dict) -> None:
     st.table_objectives = list(ev["cards"])
 
 
 @on("ObjectiveChoiceStarted")
-def _obj_choice(st, ev):
+def _obj_choice(st: ArchState, ev: dict) -> None:
     st.phase = "OBJECTIVES"
 
 
 @on("ObjectivesKept", "kept", "objectives")
-def _obj_kept(st, ev):
+def _obj_kept(st: ArchState, ev: dict) -> None:
     st.objectives[ev["seat"]] = list(ev["cards"])
     st.kept[ev["seat"]] = True
 
 
 @on("ExplorationStackShuffled")
-def _stack(st, ev):
+def _stack(st: ArchState, ev: dict) -> None:
     st.stack = [[t["tile"], t["up"]] for t in ev["stack"]]
     st.hands = [[] for _ in range(st.n)]
     st.set_aside = []
 
 
 @on("ExplorationStackReshuffled")
-def _restack(st, ev):
+def _restack(st: ArchState, ev: dict) -> None:
     _stack(st, ev)
 
 
 @on("Turn0Started")
-def _t0(st, ev):
+def _t0(st: ArchState, ev: dict) -> None:
     st.phase = "TURN0"
     st.t0 = {"idx": 0, "sub": "place", "tile": None, "hands_set": 0, "relaxed": False, "market_icon": None}
 
 
 @on("Turn0HandDealt", "hands", "stack")
-def _hand(st, ev):
+def _hand(st: ArchState, ev: dict) -> None:
     k = len(ev["tiles"])
     st.hands[ev["seat"]] += [list(x) for x in st.stack[:k]]
     st.stack = st.stack[k:]
 
 
 @on("Turn0HandSetAside", "hands", "set_aside", "t0")
-def _set_aside(st, ev):
+def _set_aside(st: ArchState, ev: dict) -> None:
     st.set_aside += st.hands[ev["seat"]]
     st.hands[ev["seat"]] = []
-    st.t0["hands_set"] += 1
-    if st.t0["hands_set"] >= D.TURN0_HAND_LIMIT:
-        st.t0["relaxed"] = True
+    t0_of(st)["hands_set"] += 1
+    if t0_of(st)["hands_set"] >= D.TURN0_HAND_LIMIT:
+        t0_of(st)["relaxed"] = True
 
 
 @on("SetAsidePileRecycled", "set_aside", "stack")
-def _recycle(st, ev):
+def _recycle(st: ArchState, ev: dict) -> None:
     st.stack = st.stack + st.set_aside
     st.set_aside = []
 
@@ -184,25 +184,25 @@ def _new_unit(st, seat, kind, uid, tid):
 
 
 @on("StartTilePlaced", "hands", "posmap", "t0", "tiles")
-def _start_tile(st, ev):
+def _start_tile(st: ArchState, ev: dict) -> None:
     seat, tid = ev["seat"], ev["tile"]
     st.hands[seat] = [h for h in st.hands[seat] if h[0] != tid]
     place_tile(st, tid, (ev["pos"]["q"], ev["pos"]["r"]), ev["face"], ev["rot"])
-    st.t0.update(sub="icons", tile=tid, hands_set=0, relaxed=False, market_icon=None, own_done=False)
+    t0_of(st).update(sub="icons", tile=tid, hands_set=0, relaxed=False, market_icon=None, own_done=False)
 
 
 @on("CitizenAdded", "next_unit", "players", "units")
-def _cit_added(st, ev):
+def _cit_added(st: ArchState, ev: dict) -> None:
     _new_unit(st, ev["seat"], "C", ev["unit"], ev["tile"])
 
 
 @on("ShipAdded", "next_unit", "players", "units")
-def _ship_added(st, ev):
+def _ship_added(st: ArchState, ev: dict) -> None:
     _new_unit(st, ev["seat"], "S", ev["unit"], ev["tile"])
 
 
 @on("ExplorerTokenTaken", "players", "stacks")
-def _token(st, ev):
+def _token(st: ArchState, ev: dict) -> None:
     st.stacks[ev["stack"]] -= 1
     st.players[ev["seat"]]["tokens"] += 1
     if st.stacks[ev["stack"]] == 0:
@@ -213,17 +213,17 @@ def _token(st, ev):
 
 
 @on("SurplusChanged")
-def _sur(st, ev):
+def _sur(st: ArchState, ev: dict) -> None:
     st.sur = max(0, min(D.SURPLUS_MAX, st.sur + ev["delta"]))
 
 
 @on("RebellionChanged")
-def _reb(st, ev):
+def _reb(st: ArchState, ev: dict) -> None:
     st.reb = max(0, st.reb + ev["delta"])
 
 
 @on("MarketIconChosen", "bank", "dom", "step", "t0")
-def _market_icon(st, ev):
+def _market_icon(st: ArchState, ev: dict) -> None:
     if ev["added"]:
         st.bank[ev["resource"]] -= 1
         st.dom[ev["resource"]] += 1
@@ -232,7 +232,7 @@ def _market_icon(st, ev):
 
 
 @on("OwnIconChosen", "bank", "players", "step", "t0")
-def _own_icon(st, ev):
+def _own_icon(st: ArchState, ev: dict) -> None:
     if ev["gained"]:
         st.bank[ev["resource"]] -= 1
         st.players[ev["seat"]]["cubes"][ev["resource"]] += 1
@@ -241,15 +241,15 @@ def _own_icon(st, ev):
 
 
 @on("Turn0PlayerDone", "t0")
-def _t0_done(st, ev):
-    st.t0.update(
-        idx=st.t0["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
+def _t0_done(st: ArchState, ev: dict) -> None:
+    t0_of(st).update(
+        idx=t0_of(st)["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
     )
 
 
 # ---------------------------------------------------------------------------------------------------- round
 @on("RoundStarted", "buildings", "players", "tiles", "units")
-def _round(st, ev):
+def _round(st: ArchState, ev: dict) -> None:
     st.phase = "RESET"
     st.round = ev["round"]
     st.t0 = None
@@ -275,7 +275,7 @@ def _round(st, ev):
 
 
 @on("BiddingStarted")
-def _bidding(st, ev):
+def _bidding(st: ArchState, ev: dict) -> None:
     st.phase = "BID"
     st.bidders = list(ev["seats"])
     st.bid_attempt = ev["attempt"]
@@ -283,12 +283,12 @@ def _bidding(st, ev):
 
 
 @on("BidCommitted", "bids")
-def _bid(st, ev):
+def _bid(st: ArchState, ev: dict) -> None:
     st.bids[ev["seat"]] = ev["amount"]
 
 
 @on("BidsRevealed", "players")
-def _bids_revealed(st, ev):
+def _bids_revealed(st: ArchState, ev: dict) -> None:
     for b in ev["bids"]:
         st.players[b["seat"]]["money"] -= b["amount"]
     st.bids = {}
@@ -296,19 +296,19 @@ def _bids_revealed(st, ev):
 
 
 @on("AuctionWon")
-def _auction_won(st, ev):
+def _auction_won(st: ArchState, ev: dict) -> None:
     st.phase = "ORDER"
     st.picker = ev["seat"]
     st.picked = []
 
 
 @on("OrderPicked", "picked")
-def _order_pick(st, ev):
+def _order_pick(st: ArchState, ev: dict) -> None:
     st.picked.append(ev["picked"])
 
 
 @on("TurnOrderSet")
-def _order_set(st, ev):
+def _order_set(st: ArchState, ev: dict) -> None:
     st.order = list(ev["order"])
     st.picker = None
     st.picked = []
@@ -316,7 +316,7 @@ def _order_set(st, ev):
 
 
 @on("PhaseStarted")
-def _phase(st, ev):
+def _phase(st: ArchState, ev: dict) -> None:
     st.phase = ev["phase"]
     if ev["phase"] == "BALANCE":
         st.p4_done = False
@@ -330,7 +330,7 @@ def _phase(st, ev):
 
 
 @on("GameEnded")
-def _ended(st, ev):
+def _ended(st: ArchState, ev: dict) -> None:
     st.phase = "OVER"
     st.end = {k: v for k, v in ev.items() if k != "type"}
     st.crisis = None
@@ -339,7 +339,7 @@ def _ended(st, ev):
 
 
 @on("RoundEnded")
-def _round_end(st, ev):
+def _round_end(st: ArchState, ev: dict) -> None:
     st.rounds_completed += 1
     st.p6 = None
     st.turn = None
@@ -347,21 +347,21 @@ def _round_end(st, ev):
 
 # ---------------------------------------------------------------------------------------------------- money / cubes
 @on("MoneyChanged", "players")
-def _money(st, ev):
+def _money(st: ArchState, ev: dict) -> None:
     st.players[ev["seat"]]["money"] += ev["delta"]
     if ev.get("counterpart") is not None:
         st.players[ev["counterpart"]]["money"] -= ev["delta"]
 
 
 @on("CubesGained", "bank", "players")
-def _cubes_gained(st, ev):
+def _cubes_gained(st: ArchState, ev: dict) -> None:
     r = ev["resource"]
     st.bank[r] -= ev["count"]
     st.players[ev["seat"]]["cubes"][r] += ev["count"]
 
 
 @on("CubesPaid", "bank", "players")
-def _cubes_paid(st, ev):
+def _cubes_paid(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     for r, k in ev["cubes"].items():
         p["cubes"][r] -= k
@@ -372,7 +372,7 @@ def _cubes_paid(st, ev):
 
 
 @on("MarketTraded", "dom", "exp", "players", "step")
-def _market_traded(st, ev):
+def _market_traded(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     row = st.dom if ev["market"] == "DOM" else st.exp
     r = ev["resource"]
@@ -385,11 +385,11 @@ def _market_traded(st, ev):
         p["cubes"][r] -= 1
         p["money"] += ev["price"]
     if ev.get("step"):
-        st.step["left"] -= 1
+        step_of(st)["left"] -= 1
 
 
 @on("CubesToMarket", "bank", "dom", "players")
-def _cubes_to_market(st, ev):
+def _cubes_to_market(st: ArchState, ev: dict) -> None:
     for r in ev["resources"]:
         if ev["seat"] is None:
             st.bank[r] -= 1
@@ -400,13 +400,13 @@ def _cubes_to_market(st, ev):
 
 # ---------------------------------------------------------------------------------------------------- actions
 @on("TurnStarted")
-def _turn_started(st, ev):
+def _turn_started(st: ArchState, ev: dict) -> None:
     st.active = ev["index"]
     st.turn = {"seat": ev["seat"], "action": False, "acted": False, "building": False, "offers": 0, "grants": []}
 
 
 @on("TurnEnded", "players")
-def _turn_ended(st, ev):
+def _turn_ended(st: ArchState, ev: dict) -> None:
     if ev.get("passed"):
         st.players[ev["seat"]]["passed"] = True
     st.turn = None
@@ -414,14 +414,14 @@ def _turn_ended(st, ev):
 
 
 @on("ActionStarted", "card_used", "players", "turn")
-def _action(st, ev):
+def _action(st: ArchState, ev: dict) -> None:
     seat = ev["seat"]
     p = st.players[seat]
     a = ev["action"]
     if ev.get("ad", True):
         p["ad_avail"] -= 1
-    st.turn["action"] = st.turn["action"] or ev.get("wheel", True)
-    st.turn["acted"] = True
+    turn_of(st)["action"] = turn_of(st)["action"] or ev.get("wheel", True)
+    turn_of(st)["acted"] = True
     for c in ev.get("with", []):
         st.card_used.add(c)
     for f in ev.get("fees", []):
@@ -442,7 +442,7 @@ def _action(st, ev):
 
 
 @on("CardUsed", "card_used", "players", "turn")
-def _card_used(st, ev):
+def _card_used(st: ArchState, ev: dict) -> None:
     seat = ev["seat"]
     st.card_used.add(ev["card"])
     if ev["ad"]:
@@ -450,30 +450,30 @@ def _card_used(st, ev):
     if ev["fee"]:
         st.players[seat]["money"] -= ev["fee"]
         st.players[ev["owner"]]["money"] += ev["fee"]
-    st.turn["acted"] = True
+    turn_of(st)["acted"] = True
     step = ev.get("step")
     if step:
         st.step = deep_copy(step)
 
 
 @on("StepUpdated", "step")
-def _step_updated(st, ev):
-    st.step.update(deep_copy(ev["changes"]))
+def _step_updated(st: ArchState, ev: dict) -> None:
+    step_of(st).update(deep_copy(ev["changes"]))
 
 
 @on("StepClosed")
-def _step_closed(st, ev):
+def _step_closed(st: ArchState, ev: dict) -> None:
     st.step = None
 
 
 @on("BuildingAbilityUsed", "players", "turn", "units")
-def _ability(st, ev):
+def _ability(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     p["money"] -= ev["fee"]
     p["market_used" if ev["building"] == "MARKET" else "port_used"] = True
     st.units[ev["anchor"]]["engaged"] = True
-    st.turn["acted"] = True
-    st.turn["building"] = True
+    turn_of(st)["acted"] = True
+    turn_of(st)["building"] = True
     st.step = {"kind": "ability", "market": "DOM" if ev["building"] == "MARKET" else "EXP", "left": ev["trades"]}
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.fold import on
+from domain.archipelago.state import ArchState, crisis_of
 
 
 # ---------------------------------------------------------------------------------------------------- crises
 @on("CrisisStarted", "deck")
-def _crisis(st, ev):
+def _crisis(st: ArchState, ev: dict) -> None:
     # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
     card = ev.get("card") or st.deck[0]
     st.crisis = {
@@ -28,8 +29,8 @@ def _crisis(st, ev):
 
 
 @on("DomesticDemandStarted", "crisis", "units")
-def _dom_demand(st, ev):
-    c = st.crisis
+def _dom_demand(st: ArchState, ev: dict) -> None:
+    c = crisis_of(st)
     c.update(part="DOM", idx=0, resource=ev["resource"], per_cube=ev["per_cube"], divisor=ev["divisor"])
     for u in st.units.values():
         if u["kind"] == "C":
@@ -37,11 +38,11 @@ def _dom_demand(st, ev):
 
 
 @on("CubeSupplied", "bank", "crisis", "dom", "exp", "players")
-def _supplied(st, ev):
+def _supplied(st: ArchState, ev: dict) -> None:
     r, src = ev["resource"], ev["source"]
     p = st.players[ev["seat"]]
     if src == "MARKET":
-        row = st.dom if st.crisis["part"] == "DOM" else st.exp
+        row = st.dom if crisis_of(st)["part"] == "DOM" else st.exp
         row[r] -= 1
         st.bank[r] += 1
     elif src == "CUBE":
@@ -52,58 +53,58 @@ def _supplied(st, ev):
         p["tokens"] -= 1
         st.tokens_spent += 1
         p["contrib"] += 1
-    if st.crisis["part"] == "DOM":
-        st.crisis["pending"] = ev["stand_ups"]
+    if crisis_of(st)["part"] == "DOM":
+        crisis_of(st)["pending"] = ev["stand_ups"]
     else:
-        st.crisis["units"][ev["unit"]]["met"] = True
+        crisis_of(st)["units"][ev["unit"]]["met"] = True
 
 
 @on("TempleActivated", "crisis")
-def _temple(st, ev):
-    st.crisis["temple"] = ev["tile"]
-    st.crisis["temples_used"].append(ev["tile"])
-    st.crisis["priest_left"] = ev["priest"]
+def _temple(st: ArchState, ev: dict) -> None:
+    crisis_of(st)["temple"] = ev["tile"]
+    crisis_of(st)["temples_used"].append(ev["tile"])
+    crisis_of(st)["priest_left"] = ev["priest"]
 
 
 @on("TempleClosed", "crisis")
-def _temple_closed(st, ev):
-    st.crisis["temple"] = None
-    st.crisis["priest_left"] = 0
+def _temple_closed(st: ArchState, ev: dict) -> None:
+    crisis_of(st)["temple"] = None
+    crisis_of(st)["priest_left"] = 0
 
 
 @on("SupplyTurnEnded", "crisis")
-def _supply_turn_end(st, ev):
-    st.crisis["idx"] += 1
+def _supply_turn_end(st: ArchState, ev: dict) -> None:
+    crisis_of(st)["idx"] += 1
 
 
 @on("DemandResolved", "crisis")
-def _demand_resolved(st, ev):
+def _demand_resolved(st: ArchState, ev: dict) -> None:
     st.reb = max(0, st.reb + ev["rebellion"])
-    st.crisis["done"].append(st.crisis["part"])
-    st.crisis["part"] = None
+    crisis_of(st)["done"].append(crisis_of(st)["part"])
+    crisis_of(st)["part"] = None
 
 
 @on("ExportDemandStarted", "crisis")
-def _exp_demand(st, ev):
-    st.crisis.update(part="EXP", idx=0, units=[{"resource": r, "met": False} for r in ev["units"]])
+def _exp_demand(st: ArchState, ev: dict) -> None:
+    crisis_of(st).update(part="EXP", idx=0, units=[{"resource": r, "met": False} for r in ev["units"]])
 
 
 @on("CrisisEnded", "crisis", "resolved_red")
-def _crisis_end(st, ev):
-    if st.crisis["color"] == "RED":
-        st.resolved_red.add(st.crisis["card"])
-    if st.crisis["trigger"] == "PHASE4":
+def _crisis_end(st: ArchState, ev: dict) -> None:
+    if crisis_of(st)["color"] == "RED":
+        st.resolved_red.add(crisis_of(st)["card"])
+    if crisis_of(st)["trigger"] == "PHASE4":
         st.p4_done = True
     st.crisis = None
 
 
 @on("RedCheckDone")
-def _red_check_done(st, ev):
+def _red_check_done(st: ArchState, ev: dict) -> None:
     st.red_check_pending = False
 
 
 @on("BeigeEventApplied", "bank", "dom", "players")
-def _beige(st, ev):
+def _beige(st: ArchState, ev: dict) -> None:
     st.reb = max(0, st.reb - ev.get("rebellion_down", 0))
     st.sur = min(D.SURPLUS_MAX, st.sur + ev.get("surplus_up", 0))
     for s in ev.get("paid", []):

@@ -28,6 +28,7 @@ from domain.archipelago.state import (
     available,
     can_add_citizen,
     card_price,
+    crisis_of,
     face_of,
     housed,
     linked,
@@ -35,6 +36,8 @@ from domain.archipelago.state import (
     owns,
     permitted,
     rotate_edges,
+    step_of,
+    t0_of,
 )
 from domain.archipelago.steps import explore_movers, explore_positions, hire_price
 
@@ -59,10 +62,10 @@ def _icon(which: str) -> Generator:
     def generate(st: ArchState, seat: int, kind: str) -> list[Command]:
         if st.phase == "TURN0":
             assert st.t0 is not None
-            holder, open_ = st.t0, st.t0["sub"] == "icons"
+            holder, open_ = st.t0, t0_of(st)["sub"] == "icons"
         else:
             assert st.step is not None
-            holder, open_ = st.step, st.step.get("phase") == "icons"
+            holder, open_ = st.step, step_of(st).get("phase") == "icons"
         tid = holder.get("tile")
         if not open_ or tid is None or tid not in st.tiles:
             return []
@@ -80,7 +83,7 @@ def _discard_card(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 # ---------------------------------------------------------------------------------------------------- crises
 def _supply(st: ArchState, seat: int, kind: str) -> list[Command]:
-    c = st.crisis
+    c = crisis_of(st)
     assert c is not None
     if c["pending"] or c["temple"] is not None or lying_count(st) < 1:
         return []
@@ -91,7 +94,7 @@ def _stand(st: ArchState, seat: int, kind: str) -> list[Command]:
     if kind == "dom_supply":
         return [{"type": "stand", "citizen": u} for u, _ in stand_targets(st, seat)]
     assert st.step is not None
-    if st.step["left"] < 1:
+    if step_of(st)["left"] < 1:
         return []
     return [{"type": "stand", "citizen": u} for u, x in sorted(st.units.items()) if x["kind"] == "C" and x["lying"]]
 
@@ -102,11 +105,11 @@ def _activate_temple(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 def _temple_done(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.crisis is not None
-    return [{"type": "temple_done"}] if st.crisis["temple"] is not None else []
+    return [{"type": "temple_done"}] if crisis_of(st)["temple"] is not None else []
 
 
 def _supply_done(st: ArchState, seat: int, kind: str) -> list[Command]:
-    c = st.crisis
+    c = crisis_of(st)
     assert c is not None
     if c["part"] == "DOM" and (c["pending"] or c["temple"] is not None):
         return []
@@ -117,7 +120,7 @@ def _export_supply(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.crisis is not None
     p = st.players[seat]
     out = []
-    for k, u in enumerate(st.crisis["units"]):
+    for k, u in enumerate(crisis_of(st)["units"]):
         if u["met"]:
             continue
         for r in D.RESOURCES if u["resource"] == "ANY" else (u["resource"],):

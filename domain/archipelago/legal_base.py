@@ -13,6 +13,7 @@ from domain.archipelago.state import (
     ArchState,
     card_owner,
     owns,
+    turn_of,
 )
 
 Command = dict
@@ -48,7 +49,7 @@ def with_sets(st: ArchState, seat: int, action: str) -> list[tuple[list[str], in
 
 def wheel_free(st: ArchState, seat: int) -> bool:
     assert st.turn is not None
-    return not st.turn["action"] and st.players[seat]["ad_avail"] >= 1
+    return not turn_of(st)["action"] and st.players[seat]["ad_avail"] >= 1
 
 
 def explore_picks(st: ArchState, seat: int) -> Iterator[tuple[str, list[str]]]:

@@ -24,8 +24,10 @@ from domain.archipelago.state import (
     housed,
     linked,
     lying_count,
+    offer_of,
     permitted,
     tile_controller,
+    turn_of,
 )
 from domain.archipelago.trades import money_of, others_public_cubes, side_total
 
@@ -300,7 +302,7 @@ def _build_wonder(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 def _use_building(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.turn is not None
-    if st.turn["building"]:
+    if turn_of(st)["building"]:
         return []
     p = st.players[seat]
     out = []
@@ -316,19 +318,19 @@ def _use_building(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 def _offer_open(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.turn is not None
-    if st.turn["offers"] >= D.OFFER_LIMIT:
+    if turn_of(st)["offers"] >= D.OFFER_LIMIT:
         return []
     return [{"type": "offer_open", "to": s} for s in range(st.n) if s != seat]
 
 
 def _end_turn(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.turn is not None
-    return [{"type": "end_turn"}] if st.turn["acted"] else []
+    return [{"type": "end_turn"}] if turn_of(st)["acted"] else []
 
 
 # ---------------------------------------------------------------------------------------------------- trades
 def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
-    off = st.offer
+    off = offer_of(st)
     assert off is not None
     out: list[Command] = []
     p = st.players[seat]
@@ -377,7 +379,7 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 def _offer_send(st: ArchState, seat: int, kind: str) -> list[Command]:
     assert st.offer is not None
-    return [{"type": "offer_send"}] if st.offer["give"] or st.offer["get"] else []
+    return [{"type": "offer_send"}] if offer_of(st)["give"] or offer_of(st)["get"] else []
 
 
 def _offer_accept(st: ArchState, seat: int, kind: str) -> list[Command]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.archipelago.checks import illegal, invalid, opt_list, req_int, req_pos, req_str
 from domain.archipelago.engine import (
+    Ctx,
     add_citizen,
     add_ship,
     change_sur,
@@ -12,12 +13,14 @@ from domain.archipelago.engine import (
     turn0_positions,
 )
 from domain.archipelago.state import (
+    ArchState,
     face_of,
     rotate_edges,
+    t0_of,
 )
 
 
-def cmd_keep_objectives(st, seat, cmd, ctx):
+def cmd_keep_objectives(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     cards = opt_list(cmd, "cards")
     want = 2 if st.n == 2 else 1
     if len(cards) != want or len(set(map(str, cards))) != want:
@@ -28,18 +31,18 @@ def cmd_keep_objectives(st, seat, cmd, ctx):
         ctx.emit({"type": "ObjectivesKept", "seat": seat, "cards": sorted(cards)})
 
 
-def cmd_place_start_tile(st, seat, cmd, ctx):
+def cmd_place_start_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     tid = req_str(cmd, "tile")
     pos = req_pos(cmd)
     face = req_str(cmd, "face", ("A", "B"))
     rot = req_int(cmd, "rot")
-    if st.t0["sub"] != "place":
+    if t0_of(st)["sub"] != "place":
         illegal("no tile placement is open")
     if not 0 <= rot <= 5:
         invalid("rot must be 0..5")
     if tid not in [x[0] for x in st.hands[seat]] or pos not in turn0_positions(st):
         illegal("place a tile from your hand on a free position next to the start tile")
-    if not placement_ok(st, pos, rotate_edges(face_of(tid, face).edges, rot), st.t0["relaxed"]):
+    if not placement_ok(st, pos, rotate_edges(face_of(tid, face).edges, rot), t0_of(st)["relaxed"]):
         illegal("the edges do not match the neighbouring tiles")
     if ctx:
         ctx.emit(

@@ -174,6 +174,39 @@ _FLAT_DICTS = ("bank", "dom", "exp", "pool", "bids", "posmap", "cart_seen")
 _SHARED = ("options", "obj_args")  # never mutated after GameStarted
 
 
+# ---------------------------------------------------------------------------------------------------- open parts
+# The parts of the state that exist only at some moments; a handler or fold that runs at such a moment (the
+# prompt or the event guarantees it) reads them through these.
+def turn_of(st: ArchState) -> Turn:
+    assert st.turn is not None, "no turn is open"
+    return st.turn
+
+
+def step_of(st: ArchState) -> Step:
+    assert st.step is not None, "no step is open"
+    return st.step
+
+
+def crisis_of(st: ArchState) -> Crisis:
+    assert st.crisis is not None, "no crisis is running"
+    return st.crisis
+
+
+def offer_of(st: ArchState) -> Offer:
+    assert st.offer is not None, "no offer is open"
+    return st.offer
+
+
+def t0_of(st: ArchState) -> dict[str, Any]:
+    assert st.t0 is not None, "turn 0 is not running"
+    return st.t0
+
+
+def p6_of(st: ArchState) -> dict[str, Any]:
+    assert st.p6 is not None, "Phase 6 is not running"
+    return st.p6
+
+
 def _same(v: Any) -> Any:
     return v
 

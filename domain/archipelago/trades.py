@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, invalid, req_int, req_str
+from domain.archipelago.engine import Ctx
 from domain.archipelago.state import (
     ArchState,
     card_owner,
+    offer_of,
     tile_controller,
+    turn_of,
 )
 
 
-def cmd_offer_open(st, seat, cmd, ctx):
+def cmd_offer_open(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     to = req_int(cmd, "to")
     if not 0 <= to < st.n or to == seat:
         illegal("offer to another seat")
-    if st.turn["offers"] >= D.OFFER_LIMIT:
+    if turn_of(st)["offers"] >= D.OFFER_LIMIT:
         illegal(f"at most {D.OFFER_LIMIT} offers per turn")
     if ctx:
         ctx.emit({"type": "OfferOpened", "seat": seat, "to": to})
@@ -59,10 +62,10 @@ def others_public_cubes(st, seat, r):
     return D.CUBE_TOTALS[r] - st.bank[r] - st.dom[r] - st.exp[r] - st.players[seat]["cubes"][r]
 
 
-def cmd_offer_add(st, seat, cmd, ctx):
+def cmd_offer_add(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     side = req_str(cmd, "side", ("GIVE", "GET"))
     item = parse_item(cmd)
-    off = st.offer
+    off = offer_of(st)
     items = off["give"] if side == "GIVE" else off["get"]
     if len(items) >= D.OFFER_ITEMS_MAX:
         illegal(f"at most {D.OFFER_ITEMS_MAX} items per side")
@@ -102,23 +105,29 @@ def cmd_offer_add(st, seat, cmd, ctx):
         ctx.emit({"type": "OfferItemAdded", "seat": seat, "side": side, "item": item})
 
 
-def cmd_offer_send(st, seat, cmd, ctx):
-    if not st.offer["give"] and not st.offer["get"]:
+def cmd_offer_send(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if not offer_of(st)["give"] and not offer_of(st)["get"]:
         illegal("add at least one item")
     if ctx:
         ctx.emit(
-            {"type": "OfferSent", "seat": seat, "to": st.offer["to"], "give": st.offer["give"], "get": st.offer["get"]}
+            {
+                "type": "OfferSent",
+                "seat": seat,
+                "to": offer_of(st)["to"],
+                "give": offer_of(st)["give"],
+                "get": offer_of(st)["get"],
+            }
         )
 
 
-def cmd_offer_cancel(st, seat, cmd, ctx):
+def cmd_offer_cancel(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "OfferClosed", "seat": seat, "accepted": False, "cancelled": True})
 
 
 def acceptance_problem(st: ArchState, seat: int) -> str | None:
     """Why ``seat`` cannot accept the offer sent to it now, or ``None`` when it can."""
-    off = st.offer
+    off = offer_of(st)
     assert off is not None and st.turn is not None
     p = st.players[seat]
     get = off["get"]
@@ -136,22 +145,26 @@ def acceptance_problem(st: ArchState, seat: int) -> str | None:
             target = i.get("tile") or i["building"].split(":")[0]
             if tile_controller(st, target) != seat:
                 return "you no longer control that tile"
-    active = st.turn["seat"]
+    active = turn_of(st)["seat"]
     ga, gb = side_total(off["give"], "CARD"), side_total(get, "CARD")
     if len(st.players[active]["track"]) - ga + gb > D.EVO_TRACK_SIZE or len(p["track"]) - gb + ga > D.EVO_TRACK_SIZE:
         return "nobody may own more than 5 evolution cards after a trade"
     return None
 
 
-def cmd_offer_accept(st, seat, cmd, ctx):
+def cmd_offer_accept(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     problem = acceptance_problem(st, seat)
     if problem is not None:
         illegal(problem)
     if ctx:
-        off = st.offer
-        ctx.emit({"type": "OfferAccepted", "seat": st.turn["seat"], "to": seat, "give": off["give"], "get": off["get"]})
+        off = offer_of(st)
+        ctx.emit(
+            {"type": "OfferAccepted", "seat": turn_of(st)["seat"], "to": seat, "give": off["give"], "get": off["get"]}
+        )
 
 
-def cmd_offer_decline(st, seat, cmd, ctx):
+def cmd_offer_decline(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
-        ctx.emit({"type": "OfferClosed", "seat": st.turn["seat"], "to": seat, "accepted": False, "cancelled": False})
+        ctx.emit(
+            {"type": "OfferClosed", "seat": turn_of(st)["seat"], "to": seat, "accepted": False, "cancelled": False}
+        )
