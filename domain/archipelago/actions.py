@@ -374,7 +374,9 @@ def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
     if not available(st.units[citizen]):
         illegal("the sacrificed citizen must be available")
     tokens = req_tokens(cmd)
-    cubes, money = D.CARDS[cid].wonder_cost
+    cost = D.CARDS[cid].wonder_cost
+    assert cost is not None, "every wonder has a cost"
+    cubes, money = cost
     check_payment(st, seat, cubes, tokens, money)
     if not ctx:
         return

@@ -15,7 +15,7 @@ from domain.archipelago import trades as T
 from domain.archipelago.card_uses import cmd_use_card
 from domain.archipelago.checks import illegal, invalid
 from domain.archipelago.engine import Ctx, GameOver, advance
-from domain.archipelago.state import ArchState, clone
+from domain.archipelago.state import ArchState, clone, t0_of
 from domain.game import IllegalCommand, NotYourTurn
 
 STEP_COMMANDS = {
@@ -125,10 +125,11 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     if ph == "OBJECTIVES":
         return "objectives", [s for s in range(st.n) if not st.kept[s]]
     if ph == "TURN0":
-        if st.t0["idx"] >= len(st.order):  # between the events of the last placement: nobody is prompted
+        t0 = t0_of(st)
+        if t0["idx"] >= len(st.order):  # between the events of the last placement: nobody is prompted
             return None, []
-        seat = st.order[st.t0["idx"]]
-        return ("turn0_place" if st.t0["sub"] == "place" else "turn0_icon"), [seat]
+        seat = st.order[t0["idx"]]
+        return ("turn0_place" if t0["sub"] == "place" else "turn0_icon"), [seat]
     if st.discard_pending is not None:
         return "discard", [st.discard_pending]
     if st.crisis is not None:
@@ -139,6 +140,7 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     if ph == "BID":
         return "bid", [s for s in st.bidders if s not in st.bids]
     if ph == "ORDER":
+        assert st.picker is not None
         return "order", [st.picker]
     if ph == "ACTIONS" and st.turn is not None:
         seat = st.turn["seat"]

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from domain.archipelago import data as D
 from domain.archipelago.evolve import apply
@@ -16,12 +17,16 @@ from domain.archipelago.state import (
     ceil_pct,
     cit_total,
     controlled_buildings,
+    crisis_of,
     face_of,
     lying_count,
     neighbor,
     objectives_in_play,
+    p6_of,
     population,
     rotate_edges,
+    step_of,
+    t0_of,
 )
 
 
@@ -146,7 +151,7 @@ def turn0_positions(st: ArchState) -> list[tuple[int, int]]:
 
 def turn0_placements(st: ArchState, seat: int) -> list[tuple[str, tuple[int, int], str, int]]:
     out = []
-    relaxed = st.t0["relaxed"]
+    relaxed = t0_of(st)["relaxed"]
     for tid, _up in st.hands[seat]:
         for pos in turn0_positions(st):
             for face in ("A", "B"):
@@ -196,7 +201,7 @@ def icon_progress(ctx: Ctx, seat: int, holder: dict, tid: str) -> bool:
         if len({ctx.st.tiles[tid]["icons"][i] for i in cands}) > 1:
             return False
         emit_icon(ctx, seat, tid, which, cands[0])
-        holder = ctx.st.t0 if ctx.st.phase == "TURN0" else ctx.st.step
+        holder = t0_of(ctx.st) if ctx.st.phase == "TURN0" else step_of(ctx.st)
 
 
 def shuffled_stack(rng: random.Random, tiles: list[str]) -> list[dict]:
@@ -223,8 +228,9 @@ def start_turn0(ctx: Ctx) -> None:
 
 def _turn0(ctx: Ctx) -> bool:
     st = ctx.st
-    t0 = st.t0
+    t0 = t0_of(st)
     if t0["idx"] >= st.n:
+        assert ctx.rng is not None, "turn 0 ends inside a command, which has a generator"
         pool = [x[0] for x in st.stack] + [x[0] for h in st.hands for x in h] + [x[0] for x in st.set_aside]
         ctx.emit({"type": "ExplorationStackReshuffled", "stack": shuffled_stack(ctx.rng, sorted(pool))})
         ctx.emit({"type": "RoundStarted", "round": 1})
@@ -237,7 +243,7 @@ def _turn0(ctx: Ctx) -> bool:
             ctx.emit({"type": "Turn0HandSetAside", "seat": seat, "tiles": [x[0] for x in st.hands[seat]]})
         deal_hand(ctx, seat)
         return True
-    if icon_progress(ctx, seat, st.t0, t0["tile"]):
+    if icon_progress(ctx, seat, t0, t0["tile"]):
         ctx.emit({"type": "Turn0PlayerDone", "seat": seat})
         return True
     return False
@@ -304,7 +310,7 @@ def beige_event(ctx: Ctx, card: str) -> None:
     st = ctx.st
     back = D.CARDS[card].back
     code = back.event
-    ev = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
+    ev: dict[str, Any] = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
     if code == "FAIR_WEATHER":
         ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
     elif code == "PEACE_TREATY":
@@ -357,7 +363,7 @@ def _actions(ctx: Ctx) -> bool:
 
 def _evolution(ctx: Ctx) -> bool:
     st = ctx.st
-    stage = st.p6["stage"]
+    stage = p6_of(st)["stage"]
     if stage == "step":
         if st.active >= st.n:
             ctx.emit({"type": "RoundEnded", "round": st.round})
@@ -387,7 +393,7 @@ def _evolution(ctx: Ctx) -> bool:
 # ---------------------------------------------------------------------------------------------------- crises
 def _crisis(ctx: Ctx) -> bool:
     st = ctx.st
-    c = st.crisis
+    c = crisis_of(st)
     back = D.CARDS[c["card"]].back
     if c["part"] is None:
         if back.domestic and "DOM" not in c["done"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, invalid, opt_list, req_int, req_str
 from domain.archipelago.engine import Ctx
-from domain.archipelago.state import ArchState
+from domain.archipelago.state import ArchState, offered_card
 
 
 def occupied_slots(st):
@@ -29,7 +29,9 @@ def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if (rot is None and others) or (rot is not None and rot not in others):
         illegal(f"rotate must be another occupied slot: {others}" if others else "rotate must be null")
     if ctx:
-        ctx.emit({"type": "EvolutionBought", "seat": seat, "slot": slot, "card": st.market[slot][0], "price": price})
+        ctx.emit(
+            {"type": "EvolutionBought", "seat": seat, "slot": slot, "card": offered_card(st, slot)[0], "price": price}
+        )
         if rot is not None:
             ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": [rot]})
         if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:

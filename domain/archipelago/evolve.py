@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.fold import TOUCHES, apply, evolve, on
-from domain.archipelago.state import ArchState, deep_copy, face_of, rotate_edges, step_of, t0_of, turn_of
+from domain.archipelago.state import ArchState, Player, deep_copy, face_of, rotate_edges, step_of, t0_of, turn_of
 
 
 # ---------------------------------------------------------------------------------------------------- setup
-def _new_player(n: int) -> dict:
+def _new_player(n: int) -> Player:
     mult = D.TWO_PLAYER_SUPPLY_FACTOR if n == 2 else 1
     return {
         "money": D.START_MONEY,
@@ -227,7 +227,7 @@ def _market_icon(st: ArchState, ev: dict) -> None:
     if ev["added"]:
         st.bank[ev["resource"]] -= 1
         st.dom[ev["resource"]] += 1
-    holder = st.t0 if st.phase == "TURN0" else st.step
+    holder = t0_of(st) if st.phase == "TURN0" else step_of(st)
     holder["market_icon"] = ev["icon"]
 
 
@@ -236,7 +236,7 @@ def _own_icon(st: ArchState, ev: dict) -> None:
     if ev["gained"]:
         st.bank[ev["resource"]] -= 1
         st.players[ev["seat"]]["cubes"][ev["resource"]] += 1
-    holder = st.t0 if st.phase == "TURN0" else st.step
+    holder = t0_of(st) if st.phase == "TURN0" else step_of(st)
     holder["own_done"] = True
 
 
@@ -257,7 +257,14 @@ def _round(st: ArchState, ev: dict) -> None:
     for p in st.players:
         p["ad_avail"] = p["ad_total"]
         p.update(
-            reproduced=False, market_used=False, port_used=False, personal_explore_used=False, taxed=0, passed=False
+            {
+                "reproduced": False,
+                "market_used": False,
+                "port_used": False,
+                "personal_explore_used": False,
+                "taxed": 0,
+                "passed": False,
+            }
         )
     st.shared_explores = 0
     st.tax_used = 0

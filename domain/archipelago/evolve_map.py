@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.archipelago import data as D
 from domain.archipelago.evolve import place_tile
 from domain.archipelago.fold import on
-from domain.archipelago.state import ArchState, crisis_of, step_of
+from domain.archipelago.state import ArchState, step_of
 
 
 # ---------------------------------------------------------------------------------------------------- units

@@ -152,12 +152,13 @@ def _occupied(st: ArchState) -> list[int]:
 def _evo_buy(st: ArchState, seat: int, kind: str) -> list[Command]:
     occ = _occupied(st)
     money = st.players[seat]["money"]
-    return [
-        {"type": "evo_buy", "slot": s, "rotate": r}
-        for s in occ
-        if card_price(st, s) <= money
-        for r in ([o for o in occ if o != s] or [None])
-    ]
+    out = []
+    for s in occ:
+        if card_price(st, s) > money:
+            continue
+        rotations: list[int | None] = [o for o in occ if o != s] or [None]
+        out += [{"type": "evo_buy", "slot": s, "rotate": r} for r in rotations]
+    return out
 
 
 def _evo_rotate(st: ArchState, seat: int, kind: str) -> list[Command]:

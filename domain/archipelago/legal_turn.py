@@ -294,7 +294,9 @@ def _build_wonder(st: ArchState, seat: int, kind: str) -> list[Command]:
     for c in p["track"]:
         if D.CARDS[c].use != "WONDER":
             continue
-        cubes, money = D.CARDS[c].wonder_cost
+        cost = D.CARDS[c].wonder_cost
+        assert cost is not None, "every wonder has a cost"
+        cubes, money = cost
         for tok in payable(st, seat, cubes, money):
             out += [{"type": "build_wonder", "card": c, "citizen": u, "tokens": tok} for u in citizens]
     return out

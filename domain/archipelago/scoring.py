@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.archipelago import data as D
 from domain.archipelago.state import (
     ArchState,
@@ -58,7 +60,7 @@ def declarable(st: ArchState, seat: int) -> list[str]:
 
 def seat_stats(st: ArchState) -> list[dict]:
     """Per-seat counts behind the metrics, computed in one pass."""
-    stats = [
+    stats: list[dict[str, Any]] = [
         {"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
         for _ in range(st.n)
     ]
@@ -132,7 +134,7 @@ def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[i
 def _card_points(p: Player) -> tuple[int, int]:
     # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
     cards = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
-    wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])  # type: ignore[index]
+    wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
     return cards, wonders
 
 
@@ -145,9 +147,9 @@ def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = No
     for s, p in enumerate(st.players):
         rows[s]["cards"], rows[s]["wonders"] = _card_points(p)
     if pacifist and st.reb <= population(st) // D.PACIFIST_REB_DIVISOR:
-        for s, oid in objectives_in_play(st):
-            if s is not None and D.OBJECTIVES[oid].special == "PACIFIST":
-                rows[s]["pacifist"] += D.PACIFIST_BONUS
+        for holder, oid in objectives_in_play(st):
+            if holder is not None and D.OBJECTIVES[oid].special == "PACIFIST":
+                rows[holder]["pacifist"] += D.PACIFIST_BONUS
     for r in rows:
         r["total"] = sum(r["criteria"].values()) + r["cards"] + r["wonders"] + r["pacifist"]
     return rows

@@ -20,7 +20,7 @@ class Player(TypedDict):
     ad_total: int  # action discs owned
     ad_avail: int  # action discs still free this round
     track: list[str]  # evolution cards owned (card ids)
-    wonders: list[str]
+    wonders: list[dict[str, Any]]  # built wonders: {"card", ...}
     sup_c: int  # citizens in supply
     sup_s: int  # ships in supply
     reproduced: bool
@@ -392,11 +392,11 @@ def lying_count(st: ArchState) -> int:
     return sum(1 for x in st.units.values() if x["kind"] == "C" and x["lying"])
 
 
-def available(unit: dict) -> bool:
+def available(unit: Unit) -> bool:
     return not unit["engaged"] and not unit["lying"]
 
 
-def housed(unit: dict) -> bool:
+def housed(unit: Unit) -> bool:
     return unit["place"].startswith("B:")
 
 
@@ -487,8 +487,15 @@ def market_cap(market: str) -> int:
     return D.DOM_CAP if market == "DOM" else D.EXP_CAP
 
 
+def offered_card(st: ArchState, slot: int) -> list[Any]:
+    """[card, orientation] of an occupied slot of the evolution market."""
+    offered = st.market[slot]
+    assert offered is not None, "the slot is empty"
+    return offered
+
+
 def card_price(st: ArchState, slot: int) -> int:
-    card, orient = st.market[slot]
+    card, orient = offered_card(st, slot)
     return D.CARDS[card].prices[orient]
 
 

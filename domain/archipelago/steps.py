@@ -216,7 +216,7 @@ def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None
 
 
 def finish_icons(ctx: Ctx, seat: int) -> None:
-    if icon_progress(ctx, seat, ctx.st.step, step_of(ctx.st)["tile"]):
+    if icon_progress(ctx, seat, step_of(ctx.st), step_of(ctx.st)["tile"]):
         ctx.emit({"type": "StepClosed", "seat": seat, "explore": True})
 
 
@@ -230,11 +230,11 @@ def cmd_discard_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
 def _icon_cmd(which):
     def handler(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         if st.phase == "TURN0":
-            holder, tid = st.t0, t0_of(st)["tile"]
+            holder, tid = t0_of(st), t0_of(st)["tile"]
             if t0_of(st)["sub"] != "icons":
                 illegal("no icon choice is open")
         else:
-            holder, tid = st.step, step_of(st).get("tile")
+            holder, tid = step_of(st), step_of(st).get("tile")
             if step_of(st).get("phase") != "icons":
                 illegal("no icon choice is open")
         icon = req_int(cmd, "icon")
