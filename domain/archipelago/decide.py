@@ -15,7 +15,7 @@ from domain.archipelago import trades as T
 from domain.archipelago.card_uses import cmd_use_card
 from domain.archipelago.checks import illegal, invalid
 from domain.archipelago.engine import Ctx, GameOver, advance
-from domain.archipelago.state import ArchState, clone, t0_of
+from domain.archipelago.state import ArchState, copy_on_write, t0_of
 from domain.game import IllegalCommand, NotYourTurn
 
 STEP_COMMANDS = {
@@ -193,8 +193,10 @@ def run(st: ArchState, cmd: object, seat: object, rng: random.Random | None) -> 
     return _handle(st, kind, ctype, cmd, seat, rng)  # type: ignore[arg-type]  # opening checked the types
 
 
-def _handle(st: ArchState, kind: str, ctype: str, cmd: dict, seat: int, rng: random.Random | None) -> list[dict]:
-    ctx = Ctx(st, rng)
+def _handle(
+    st: ArchState, kind: str, ctype: str, cmd: dict, seat: int, rng: random.Random | None, shared: bool = False
+) -> list[dict]:
+    ctx = Ctx(st, rng, shared)
     try:
         handler_for(st, kind, ctype)(st, seat, cmd, ctx)
     except GameOver:
@@ -204,9 +206,10 @@ def _handle(st: ArchState, kind: str, ctype: str, cmd: dict, seat: int, rng: ran
 
 
 def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
-    """The events ``cmd`` causes; ``st`` is left as it was (the handler runs once, on a copy)."""
+    """The events ``cmd`` causes; ``st`` is left as it was. The handler runs once, on a copy that shares every
+    container with ``st`` until an event touches it (``engine.Ctx``)."""
     kind, ctype = opening(st, cmd, seat)
-    return _handle(clone(st), kind, ctype, cmd, seat, rng)  # type: ignore[arg-type]  # opening checked the types
+    return _handle(copy_on_write(st, ()), kind, ctype, cmd, seat, rng, shared=True)  # type: ignore[arg-type]
 
 
 def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) -> tuple[list[dict], ArchState]:
@@ -214,5 +217,6 @@ def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) ->
 
     Equivalent to ``decide`` followed by folding its events (a property test checks this).
     """
-    new = clone(st)
-    return run(new, cmd, seat, rng), new
+    new = copy_on_write(st, ())
+    kind, ctype = opening(new, cmd, seat)
+    return _handle(new, kind, ctype, cmd, seat, rng, shared=True), new

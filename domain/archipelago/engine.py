@@ -9,9 +9,10 @@ import random
 from typing import Any
 
 from domain.archipelago import data as D
-from domain.archipelago.evolve import apply
+from domain.archipelago.evolve import TOUCHES, apply
 from domain.archipelago.scoring import condition_true, declarable, final_ranking
 from domain.archipelago.state import (
+    COPIERS,
     ArchState,
     both_faces,
     ceil_pct,
@@ -35,12 +36,29 @@ class GameOver(Exception):
 
 
 class Ctx:
-    def __init__(self, st: ArchState, rng: random.Random | None) -> None:
+    """Emits events: each is applied to ``st`` at once and recorded.
+
+    With ``shared=True``, ``st`` is a shallow copy whose containers still belong to another state: before an event
+    is applied, the fields it touches (``fold.TOUCHES``) are copied once, so the other state never changes. Command
+    handlers only read the state and emit; the fold handlers are the only code that changes it.
+    """
+
+    def __init__(self, st: ArchState, rng: random.Random | None, shared: bool = False) -> None:
         self.st = st
         self.rng = rng
         self.events: list[dict] = []
+        self._shared: set[str] | None = set(COPIERS) if shared else None
 
     def emit(self, ev: dict) -> None:
+        shared = self._shared
+        if shared:
+            fields = self.st.__dict__
+            for name in TOUCHES.get(ev["type"], ()):
+                if name in shared:
+                    shared.discard(name)
+                    value = fields[name]
+                    if value is not None:
+                        fields[name] = COPIERS[name](value)
         apply(self.st, ev)
         self.events.append(ev)
         if self.st.options.get("auto_end") and self.st.phase not in _NO_AUTO_END:
