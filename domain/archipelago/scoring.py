@@ -115,10 +115,12 @@ def criteria(st: ArchState) -> list[tuple[str, str]]:
 
 def criterion_points(values: list[int], vp_table: tuple[int, ...]) -> list[int]:
     """§12.3: rank points per seat for one criterion (competition ranks; a value of 0 scores nothing)."""
+    ranked = sorted(values, reverse=True)
+    places = len(vp_table)
     out = []
     for v in values:
-        rank = 1 + sum(1 for w in values if w > v)
-        out.append(vp_table[rank - 1] if v > 0 and rank <= len(vp_table) else 0)
+        rank = ranked.index(v)  # how many seats have more: the competition rank less one
+        out.append(vp_table[rank] if v > 0 and rank < places else 0)
     return out
 
 
@@ -229,7 +231,7 @@ def evaluate(st: ArchState, seat: int) -> float:
     totals = score_totals(st, all_stats)
     mine = totals[seat]
     best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
-    pop = population(st)
+    pop = sum(s["CITIZENS"] for s in all_stats)  # population(st), from the counts at hand
     margin = pop - projected_rebellion(st)
     separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
