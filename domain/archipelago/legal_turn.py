@@ -4,6 +4,7 @@ Each has the shape ``(st, seat, kind) -> list[dict]`` (see ``legal``)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from domain.archipelago import data as D
@@ -29,7 +30,7 @@ from domain.archipelago.state import (
     tile_controller,
     turn_of,
 )
-from domain.archipelago.trades import money_of, others_public_cubes, side_total
+from domain.archipelago.trades import money_of, others_public_cubes
 
 
 # ---------------------------------------------------------------------------------------------------- wheel
@@ -331,30 +332,36 @@ def _end_turn(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 
 # ---------------------------------------------------------------------------------------------------- trades
+def _counted(item: dict) -> tuple[str, ...]:
+    """What ``trades.side_total`` counts an item as: its kind, and its resource or card."""
+    return (item["kind"], item.get("resource") or item.get("card") or "")
+
+
 def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
+    """The items ``trades.cmd_offer_add`` accepts, each side's holdings counted once."""
     off = offer_of(st)
-    assert off is not None
     out: list[Command] = []
     p = st.players[seat]
     basic: list[dict] = [{"kind": "MONEY_1"}, {"kind": "MONEY_5"}, {"kind": "TOKEN"}]
     basic += [{"kind": "CUBE", "resource": r} for r in D.RESOURCES]
     give, get = off["give"], off["get"]
     if len(give) < D.OFFER_ITEMS_MAX:
-        items = basic + [{"kind": "CARD", "card": c} for c in p["track"]]
-        for item in items:
-            new = give + [item]
+        given = Counter(_counted(i) for i in give)
+        money_left = p["money"] - money_of(give)
+        for item in basic + [{"kind": "CARD", "card": c} for c in p["track"]]:
             k = item["kind"]
-            if money_of(new) > p["money"]:
+            if money_left < (1 if k == "MONEY_1" else 5 if k == "MONEY_5" else 0):
                 continue
-            if k == "CUBE" and side_total(new, "CUBE", "resource", item["resource"]) > p["cubes"][item["resource"]]:
+            if k == "CUBE" and given[_counted(item)] + 1 > p["cubes"][item["resource"]]:
                 continue
-            if k == "TOKEN" and side_total(new, "TOKEN") > p["tokens"]:
+            if k == "TOKEN" and given[_counted(item)] + 1 > p["tokens"]:
                 continue
-            if k == "CARD" and side_total(new, "CARD", "card", item["card"]) > 1:
+            if k == "CARD" and given[_counted(item)] >= 1:
                 continue
             out.append({"type": "offer_add", "side": "GIVE", "item": item})
     if len(get) < D.OFFER_ITEMS_MAX:
         to = off["to"]
+        asked = Counter(_counted(i) for i in get)
         held_tokens = 24 - sum(st.stacks) - st.tokens_spent - p["tokens"]
         items = basic + [{"kind": "CARD", "card": c} for c in st.players[to]["track"]]
         for tid in sorted(st.tiles):
@@ -363,15 +370,12 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
             items += [{"kind": "GRANT", "grant": g, "tile": tid} for g in ("HARVEST_ON", "BUILD_ON")]
             items += [{"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"} for b in st.buildings.get(tid, {})]
         for item in items:
-            new = get + [item]
             k = item["kind"]
-            if k == "CUBE" and side_total(new, "CUBE", "resource", item["resource"]) > others_public_cubes(
-                st, seat, item["resource"]
-            ):
+            if k == "CUBE" and asked[_counted(item)] + 1 > others_public_cubes(st, seat, item["resource"]):
                 continue
-            if k == "TOKEN" and side_total(new, "TOKEN") > held_tokens:
+            if k == "TOKEN" and asked[_counted(item)] + 1 > held_tokens:
                 continue
-            if k == "CARD" and side_total(new, "CARD", "card", item["card"]) > 1:
+            if k == "CARD" and asked[_counted(item)] >= 1:
                 continue
             if k == "GRANT" and item in get:
                 continue
