@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.archipelago import data as D
@@ -78,31 +79,40 @@ def seat_stats(st: ArchState) -> list[dict]:
     return stats
 
 
+_FROM_STATS = {
+    "PORTS": "PORT",
+    "MARKETS": "MARKET",
+    "TOWNS": "TOWN",
+    "TEMPLES": "TEMPLE",
+    "CITIZENS": "CITIZENS",
+    "SHIPS": "SHIPS",
+}
+_FROM_PLAYER: dict[str, Callable[[Player], int]] = {
+    "MONEY": lambda p: p["money"],
+    "EXPLORER": lambda p: p["tokens"],
+    "CUBES": lambda p: sum(p["cubes"].values()),
+    "CARDS": lambda p: len(p["track"]) + len(p["wonders"]),
+    "CONTRIB": lambda p: p["contrib"],
+}
+
+
 def metric(st: ArchState, seat: int, code: str, stats: list[dict] | None = None) -> int:
-    if stats is None:
-        stats = seat_stats(st)
-    s = stats[seat]
-    p = st.players[seat]
-    if code in ("PORTS", "MARKETS", "TOWNS", "TEMPLES"):
-        return s[code[:-1]]
+    return metric_values(st, code, seat_stats(st) if stats is None else stats)[seat]
+
+
+def metric_values(st: ArchState, code: str, stats: list[dict]) -> list[int]:
+    """§13.1: the value of metric ``code`` for every seat."""
+    if code in _FROM_STATS:
+        key = _FROM_STATS[code]
+        return [s[key] for s in stats]
     if code == "BUILDINGS":
-        return s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"]
-    if code in ("CITIZENS", "SHIPS"):
-        return s[code]
-    if code == "MONEY":
-        return p["money"]
-    if code == "EXPLORER":
-        return p["tokens"]
-    if code == "CUBES":
-        return sum(p["cubes"].values())
+        return [s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"] for s in stats]
+    if code in _FROM_PLAYER:
+        return [_FROM_PLAYER[code](p) for p in st.players]
     if code.startswith("RES:"):
-        return p["cubes"][code[4:]]
-    if code == "CARDS":
-        return len(p["track"]) + len(p["wonders"])
+        return [p["cubes"][code[4:]] for p in st.players]
     if code == "REGIONS":
-        return len(s["regions"])
-    if code == "CONTRIB":
-        return p["contrib"]
+        return [len(s["regions"]) for s in stats]
     raise KeyError(code)
 
 
@@ -128,14 +138,17 @@ def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[i
     """(label, points per seat) of every criterion."""
     vp_table = D.RANK_VP[st.n]
     return [
-        (f"{i}:{src}:{code}", criterion_points([metric(st, s, code, stats) for s in range(st.n)], vp_table))
+        (f"{i}:{src}:{code}", criterion_points(metric_values(st, code, stats), vp_table))
         for i, (src, code) in enumerate(criteria(st))
     ]
 
 
+_TRACK_VP = {c: 0 if card.use == "WONDER" else card.vp for c, card in D.CARDS.items()}
+
+
 def _card_points(p: Player) -> tuple[int, int]:
     # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
-    cards = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
+    cards = sum(_TRACK_VP[c] for c in p["track"])
     wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
     return cards, wonders
 
@@ -162,7 +175,7 @@ def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
     vp_table = D.RANK_VP[st.n]
     totals = [sum(_card_points(p)) for p in st.players]
     for _, code in criteria(st):
-        for s, pts in enumerate(criterion_points([metric(st, s, code, stats) for s in range(st.n)], vp_table)):
+        for s, pts in enumerate(criterion_points(metric_values(st, code, stats), vp_table)):
             totals[s] += pts
     return totals
 
