@@ -72,7 +72,7 @@ class Ctx:
 
 def check_loss(ctx: Ctx) -> None:
     st = ctx.st
-    if st.phase != "OVER" and st.reb > population(st):
+    if st.reb and st.phase != "OVER" and st.reb > population(st):
         winner = None
         for s, oid in objectives_in_play(st):
             if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":

@@ -21,7 +21,6 @@ from domain.archipelago.state import (
     anchor_ready,
     available,
     building_controller,
-    card_owner,
     housed,
     linked,
     lying_count,
@@ -258,10 +257,13 @@ CARD_GENERATORS: dict[str, CardGenerator] = {
 }
 
 
-def card_fee(st: ArchState, seat: int, card_id: str) -> int | None:
-    """The fee for using ``card_id`` now, or ``None`` when it cannot be used (``card_uses.card_user``)."""
+USABLE = tuple(c for c, card in D.CARDS.items() if card.use in ("AD", "FREE"))  # the cards use_card takes
+
+
+def card_fee(st: ArchState, seat: int, card_id: str, owner: int | None) -> int | None:
+    """The fee for using ``card_id`` (owned by ``owner``) now, or ``None`` when it cannot be used
+    (``card_uses.card_user``)."""
     card = D.CARDS[card_id]
-    owner = card_owner(st, card_id)
     if owner is None or card.use not in ("AD", "FREE") or card_id in st.card_used:
         return None
     fee = 0
@@ -276,9 +278,12 @@ def card_fee(st: ArchState, seat: int, card_id: str) -> int | None:
 
 
 def _use_card(st: ArchState, seat: int, kind: str) -> list[Command]:
+    owners = {c: s for s, p in enumerate(st.players) for c in p["track"]}  # card_owner (a card is in one track at most)
     out = []
-    for c in D.CARDS:
-        fee = card_fee(st, seat, c)
+    for c in USABLE:
+        if c not in owners:
+            continue
+        fee = card_fee(st, seat, c, owners[c])
         if fee is None:
             continue
         for fields in CARD_GENERATORS.get(c, _card_plain)(st, seat, fee):

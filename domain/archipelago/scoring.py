@@ -125,13 +125,9 @@ def criteria(st: ArchState) -> list[tuple[str, str]]:
 
 def criterion_points(values: list[int], vp_table: tuple[int, ...]) -> list[int]:
     """§12.3: rank points per seat for one criterion (competition ranks; a value of 0 scores nothing)."""
-    ranked = sorted(values, reverse=True)
+    ranked = sorted(values, reverse=True)  # ranked.index(v): how many seats have more, the competition rank less one
     places = len(vp_table)
-    out = []
-    for v in values:
-        rank = ranked.index(v)  # how many seats have more: the competition rank less one
-        out.append(vp_table[rank] if v > 0 and rank < places else 0)
-    return out
+    return [vp_table[rank] if v > 0 and (rank := ranked.index(v)) < places else 0 for v in values]
 
 
 def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[int]]]:
@@ -148,7 +144,7 @@ _TRACK_VP = {c: 0 if card.use == "WONDER" else card.vp for c, card in D.CARDS.it
 
 def _card_points(p: Player) -> tuple[int, int]:
     # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
-    cards = sum(_TRACK_VP[c] for c in p["track"])
+    cards = sum(map(_TRACK_VP.__getitem__, p["track"]))
     wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
     return cards, wonders
 
