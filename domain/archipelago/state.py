@@ -143,13 +143,16 @@ class ArchState:
     tax_used: int = 0
 
 
+_CONTAINERS = (dict, list, set)
+
+
 def deep_copy(x: Any) -> Any:
     """A copy of nested dicts, lists and sets (their leaves are immutable)."""
     t = type(x)
     if t is dict:
-        return {k: deep_copy(v) for k, v in x.items()}
+        return {k: deep_copy(v) if v.__class__ in _CONTAINERS else v for k, v in x.items()}
     if t is list:
-        return [deep_copy(v) for v in x]
+        return [deep_copy(v) if v.__class__ in _CONTAINERS else v for v in x]
     if t is set:
         return set(x)
     return x
