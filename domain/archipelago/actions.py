@@ -1,7 +1,8 @@
 """Phase-5 turn commands (§7, §8, §9, §10): wheel actions, card uses, building abilities, end of turn.
 
-Every handler has the signature ``(st, seat, cmd, ctx)``: it validates ``cmd`` against ``st`` and raises
-``IllegalCommand``; with ``ctx`` it then emits the events (on ``ctx.st``, a copy of ``st``).
+Every handler has the signature ``(st, seat, cmd, ctx)``: it checks the whole of ``cmd`` against ``st`` (raising
+``IllegalCommand``) before it emits its first event through ``ctx``, which applies it to ``st`` (``decide`` passes a
+copy). Without ``ctx`` a handler only checks: the tests' trial oracle for ``legal_commands`` uses that.
 """
 
 from __future__ import annotations
