@@ -7,6 +7,8 @@ copy). Without ``ctx`` a handler only checks: the tests' trial oracle for ``lega
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
     birth_eligible,
@@ -47,7 +49,15 @@ def _wheel(st: ArchState, seat: int) -> None:
         illegal("you have no action disc left")
 
 
-def _started(ctx: Ctx, seat: int, action: str, withs=(), fees=(), step=None, **extra) -> None:
+def _started(
+    ctx: Ctx,
+    seat: int,
+    action: str,
+    withs: list[str] | tuple[()] = (),
+    fees: list[dict] | tuple[()] = (),
+    step: dict | None = None,
+    **extra: Any,
+) -> None:
     ev = {"type": "ActionStarted", "seat": seat, "action": action, "with": list(withs), "fees": list(fees)}
     ev.update(extra)
     if step is not None:
@@ -93,7 +103,7 @@ def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         _started(ctx, seat, "RECRUIT", withs, fees, step={"kind": "recruit", "with": withs, "hires": 0})
 
 
-def birth_step(st, seat, source):
+def birth_step(st: ArchState, seat: int, source: str) -> dict[str, Any]:
     el = [t for t in birth_eligible(st, seat) if birth_possible(st, seat, t)]
     return {"kind": "birth", "source": source, "eligible": el, "done": []}
 
@@ -109,7 +119,7 @@ def cmd_reproduce(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         _started(ctx, seat, "REPRODUCE", step=step)
 
 
-def tax_income(st, seat, collector):
+def tax_income(st: ArchState, seat: int, collector: bool) -> int:
     standing = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
     ships = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "S")
     towns = len(controlled_buildings(st, seat, "TOWN"))
@@ -152,7 +162,7 @@ def cmd_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         ctx.emit({"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price})
 
 
-def explore_open(st, seat, cmd, withs_key="with"):
+def explore_open(st: ArchState, seat: int, cmd: dict, withs_key: str = "with") -> tuple[str, list[str]]:
     pick = req_str(cmd, "pick", ("TOP", "SECOND"))
     cards = opt_list(cmd, withs_key)
     for c in cards:
@@ -168,7 +178,7 @@ def explore_open(st, seat, cmd, withs_key="with"):
     return pick, cards
 
 
-def explore_events(ctx, seat, pick, cards):
+def explore_events(ctx: Ctx, seat: int, pick: str, cards: list[str]) -> None:
     st = ctx.st
     if cards:
         k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
@@ -238,7 +248,7 @@ def build_cost_cubes(st: ArchState, seat: int, btype: str, waive: str | None) ->
     return cubes, money
 
 
-def build_cost(btype, withs, waive, seat, st):
+def build_cost(btype: str, withs: list[str], waive: str | None, seat: int, st: ArchState) -> tuple[dict[str, int], int]:
     cubes = D.BUILD_COSTS[btype][0]
     if "C14" in withs:
         if btype == "SHIP":

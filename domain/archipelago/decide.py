@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from domain.archipelago import actions as A
 from domain.archipelago import auction as U
@@ -60,7 +61,9 @@ PROMPT_COMMANDS = {
     **{f"step_{k}": v for k, v in STEP_COMMANDS.items()},
 }
 
-HANDLERS = {
+CommandHandler = Callable[[ArchState, int, dict, Ctx | None], None]
+
+HANDLERS: dict[str, CommandHandler] = {
     "keep_objectives": O.cmd_keep_objectives,
     "place_start_tile": O.cmd_place_start_tile,
     "choose_market_icon": S.cmd_choose_market_icon,
@@ -160,7 +163,7 @@ def to_act(st: ArchState) -> set[int]:
     return set(prompt(st)[1])
 
 
-def handler_for(st: ArchState, kind: str, ctype: str):
+def handler_for(st: ArchState, kind: str, ctype: str) -> CommandHandler:
     if ctype == "stand":
         return C.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
     return HANDLERS[ctype]

@@ -8,7 +8,7 @@ from domain.archipelago.engine import Ctx
 from domain.archipelago.state import ArchState, offered_card
 
 
-def occupied_slots(st):
+def occupied_slots(st: ArchState) -> list[int]:
     return [i for i, m in enumerate(st.market) if m is not None]
 
 

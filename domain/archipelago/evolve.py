@@ -165,7 +165,7 @@ def _recycle(st: ArchState, ev: dict) -> None:
     st.set_aside = []
 
 
-def _new_unit(st, seat, kind, uid, tid):
+def _new_unit(st: ArchState, seat: int, kind: str, uid: str, tid: str) -> None:
     p = st.players[seat]
     if kind == "C":
         p["sup_c"] -= 1

@@ -5,11 +5,11 @@ from __future__ import annotations
 from domain.archipelago import data as D
 from domain.archipelago.evolve import place_tile
 from domain.archipelago.fold import on
-from domain.archipelago.state import ArchState, step_of
+from domain.archipelago.state import ArchState, Unit, step_of
 
 
 # ---------------------------------------------------------------------------------------------------- units
-def _vacate(st, u):
+def _vacate(st: ArchState, u: Unit) -> None:
     place = u["place"]
     if place.startswith("B:"):
         st.buildings[u["tile"]][place[2:]] = None

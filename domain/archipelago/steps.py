@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
     engineer,
@@ -31,6 +33,7 @@ from domain.archipelago.engine import (
 )
 from domain.archipelago.state import (
     ArchState,
+    Unit,
     available,
     both_faces,
     can_add_citizen,
@@ -76,7 +79,7 @@ def cmd_harvest_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
 
 
 # ---------------------------------------------------------------------------------------------------- recruit
-def hire_price(st, seat):
+def hire_price(st: ArchState, seat: int) -> int | None:
     price = D.recruit_price(st.sur)
     if price is None:
         return None
@@ -143,7 +146,7 @@ def cmd_cartographer_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) 
         ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
-def explore_movers(st: ArchState, seat: int, pos, edges: str) -> list[str]:
+def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -> list[str]:
     """Units that could move onto a tile with ``edges`` placed at ``pos`` (rule 3 of §8.6)."""
     out = []
     eng = engineer(st, seat)
@@ -227,7 +230,7 @@ def cmd_discard_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
         ctx.emit({"type": "TileDiscarded", "seat": seat, "tile": step_of(st)["tile"]})
 
 
-def _icon_cmd(which):
+def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx | None], None]:
     def handler(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         if st.phase == "TURN0":
             holder, tid = t0_of(st), t0_of(st)["tile"]
@@ -256,7 +259,7 @@ cmd_choose_own_icon = _icon_cmd("own")
 
 
 # ---------------------------------------------------------------------------------------------------- migrate
-def _mover(st, seat, cmd, key, kind=None):
+def _mover(st: ArchState, seat: int, cmd: dict, key: str, kind: str | None = None) -> tuple[str, Unit]:
     uid = req_unit(st, cmd, key, seat, kind)
     u = st.units[uid]
     if not available(u):

@@ -27,7 +27,7 @@ def cmd_offer_open(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None
 ITEM_KINDS = ("MONEY_1", "MONEY_5", "CUBE", "TOKEN", "CARD", "GRANT")
 
 
-def parse_item(cmd) -> dict:
+def parse_item(cmd: dict) -> dict:
     it = cmd.get("item")
     if not isinstance(it, dict):
         invalid("item must be an object with a 'kind'")
@@ -50,15 +50,15 @@ def parse_item(cmd) -> dict:
     return {"kind": kind}
 
 
-def side_total(items, kind, key=None, value=None):
+def side_total(items: list[dict], kind: str, key: str | None = None, value: object = None) -> int:
     return sum(1 for i in items if i["kind"] == kind and (key is None or i.get(key) == value))
 
 
-def money_of(items):
+def money_of(items: list[dict]) -> int:
     return sum(1 if i["kind"] == "MONEY_1" else 5 for i in items if i["kind"] in ("MONEY_1", "MONEY_5"))
 
 
-def others_public_cubes(st, seat, r):
+def others_public_cubes(st: ArchState, seat: int, r: str) -> int:
     return D.CUBE_TOTALS[r] - st.bank[r] - st.dom[r] - st.exp[r] - st.players[seat]["cubes"][r]
 
 
