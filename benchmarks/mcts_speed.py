@@ -1,6 +1,12 @@
 """MCTS iterations per second on a mid-game position.
 
     python benchmarks/mcts_speed.py [--game puerto_rico] [--seats 4] [--iterations 2000] [--repeat 3]
+    python benchmarks/mcts_speed.py --game archipelago --iterations 200 --repeat 5 --against ../main
+
+With ``--against DIR`` (another checkout of this repository, for example the main branch in a git worktree) this
+same script measures the code of this checkout and of DIR alternately (``--root``), one run each per round, each
+in its own process, in iterations per CPU second, and prints the ratio per round and as min / median / max: both
+sides see the same machine load, so the ratio holds on a busy machine where the rates themselves do not.
 
 The position: one uniformly random game is played with ``--seed`` to learn its length, then replayed to
 half of it (the mid-game). The default game is ``puerto_rico`` when the registry (or the package
@@ -12,12 +18,22 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+def _root(argv: list[str]) -> Path:
+    """The checkout whose code is measured: ``--root DIR``, else the one this file is in."""
+    if "--root" in argv[:-1]:
+        return Path(argv[argv.index("--root") + 1]).resolve()
+    return Path(__file__).resolve().parent.parent
+
+
+sys.path.insert(0, str(_root(sys.argv)))
 
 from domain import registry  # noqa: E402
 from domain.bots import MCTSBot  # noqa: E402
@@ -96,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout-depth", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-fast-path", action="store_true", help="ignore the rules' optional in-place hooks")
+    parser.add_argument("--against", help="another checkout to compare with, run by run (see above)")
+    parser.add_argument("--root", help="measure the code of this checkout instead of this file's own")
     args = parser.parse_args(argv)
+    if args.against:
+        return compare(args, argv if argv is not None else sys.argv[1:])
 
     rules = default_rules(args.game, args.game_module)
     seats = max(rules.min_players, min(args.seats, rules.max_players))
@@ -108,20 +128,67 @@ def main(argv: list[str] | None = None) -> int:
         f" seat {seat} with {len(rules.legal_commands(state, seat))} legal commands"
     )
     rates = []
+    cpu_rates = []
     move = None
     for run in range(args.repeat):
         bot = MCTSBot(iterations=args.iterations, rollout_depth=args.rollout_depth)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         move = bot.choose(planner, state, seat, random.Random(run))
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         rates.append(bot.last_iterations / elapsed)
+        cpu_rates.append(bot.last_iterations / max(cpu, 1e-9))
     caps = rules.capabilities
     fast = "off" if args.no_fast_path or not (caps.play_in_place or caps.apply_in_place) else "on"
     print(
         f"MCTS: {statistics.median(rates):,.0f} iterations/s (median of {args.repeat} runs of {args.iterations},"
         f" rollout depth {args.rollout_depth}, fast path {fast}; min {min(rates):,.0f}, max {max(rates):,.0f})"
     )
+    print(f"CPU: {statistics.median(cpu_rates):,.0f} iterations per CPU second (median)")
     print(f"per iteration: {1000 / statistics.median(rates):.3f} ms; chosen: {move}")
+    return 0
+
+
+def _rate(checkout: Path, argv: list[str]) -> float:
+    """One run of this benchmark on the code of ``checkout``, in a fresh process: iterations per CPU second
+    (CPU time, so that other processes on a busy machine weigh less than on the wall clock)."""
+    run = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *argv, "--root", str(checkout)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    match = re.search(r"CPU: ([\d,]+) iterations per CPU second", run.stdout)
+    if match is None:
+        raise SystemExit(f"no rate in the output for {checkout}:\n{run.stdout}{run.stderr}")
+    return float(match.group(1).replace(",", ""))
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    here = _root(argv)
+    there = Path(args.against).resolve()
+    passed = [
+        a
+        for i, a in enumerate(argv)
+        if a not in ("--against", "--repeat", "--root")
+        and not (i and argv[i - 1] in ("--against", "--repeat", "--root"))
+    ]
+    single = [*passed, "--repeat", "1"]
+    ratios, mine, theirs = [], [], []
+    for round_ in range(args.repeat):
+        b = _rate(there, single)
+        a = _rate(here, single)
+        mine.append(a)
+        theirs.append(b)
+        ratios.append(a / b)
+        print(
+            f"round {round_ + 1}: {a:,.0f} here, {b:,.0f} in {there.name} (iterations per CPU second): ratio {a / b:.2f}"
+        )
+    print(
+        f"MCTS ratio here / {there.name}: median {statistics.median(ratios):.2f}"
+        f" (min {min(ratios):.2f}, max {max(ratios):.2f}) over {args.repeat} rounds;"
+        f" here median {statistics.median(mine):,.0f}, {there.name} median {statistics.median(theirs):,.0f}"
+        " iterations per CPU second"
+    )
     return 0
 
 

@@ -1,10 +1,13 @@
 """Phase-5 turn commands (§7, §8, §9, §10): wheel actions, card uses, building abilities, end of turn.
 
-Every handler has the signature ``(st, seat, cmd, ctx)``: it validates ``cmd`` against ``st`` and raises
-``IllegalCommand``; with ``ctx`` it then emits the events (on ``ctx.st``, a copy of ``st``).
+Every handler has the signature ``(st, seat, cmd, ctx)``: it checks the whole of ``cmd`` against ``st`` (raising
+``IllegalCommand``) before it emits its first event through ``ctx``, which applies it to ``st`` (``decide`` passes a
+copy). Without ``ctx`` a handler only checks: the tests' trial oracle for ``legal_commands`` uses that.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
@@ -19,7 +22,6 @@ from domain.archipelago.checks import (
     opt_list,
     parse_with,
     payment_event,
-    req_int,
     req_resource,
     req_str,
     req_tile,
@@ -31,25 +33,31 @@ from domain.archipelago.state import (
     ArchState,
     available,
     both_faces,
-    card_owner,
     controlled_buildings,
     housed,
-    linked,
-    lying_count,
     owns,
     permitted,
     tile_controller,
+    turn_of,
 )
 
 
 def _wheel(st: ArchState, seat: int) -> None:
-    if st.turn["action"]:
+    if turn_of(st)["action"]:
         illegal("you already took a wheel action this turn")
     if st.players[seat]["ad_avail"] < 1:
         illegal("you have no action disc left")
 
 
-def _started(ctx: Ctx, seat: int, action: str, withs=(), fees=(), step=None, **extra) -> None:
+def _started(
+    ctx: Ctx,
+    seat: int,
+    action: str,
+    withs: list[str] | tuple[()] = (),
+    fees: list[dict] | tuple[()] = (),
+    step: dict | None = None,
+    **extra: Any,
+) -> None:
     ev = {"type": "ActionStarted", "seat": seat, "action": action, "with": list(withs), "fees": list(fees)}
     ev.update(extra)
     if step is not None:
@@ -57,7 +65,7 @@ def _started(ctx: Ctx, seat: int, action: str, withs=(), fees=(), step=None, **e
     ctx.emit(ev)
 
 
-def cmd_harvest(st, seat, cmd, ctx):
+def cmd_harvest(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     r = req_resource(cmd)
     withs, fees = parse_with(st, seat, cmd, "HARVEST")
     bonus = [c for c in withs if c in D.HARVEST_BONUS_CARDS]
@@ -80,7 +88,7 @@ def cmd_harvest(st, seat, cmd, ctx):
         )
 
 
-def cmd_recruit(st, seat, cmd, ctx):
+def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     withs, fees = parse_with(st, seat, cmd, "RECRUIT")
     _wheel(st, seat)
     p = st.players[seat]
@@ -95,12 +103,12 @@ def cmd_recruit(st, seat, cmd, ctx):
         _started(ctx, seat, "RECRUIT", withs, fees, step={"kind": "recruit", "with": withs, "hires": 0})
 
 
-def birth_step(st, seat, source):
+def birth_step(st: ArchState, seat: int, source: str) -> dict[str, Any]:
     el = [t for t in birth_eligible(st, seat) if birth_possible(st, seat, t)]
     return {"kind": "birth", "source": source, "eligible": el, "done": []}
 
 
-def cmd_reproduce(st, seat, cmd, ctx):
+def cmd_reproduce(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     _wheel(st, seat)
     if st.players[seat]["reproduced"]:
         illegal("you already reproduced this round")
@@ -111,7 +119,7 @@ def cmd_reproduce(st, seat, cmd, ctx):
         _started(ctx, seat, "REPRODUCE", step=step)
 
 
-def tax_income(st, seat, collector):
+def tax_income(st: ArchState, seat: int, collector: bool) -> int:
     standing = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
     ships = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "S")
     towns = len(controlled_buildings(st, seat, "TOWN"))
@@ -125,7 +133,7 @@ def tax_income(st, seat, collector):
     )
 
 
-def cmd_tax(st, seat, cmd, ctx):
+def cmd_tax(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     withs, fees = parse_with(st, seat, cmd, "TAX")
     _wheel(st, seat)
     if st.tax_used >= D.TAX_SLOTS[st.n]:
@@ -143,7 +151,7 @@ def cmd_tax(st, seat, cmd, ctx):
             change_reb(ctx, 1, "tax")
 
 
-def cmd_trade(st, seat, cmd, ctx):
+def cmd_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     market = req_str(cmd, "market", ("DOM", "EXP"))
     op = req_str(cmd, "op", ("BUY", "SELL"))
     r = req_resource(cmd)
@@ -154,7 +162,7 @@ def cmd_trade(st, seat, cmd, ctx):
         ctx.emit({"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price})
 
 
-def explore_open(st, seat, cmd, withs_key="with"):
+def explore_open(st: ArchState, seat: int, cmd: dict, withs_key: str = "with") -> tuple[str, list[str]]:
     pick = req_str(cmd, "pick", ("TOP", "SECOND"))
     cards = opt_list(cmd, withs_key)
     for c in cards:
@@ -170,7 +178,7 @@ def explore_open(st, seat, cmd, withs_key="with"):
     return pick, cards
 
 
-def explore_events(ctx, seat, pick, cards):
+def explore_events(ctx: Ctx, seat: int, pick: str, cards: list[str]) -> None:
     st = ctx.st
     if cards:
         k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
@@ -188,7 +196,7 @@ def explore_events(ctx, seat, pick, cards):
         ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
-def cmd_explore(st, seat, cmd, ctx):
+def cmd_explore(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     slot = req_str(cmd, "slot", ("PERSONAL", "SHARED"))
     pick, cards = explore_open(st, seat, cmd)
     _wheel(st, seat)
@@ -221,31 +229,42 @@ MIGRATE_STEP = {
 }
 
 
-def cmd_migrate(st, seat, cmd, ctx):
+def cmd_migrate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     _wheel(st, seat)
     if ctx:
         _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
 
 
-def build_cost(btype, withs, waive, seat, st):
+def build_cost_cubes(st: ArchState, seat: int, btype: str, waive: str | None) -> tuple[dict[str, int], int]:
+    """The cubes and florins a building costs, ``waive`` (ARCHITECT) taking one cube off."""
     cubes, money = D.BUILD_COSTS[btype]
     cubes = dict(cubes)
-    if "C14" in withs:
-        if btype == "SHIP":
-            illegal("ARCHITECT does not apply to ships")
-        if waive not in cubes:
-            illegal(f"waive must name a cube of the cost: {sorted(cubes)}")
+    if waive is not None:
         cubes[waive] -= 1
         if not cubes[waive]:
             del cubes[waive]
-    elif waive is not None:
-        illegal("waive needs ARCHITECT")
     if btype == "SHIP" and owns(st, seat, "P10"):
         money = 0
     return cubes, money
 
 
-def cmd_build(st, seat, cmd, ctx):
+def build_cost(btype: str, withs: list[str], waive: str | None, seat: int, st: ArchState) -> tuple[dict[str, int], int]:
+    cubes = D.BUILD_COSTS[btype][0]
+    if "C14" in withs:
+        if btype == "SHIP":
+            illegal("ARCHITECT does not apply to ships")
+        if waive not in cubes:
+            illegal(f"waive must name a cube of the cost: {sorted(cubes)}")
+    elif waive is not None:
+        illegal("waive needs ARCHITECT")
+    return build_cost_cubes(st, seat, btype, waive)
+
+
+def standing_citizens(st: ArchState, seat: int) -> int:
+    return sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
+
+
+def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     btype = req_str(cmd, "building", ("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT"))
     tid = req_tile(st, cmd)
     builder = req_unit(st, cmd, "builder", seat)
@@ -304,14 +323,14 @@ def cmd_build(st, seat, cmd, ctx):
             )
 
 
-def cmd_use_building(st, seat, cmd, ctx):
+def cmd_use_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     bid = req_str(cmd, "building")
     if ":" not in bid:
         invalid("building ids look like '<tile>:<TYPE>'")
     tid, btype = bid.split(":", 1)
     if btype not in ("MARKET", "PORT") or btype not in st.buildings.get(tid, {}):
         illegal(f"no usable market or port {bid}")
-    if st.turn["building"]:
+    if turn_of(st)["building"]:
         illegal("you already used a market or port this turn")
     p = st.players[seat]
     if p["market_used" if btype == "MARKET" else "port_used"]:
@@ -341,174 +360,20 @@ def cmd_use_building(st, seat, cmd, ctx):
         )
 
 
-def cmd_end_turn(st, seat, cmd, ctx):
-    if not st.turn["acted"]:
+def cmd_end_turn(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if not turn_of(st)["acted"]:
         illegal("end_turn needs an action, card use or building ability this turn; send pass instead")
     if ctx:
         ctx.emit({"type": "TurnEnded", "seat": seat, "passed": False})
 
 
-def cmd_pass(st, seat, cmd, ctx):
+def cmd_pass(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
 
 
-# ---------------------------------------------------------------------------------------------------- cards
-def _card_user(st, seat, card_id):
-    """(owner, fee) for using ``card_id`` now; raise if it cannot be used."""
-    if card_id not in D.CARDS:
-        illegal(f"unknown card {card_id!r}")
-    card = D.CARDS[card_id]
-    owner = card_owner(st, card_id)
-    if owner is None:
-        illegal(f"{card.name} is not in anyone's track")
-    if card.use not in ("AD", "FREE"):
-        illegal(f"{card.name} is not used with use_card")
-    if card_id in st.card_used:
-        illegal(f"{card.name} was already used this round")
-    fee = 0
-    if owner != seat:
-        if not card.shareable:
-            illegal(f"{card.name} is not shareable")
-        fee = D.SHARED_CARD_FEE
-    if st.players[seat]["money"] < fee:
-        illegal("you cannot pay the card fee")
-    if card.use == "AD" and st.players[seat]["ad_avail"] < 1:
-        illegal("you have no action disc left")
-    return owner, fee
-
-
-def cmd_use_card(st, seat, cmd, ctx):
-    cid = req_str(cmd, "card")
-    owner, fee = _card_user(st, seat, cid)
-    name = D.CARDS[cid].name
-    p = st.players[seat]
-    step = None
-    effect = None
-    if cid in ("C01", "C02"):
-        if not st.deck:
-            illegal("the deck is empty")
-    elif cid in ("C03", "C04", "C16"):
-        market = "DOM" if cid == "C03" else "EXP"
-        op = "SELL" if cid == "C16" else req_str(cmd, "op", ("BUY", "SELL"))
-        r = req_resource(cmd)
-        price = market_ok(st, seat, market, op, r, extra_money=fee, bonus=D.SMUGGLER_BONUS if cid == "C16" else 0)
-        effect = {"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price}
-    elif cid == "C06":
-        if st.reb < 1:
-            illegal("rebellion is already 0")
-    elif cid == "C08":
-        ship = req_unit(st, cmd, "ship", seat, "S")
-        to = req_tile(st, cmd, "to")
-        if not available(st.units[ship]):
-            illegal("the ship is not available")
-        if to not in linked(st, st.units[ship]["tile"], "S"):
-            illegal("the ship can only sail across a sea link")
-        effect = {"type": "UnitMoved", "seat": seat, "unit": ship, "to": to, "via": "navigator"}
-    elif cid == "C10":
-        step = birth_step(st, seat, "midwife")
-        if not step["eligible"]:
-            illegal("no birth is possible")
-    elif cid == "C11":
-        if lying_count(st) < 1:
-            illegal("no citizen is lying")
-        step = {"kind": "diplomat", "left": D.DIPLOMAT_STANDS}
-    elif cid == "C13":
-        pick, cards = explore_open(st, seat, cmd)
-        step = {"kind": "explore", "phase": "draw", "with": cards, "tile": None}
-    elif cid == "C15":
-        s = sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
-        if s < 2:
-            illegal("BANKER needs at least 2 standing citizens")
-        effect = {"type": "MoneyChanged", "seat": seat, "delta": min(D.BANKER_MAX, s // 2), "reason": "banker"}
-    elif cid == "C18":
-        ship = req_unit(st, cmd, "ship", seat, "S")
-        victim = req_int(cmd, "victim")
-        if not 0 <= victim < st.n or victim == seat:
-            illegal("victim must be another seat")
-        if not available(st.units[ship]):
-            illegal("the ship is not available")
-        tid = st.units[ship]["tile"]
-        if not any(u["owner"] == victim and u["kind"] == "S" and u["tile"] == tid for u in st.units.values()):
-            illegal("the victim has no ship on your ship's tile")
-    elif cid == "P01":
-        step = dict(MIGRATE_STEP)
-    elif cid in ("P06", "P07"):
-        if st.sur < 1:
-            illegal("there are no surplus workers")
-    elif cid == "P13":
-        if st.reb < 1:
-            illegal("rebellion is already 0")
-        tokens = req_tokens(cmd)
-        check_payment(st, seat, D.FESTIVAL_COST, tokens, fee)
-    elif cid == "P14":
-        cubes = opt_list(cmd, "cubes")
-        if not 1 <= len(cubes) <= 2 or any(c not in D.RESOURCES for c in cubes):
-            invalid("cubes must list 1 or 2 resources")
-        for r in set(cubes):
-            k = cubes.count(r)
-            if p["cubes"][r] < k:
-                illegal(f"you do not hold {k} {r}")
-            if st.dom[r] + k > D.DOM_CAP:
-                illegal(f"the domestic {r} row has no room")
-    if not ctx:
-        return
-    ad = D.CARDS[cid].use == "AD"
-    ctx.emit(
-        {
-            "type": "CardUsed",
-            "seat": seat,
-            "card": cid,
-            "name": name,
-            "owner": owner,
-            "fee": fee,
-            "ad": ad,
-            "step": step,
-        }
-    )
-    if cid in ("C01", "C02"):
-        ctx.emit({"type": "CardsRevealed", "seat": seat, "card": cid, "cards": ctx.st.deck[: D.RESEARCH_REVEAL]})
-    elif cid == "C06":
-        down = 2 if controlled_buildings(st, seat, "TEMPLE") else 1
-        change_reb(ctx, -down, "missionary")
-    elif cid == "C13":
-        explore_events(ctx, seat, pick, cards)
-        if cards:
-            ctx.emit(
-                {
-                    "type": "CardUsed",
-                    "seat": seat,
-                    "card": "C12",
-                    "name": "CARTOGRAPHER",
-                    "owner": seat,
-                    "fee": 0,
-                    "ad": False,
-                    "step": None,
-                }
-            )
-    elif cid == "C18":
-        ctx.emit({"type": "UnitEngaged", "unit": ship})
-        loot = min(D.PIRATE_LOOT, st.players[victim]["money"])
-        if loot:
-            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": loot, "counterpart": victim, "reason": "pirate"})
-        change_reb(ctx, 1, "pirate")
-    elif cid == "P06":
-        change_sur(ctx, -D.EDUCATION_SUR, "education")
-    elif cid == "P07":
-        change_sur(ctx, -D.EMIGRATION_SUR, "emigration")
-        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": D.EMIGRATION_MONEY, "reason": "emigration"})
-    elif cid == "P13":
-        ctx.emit(payment_event(seat, D.FESTIVAL_COST, tokens, 0, "festival"))
-        change_reb(ctx, -D.FESTIVAL_REB, "festival")
-    elif cid == "P14":
-        ctx.emit({"type": "CubesToMarket", "seat": seat, "resources": list(cubes), "reason": "charity"})
-        if len(cubes) == 2:
-            change_reb(ctx, -1, "charity")
-    elif effect is not None:
-        ctx.emit(effect)
-
-
-def cmd_build_wonder(st, seat, cmd, ctx):
+# ---------------------------------------------------------------------------------------------------- wonders
+def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     cid = req_str(cmd, "card")
     if cid not in D.CARDS or D.CARDS[cid].use != "WONDER":
         illegal("card must be a wonder")
@@ -520,7 +385,9 @@ def cmd_build_wonder(st, seat, cmd, ctx):
     if not available(st.units[citizen]):
         illegal("the sacrificed citizen must be available")
     tokens = req_tokens(cmd)
-    cubes, money = D.CARDS[cid].wonder_cost
+    cost = D.CARDS[cid].wonder_cost
+    assert cost is not None, "every wonder has a cost"
+    cubes, money = cost
     check_payment(st, seat, cubes, tokens, money)
     if not ctx:
         return

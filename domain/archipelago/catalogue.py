@@ -63,7 +63,7 @@ def _objective(o: D.Objective) -> dict[str, Any]:
     if o.special == "SEPARATIST":
         effect = f"Separatist: wins if the colony becomes independent. Scoring: {o.criterion} ({criterion})."
     else:
-        cond = PREDICATES[o.condition].split(": ", 1)[1]
+        cond = PREDICATES[str(o.condition)].split(": ", 1)[1]
         effect = f"End condition {o.condition}({arg}): {cond}. Scoring: {o.criterion} ({criterion})." + (
             " Pacifist: bonus VP if rebellion stays low." if o.special == "PACIFIST" else ""
         )

@@ -228,28 +228,51 @@ def reachable_by_convoy(st: ArchState, seat: int, t0: str) -> set[str]:
     return {t for t in seen if st.tiles[t]["land"]}
 
 
-def market_ok(
-    st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
-) -> int:
-    """Validate one market transaction; return its price."""
+def market_problem(st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0) -> str | None:
+    """Why one market transaction is refused, or ``None`` when it is allowed."""
     row = st.dom if market == "DOM" else st.exp
     table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
     cap = D.DOM_CAP if market == "DOM" else D.EXP_CAP
     p = st.players[seat]
     if op == "BUY":
         if row[resource] < 1:
-            illegal(f"the {market} {resource} row is empty")
+            return f"the {market} {resource} row is empty"
         price = table[resource][row[resource] - 1]
         if p["money"] < price + extra_money:
-            illegal(f"buying costs {price} florins")
-        return price
+            return f"buying costs {price} florins"
+        return None
     if row[resource] >= cap:
-        illegal(f"the {market} {resource} row is full")
+        return f"the {market} {resource} row is full"
     if p["cubes"][resource] < 1:
-        illegal(f"you hold no {resource} cube")
+        return f"you hold no {resource} cube"
     if p["money"] < extra_money:
-        illegal("cannot pay the fee")
+        return "cannot pay the fee"
+    return None
+
+
+def market_price(
+    st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
+) -> int | None:
+    """The price of one market transaction (a sale earns ``bonus`` more), or ``None`` when it is refused."""
+    if market_problem(st, seat, market, op, resource, extra_money) is not None:
+        return None
+    row = st.dom if market == "DOM" else st.exp
+    table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
+    if op == "BUY":
+        return table[resource][row[resource] - 1]
     return table[resource][row[resource]] + bonus
+
+
+def market_ok(
+    st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
+) -> int:
+    """Validate one market transaction; return its price."""
+    problem = market_problem(st, seat, market, op, resource, extra_money)
+    if problem is not None:
+        illegal(problem)
+    price = market_price(st, seat, market, op, resource, extra_money, bonus)
+    assert price is not None
+    return price
 
 
 def any_id(x: Any) -> bool:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from domain.archipelago import actions as A
-from domain.archipelago import misc as M
+from domain.archipelago import auction as U
+from domain.archipelago import crises as C
+from domain.archipelago import ending as N
+from domain.archipelago import evo_market as E
+from domain.archipelago import opening as O
 from domain.archipelago import steps as S
+from domain.archipelago import trades as T
+from domain.archipelago.card_uses import cmd_use_card
 from domain.archipelago.checks import illegal, invalid
 from domain.archipelago.engine import Ctx, GameOver, advance
-from domain.archipelago.state import ArchState, clone
+from domain.archipelago.state import ArchState, copy_on_write, t0_of
 from domain.game import IllegalCommand, NotYourTurn
 
 STEP_COMMANDS = {
@@ -54,19 +61,21 @@ PROMPT_COMMANDS = {
     **{f"step_{k}": v for k, v in STEP_COMMANDS.items()},
 }
 
-HANDLERS = {
-    "keep_objectives": M.cmd_keep_objectives,
-    "place_start_tile": M.cmd_place_start_tile,
+CommandHandler = Callable[[ArchState, int, dict, Ctx | None], None]
+
+HANDLERS: dict[str, CommandHandler] = {
+    "keep_objectives": O.cmd_keep_objectives,
+    "place_start_tile": O.cmd_place_start_tile,
     "choose_market_icon": S.cmd_choose_market_icon,
     "choose_own_icon": S.cmd_choose_own_icon,
-    "discard_card": M.cmd_discard_card,
-    "supply": M.cmd_supply,
-    "activate_temple": M.cmd_activate_temple,
-    "temple_done": M.cmd_temple_done,
-    "supply_done": M.cmd_supply_done,
-    "export_supply": M.cmd_export_supply,
-    "bid": M.cmd_bid,
-    "order_pick": M.cmd_order_pick,
+    "discard_card": E.cmd_discard_card,
+    "supply": C.cmd_supply,
+    "activate_temple": C.cmd_activate_temple,
+    "temple_done": C.cmd_temple_done,
+    "supply_done": C.cmd_supply_done,
+    "export_supply": C.cmd_export_supply,
+    "bid": U.cmd_bid,
+    "order_pick": U.cmd_order_pick,
     "harvest": A.cmd_harvest,
     "recruit": A.cmd_recruit,
     "reproduce": A.cmd_reproduce,
@@ -75,19 +84,19 @@ HANDLERS = {
     "explore": A.cmd_explore,
     "migrate": A.cmd_migrate,
     "build": A.cmd_build,
-    "use_card": A.cmd_use_card,
+    "use_card": cmd_use_card,
     "build_wonder": A.cmd_build_wonder,
     "use_building": A.cmd_use_building,
-    "offer_open": M.cmd_offer_open,
+    "offer_open": T.cmd_offer_open,
     "end_turn": A.cmd_end_turn,
     "pass": A.cmd_pass,
-    "offer_add": M.cmd_offer_add,
-    "offer_send": M.cmd_offer_send,
-    "offer_cancel": M.cmd_offer_cancel,
-    "offer_accept": M.cmd_offer_accept,
-    "offer_decline": M.cmd_offer_decline,
-    "evo_buy": M.cmd_evo_buy,
-    "evo_rotate": M.cmd_evo_rotate,
+    "offer_add": T.cmd_offer_add,
+    "offer_send": T.cmd_offer_send,
+    "offer_cancel": T.cmd_offer_cancel,
+    "offer_accept": T.cmd_offer_accept,
+    "offer_decline": T.cmd_offer_decline,
+    "evo_buy": E.cmd_evo_buy,
+    "evo_rotate": E.cmd_evo_rotate,
     "harvest_assign": S.cmd_harvest_assign,
     "harvest_done": S.cmd_harvest_done,
     "hire": S.cmd_hire,
@@ -107,7 +116,7 @@ HANDLERS = {
     "ability_done": S.cmd_ability_done,
     "research_pick": S.cmd_research_pick,
     "card_done": S.cmd_card_done,
-    "declare_end": M.cmd_declare_end,
+    "declare_end": N.cmd_declare_end,
 }
 
 
@@ -119,10 +128,11 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     if ph == "OBJECTIVES":
         return "objectives", [s for s in range(st.n) if not st.kept[s]]
     if ph == "TURN0":
-        if st.t0["idx"] >= len(st.order):  # between the events of the last placement: nobody is prompted
+        t0 = t0_of(st)
+        if t0["idx"] >= len(st.order):  # between the events of the last placement: nobody is prompted
             return None, []
-        seat = st.order[st.t0["idx"]]
-        return ("turn0_place" if st.t0["sub"] == "place" else "turn0_icon"), [seat]
+        seat = st.order[t0["idx"]]
+        return ("turn0_place" if t0["sub"] == "place" else "turn0_icon"), [seat]
     if st.discard_pending is not None:
         return "discard", [st.discard_pending]
     if st.crisis is not None:
@@ -133,6 +143,7 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     if ph == "BID":
         return "bid", [s for s in st.bidders if s not in st.bids]
     if ph == "ORDER":
+        assert st.picker is not None
         return "order", [st.picker]
     if ph == "ACTIONS" and st.turn is not None:
         seat = st.turn["seat"]
@@ -152,19 +163,21 @@ def to_act(st: ArchState) -> set[int]:
     return set(prompt(st)[1])
 
 
-def handler_for(st: ArchState, kind: str, ctype: str):
+def handler_for(st: ArchState, kind: str, ctype: str) -> CommandHandler:
     if ctype == "stand":
-        return M.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
+        return C.cmd_crisis_stand if kind == "dom_supply" else S.cmd_diplomat_stand
     return HANDLERS[ctype]
 
 
-def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
+def opening(st: ArchState, cmd: object, seat: object) -> tuple[str, str]:
+    """The checks every command passes before its handler: game running, a command object, the seat's turn,
+    a known type that the current prompt allows. Returns the prompt kind and the command type."""
     if not st.started or st.phase == "OVER":
         raise IllegalCommand("game_over", "the game is over")
     if not isinstance(cmd, dict):
         invalid("a command must be an object with a 'type'")
     kind, seats = prompt(st)
-    if not isinstance(seat, int) or seat not in seats:
+    if kind is None or not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
         raise NotYourTurn()
     ctype = cmd.get("type")
     if not isinstance(ctype, str) or (ctype not in HANDLERS and ctype != "stand"):
@@ -173,39 +186,40 @@ def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list
         illegal(f"{ctype} is not possible now; expected one of {', '.join(PROMPT_COMMANDS[kind])} or declare_end")
     if ctype == "declare_end" and st.phase in ("OBJECTIVES", "TURN0"):
         illegal("the end cannot be declared during setup and turn 0")
-    handler = handler_for(st, kind, ctype)
+    return kind, ctype
+
+
+def run(st: ArchState, cmd: object, seat: object, rng: random.Random | None) -> list[dict]:
+    """Validate and apply ``cmd`` on ``st`` itself, in one pass: every handler checks the whole command
+    before its first event, so a refused command raises ``IllegalCommand`` before ``st`` changes."""
+    kind, ctype = opening(st, cmd, seat)
+    return _handle(st, kind, ctype, cmd, seat, rng)  # type: ignore[arg-type]  # opening checked the types
+
+
+def _handle(
+    st: ArchState, kind: str, ctype: str, cmd: dict, seat: int, rng: random.Random | None, shared: bool = False
+) -> list[dict]:
+    ctx = Ctx(st, rng, shared)
     try:
-        handler(st, seat, cmd, None)
-    except IllegalCommand:
-        raise
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # defensive: malformed input
-        raise IllegalCommand("invalid_command", f"malformed command: {exc}") from exc
-    ctx = Ctx(clone(st), rng)
-    try:
-        handler(ctx.st, seat, cmd, ctx)
+        handler_for(st, kind, ctype)(st, seat, cmd, ctx)
     except GameOver:
         return ctx.events
     advance(ctx)
     return ctx.events
 
 
+def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
+    """The events ``cmd`` causes; ``st`` is left as it was. The handler runs once, on a copy that shares every
+    container with ``st`` until an event touches it (``engine.Ctx``)."""
+    kind, ctype = opening(st, cmd, seat)
+    return _handle(copy_on_write(st, ()), kind, ctype, cmd, seat, rng, shared=True)  # type: ignore[arg-type]
+
+
 def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) -> tuple[list[dict], ArchState]:
-    """Fast path for bots: one validation, events applied in place on a single copy.
+    """``decide`` and the state after its events, from one copy of ``st``.
 
     Equivalent to ``decide`` followed by folding its events (a property test checks this).
     """
-    if not st.started or st.phase == "OVER":
-        raise IllegalCommand("game_over", "the game is over")
-    kind, seats = prompt(st)
-    if seat not in seats:
-        raise NotYourTurn()
-    ctype = cmd.get("type")
-    if ctype != "declare_end" and ctype not in PROMPT_COMMANDS[kind]:
-        illegal(f"{ctype} is not possible now")
-    ctx = Ctx(clone(st), rng)
-    try:
-        handler_for(st, kind, ctype)(ctx.st, seat, cmd, ctx)
-    except GameOver:
-        return ctx.events, ctx.st
-    advance(ctx)
-    return ctx.events, ctx.st
+    new = copy_on_write(st, ())
+    kind, ctype = opening(new, cmd, seat)
+    return _handle(new, kind, ctype, cmd, seat, rng, shared=True), new

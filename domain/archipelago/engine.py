@@ -6,22 +6,28 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from domain.archipelago import data as D
-from domain.archipelago.evolve import apply
+from domain.archipelago.evolve import TOUCHES, apply
 from domain.archipelago.scoring import condition_true, declarable, final_ranking
 from domain.archipelago.state import (
+    COPIERS,
     ArchState,
     both_faces,
     ceil_pct,
     cit_total,
     controlled_buildings,
+    crisis_of,
     face_of,
     lying_count,
     neighbor,
     objectives_in_play,
+    p6_of,
     population,
     rotate_edges,
+    step_of,
+    t0_of,
 )
 
 
@@ -30,12 +36,29 @@ class GameOver(Exception):
 
 
 class Ctx:
-    def __init__(self, st: ArchState, rng: random.Random | None) -> None:
+    """Emits events: each is applied to ``st`` at once and recorded.
+
+    With ``shared=True``, ``st`` is a shallow copy whose containers still belong to another state: before an event
+    is applied, the fields it touches (``fold.TOUCHES``) are copied once, so the other state never changes. Command
+    handlers only read the state and emit; the fold handlers are the only code that changes it.
+    """
+
+    def __init__(self, st: ArchState, rng: random.Random | None, shared: bool = False) -> None:
         self.st = st
         self.rng = rng
         self.events: list[dict] = []
+        self._shared: set[str] | None = set(COPIERS) if shared else None
 
     def emit(self, ev: dict) -> None:
+        shared = self._shared
+        if shared:
+            fields = self.st.__dict__
+            for name in TOUCHES.get(ev["type"], ()):
+                if name in shared:
+                    shared.discard(name)
+                    value = fields[name]
+                    if value is not None:
+                        fields[name] = COPIERS[name](value)
         apply(self.st, ev)
         self.events.append(ev)
         if self.st.options.get("auto_end") and self.st.phase not in _NO_AUTO_END:
@@ -49,7 +72,7 @@ class Ctx:
 
 def check_loss(ctx: Ctx) -> None:
     st = ctx.st
-    if st.phase != "OVER" and st.reb > population(st):
+    if st.reb and st.phase != "OVER" and st.reb > population(st):
         winner = None
         for s, oid in objectives_in_play(st):
             if s is not None and D.OBJECTIVES[oid].special == "SEPARATIST":
@@ -146,7 +169,7 @@ def turn0_positions(st: ArchState) -> list[tuple[int, int]]:
 
 def turn0_placements(st: ArchState, seat: int) -> list[tuple[str, tuple[int, int], str, int]]:
     out = []
-    relaxed = st.t0["relaxed"]
+    relaxed = t0_of(st)["relaxed"]
     for tid, _up in st.hands[seat]:
         for pos in turn0_positions(st):
             for face in ("A", "B"):
@@ -196,7 +219,7 @@ def icon_progress(ctx: Ctx, seat: int, holder: dict, tid: str) -> bool:
         if len({ctx.st.tiles[tid]["icons"][i] for i in cands}) > 1:
             return False
         emit_icon(ctx, seat, tid, which, cands[0])
-        holder = ctx.st.t0 if ctx.st.phase == "TURN0" else ctx.st.step
+        holder = t0_of(ctx.st) if ctx.st.phase == "TURN0" else step_of(ctx.st)
 
 
 def shuffled_stack(rng: random.Random, tiles: list[str]) -> list[dict]:
@@ -223,8 +246,9 @@ def start_turn0(ctx: Ctx) -> None:
 
 def _turn0(ctx: Ctx) -> bool:
     st = ctx.st
-    t0 = st.t0
+    t0 = t0_of(st)
     if t0["idx"] >= st.n:
+        assert ctx.rng is not None, "turn 0 ends inside a command, which has a generator"
         pool = [x[0] for x in st.stack] + [x[0] for h in st.hands for x in h] + [x[0] for x in st.set_aside]
         ctx.emit({"type": "ExplorationStackReshuffled", "stack": shuffled_stack(ctx.rng, sorted(pool))})
         ctx.emit({"type": "RoundStarted", "round": 1})
@@ -237,7 +261,7 @@ def _turn0(ctx: Ctx) -> bool:
             ctx.emit({"type": "Turn0HandSetAside", "seat": seat, "tiles": [x[0] for x in st.hands[seat]]})
         deal_hand(ctx, seat)
         return True
-    if icon_progress(ctx, seat, st.t0, t0["tile"]):
+    if icon_progress(ctx, seat, t0, t0["tile"]):
         ctx.emit({"type": "Turn0PlayerDone", "seat": seat})
         return True
     return False
@@ -304,7 +328,7 @@ def beige_event(ctx: Ctx, card: str) -> None:
     st = ctx.st
     back = D.CARDS[card].back
     code = back.event
-    ev = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
+    ev: dict[str, Any] = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
     if code == "FAIR_WEATHER":
         ev["rebellion_down"] = min(D.FAIR_WEATHER_REB, st.reb)
     elif code == "PEACE_TREATY":
@@ -340,7 +364,7 @@ def _actions(ctx: Ctx) -> bool:
     st = ctx.st
     if st.turn is not None:
         return False
-    from domain.archipelago.legal import has_turn_action
+    from domain.archipelago.legal_turn import has_turn_action
 
     for k in range(1, st.n + 1):
         idx = (st.active + k) % st.n
@@ -357,7 +381,7 @@ def _actions(ctx: Ctx) -> bool:
 
 def _evolution(ctx: Ctx) -> bool:
     st = ctx.st
-    stage = st.p6["stage"]
+    stage = p6_of(st)["stage"]
     if stage == "step":
         if st.active >= st.n:
             ctx.emit({"type": "RoundEnded", "round": st.round})
@@ -387,7 +411,7 @@ def _evolution(ctx: Ctx) -> bool:
 # ---------------------------------------------------------------------------------------------------- crises
 def _crisis(ctx: Ctx) -> bool:
     st = ctx.st
-    c = st.crisis
+    c = crisis_of(st)
     back = D.CARDS[c["card"]].back
     if c["part"] is None:
         if back.domestic and "DOM" not in c["done"]:

@@ -1,29 +1,18 @@
-"""Archipelago fold: ``apply(state, event)`` mutates a private copy; it never validates."""
+"""Archipelago fold, part 1: setup, rounds, money and cubes, turn actions (see ``fold`` for the registry).
+
+Importing this module registers every event handler, those of ``evolve_map``, ``evolve_crises`` and
+``evolve_market`` included.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago import data as D
-from domain.archipelago.state import ArchState, face_of, rotate_edges
-
-_H: dict = {}
-
-
-def on(name):
-    def deco(fn):
-        _H[name] = fn
-        return fn
-
-    return deco
-
-
-def apply(st: ArchState, ev: dict) -> None:
-    fn = _H.get(ev["type"])
-    if fn is not None:
-        fn(st, ev)
+from domain.archipelago.fold import TOUCHES, apply, evolve, on
+from domain.archipelago.state import ArchState, Player, deep_copy, face_of, rotate_edges, step_of, t0_of, turn_of
 
 
 # ---------------------------------------------------------------------------------------------------- setup
-def _new_player(n: int) -> dict:
+def _new_player(n: int) -> Player:
     mult = D.TWO_PLAYER_SUPPLY_FACTOR if n == 2 else 1
     return {
         "money": D.START_MONEY,
@@ -61,7 +50,7 @@ def place_tile(st: ArchState, tid: str, pos: tuple[int, int], face: str, rot: in
     st.posmap[pos] = tid
 
 
-@on("GameStarted")
+@on("GameStarted", "bank", "dom", "posmap", "tiles")
 def _game_started(st: ArchState, ev: dict) -> None:
     n = ev["seats"]
     opts = ev["options"]
@@ -94,12 +83,12 @@ def _game_started(st: ArchState, ev: dict) -> None:
 
 
 @on("EvolutionDeckShuffled")
-def _deck(st, ev):
+def _deck(st: ArchState, ev: dict) -> None:
     st.deck = list(ev["deck"])
 
 
-@on("EvolutionMarketDealt")
-def _market_dealt(st, ev):
+@on("EvolutionMarketDealt", "deck", "market", "resolved_red")
+def _market_dealt(st: ArchState, ev: dict) -> None:
     for i, c in enumerate(ev["cards"]):
         st.market[i] = [c, 0]
     st.deck = st.deck[len(ev["cards"]) :]
@@ -108,12 +97,12 @@ def _market_dealt(st, ev):
 
 
 @on("TrendsRevealed")
-def _trends(st, ev):
+def _trends(st: ArchState, ev: dict) -> None:
     st.trends = list(ev["trends"])
 
 
-@on("ObjectivesDealt")
-def _obj_dealt(st, ev):
+@on("ObjectivesDealt", "dealt_objectives", "objectives", "options")
+def _obj_dealt(st: ArchState, ev: dict) -> None:
     if st.options.get("more_fun"):
         st.dealt_objectives[ev["seat"]] = list(ev["cards"])
     else:
@@ -121,62 +110,62 @@ def _obj_dealt(st, ev):
 
 
 @on("ObjectivesLaidOut")
-def _obj_laid(st, ev):
+def _obj_laid(st: ArchState, ev: dict) -> None:
     st.table_objectives = list(ev["cards"])
 
 
 @on("ObjectiveChoiceStarted")
-def _obj_choice(st, ev):
+def _obj_choice(st: ArchState, ev: dict) -> None:
     st.phase = "OBJECTIVES"
 
 
-@on("ObjectivesKept")
-def _obj_kept(st, ev):
+@on("ObjectivesKept", "kept", "objectives")
+def _obj_kept(st: ArchState, ev: dict) -> None:
     st.objectives[ev["seat"]] = list(ev["cards"])
     st.kept[ev["seat"]] = True
 
 
 @on("ExplorationStackShuffled")
-def _stack(st, ev):
+def _stack(st: ArchState, ev: dict) -> None:
     st.stack = [[t["tile"], t["up"]] for t in ev["stack"]]
     st.hands = [[] for _ in range(st.n)]
     st.set_aside = []
 
 
 @on("ExplorationStackReshuffled")
-def _restack(st, ev):
+def _restack(st: ArchState, ev: dict) -> None:
     _stack(st, ev)
 
 
 @on("Turn0Started")
-def _t0(st, ev):
+def _t0(st: ArchState, ev: dict) -> None:
     st.phase = "TURN0"
     st.t0 = {"idx": 0, "sub": "place", "tile": None, "hands_set": 0, "relaxed": False, "market_icon": None}
 
 
-@on("Turn0HandDealt")
-def _hand(st, ev):
+@on("Turn0HandDealt", "hands", "stack")
+def _hand(st: ArchState, ev: dict) -> None:
     k = len(ev["tiles"])
     st.hands[ev["seat"]] += [list(x) for x in st.stack[:k]]
     st.stack = st.stack[k:]
 
 
-@on("Turn0HandSetAside")
-def _set_aside(st, ev):
+@on("Turn0HandSetAside", "hands", "set_aside", "t0")
+def _set_aside(st: ArchState, ev: dict) -> None:
     st.set_aside += st.hands[ev["seat"]]
     st.hands[ev["seat"]] = []
-    st.t0["hands_set"] += 1
-    if st.t0["hands_set"] >= D.TURN0_HAND_LIMIT:
-        st.t0["relaxed"] = True
+    t0_of(st)["hands_set"] += 1
+    if t0_of(st)["hands_set"] >= D.TURN0_HAND_LIMIT:
+        t0_of(st)["relaxed"] = True
 
 
-@on("SetAsidePileRecycled")
-def _recycle(st, ev):
+@on("SetAsidePileRecycled", "set_aside", "stack")
+def _recycle(st: ArchState, ev: dict) -> None:
     st.stack = st.stack + st.set_aside
     st.set_aside = []
 
 
-def _new_unit(st, seat, kind, uid, tid):
+def _new_unit(st: ArchState, seat: int, kind: str, uid: str, tid: str) -> None:
     p = st.players[seat]
     if kind == "C":
         p["sup_c"] -= 1
@@ -194,26 +183,26 @@ def _new_unit(st, seat, kind, uid, tid):
     }
 
 
-@on("StartTilePlaced")
-def _start_tile(st, ev):
+@on("StartTilePlaced", "hands", "posmap", "t0", "tiles")
+def _start_tile(st: ArchState, ev: dict) -> None:
     seat, tid = ev["seat"], ev["tile"]
     st.hands[seat] = [h for h in st.hands[seat] if h[0] != tid]
     place_tile(st, tid, (ev["pos"]["q"], ev["pos"]["r"]), ev["face"], ev["rot"])
-    st.t0.update(sub="icons", tile=tid, hands_set=0, relaxed=False, market_icon=None, own_done=False)
+    t0_of(st).update(sub="icons", tile=tid, hands_set=0, relaxed=False, market_icon=None, own_done=False)
 
 
-@on("CitizenAdded")
-def _cit_added(st, ev):
+@on("CitizenAdded", "next_unit", "players", "units")
+def _cit_added(st: ArchState, ev: dict) -> None:
     _new_unit(st, ev["seat"], "C", ev["unit"], ev["tile"])
 
 
-@on("ShipAdded")
-def _ship_added(st, ev):
+@on("ShipAdded", "next_unit", "players", "units")
+def _ship_added(st: ArchState, ev: dict) -> None:
     _new_unit(st, ev["seat"], "S", ev["unit"], ev["tile"])
 
 
-@on("ExplorerTokenTaken")
-def _token(st, ev):
+@on("ExplorerTokenTaken", "players", "stacks")
+def _token(st: ArchState, ev: dict) -> None:
     st.stacks[ev["stack"]] -= 1
     st.players[ev["seat"]]["tokens"] += 1
     if st.stacks[ev["stack"]] == 0:
@@ -224,43 +213,43 @@ def _token(st, ev):
 
 
 @on("SurplusChanged")
-def _sur(st, ev):
+def _sur(st: ArchState, ev: dict) -> None:
     st.sur = max(0, min(D.SURPLUS_MAX, st.sur + ev["delta"]))
 
 
 @on("RebellionChanged")
-def _reb(st, ev):
+def _reb(st: ArchState, ev: dict) -> None:
     st.reb = max(0, st.reb + ev["delta"])
 
 
-@on("MarketIconChosen")
-def _market_icon(st, ev):
+@on("MarketIconChosen", "bank", "dom", "step", "t0")
+def _market_icon(st: ArchState, ev: dict) -> None:
     if ev["added"]:
         st.bank[ev["resource"]] -= 1
         st.dom[ev["resource"]] += 1
-    holder = st.t0 if st.phase == "TURN0" else st.step
+    holder = t0_of(st) if st.phase == "TURN0" else step_of(st)
     holder["market_icon"] = ev["icon"]
 
 
-@on("OwnIconChosen")
-def _own_icon(st, ev):
+@on("OwnIconChosen", "bank", "players", "step", "t0")
+def _own_icon(st: ArchState, ev: dict) -> None:
     if ev["gained"]:
         st.bank[ev["resource"]] -= 1
         st.players[ev["seat"]]["cubes"][ev["resource"]] += 1
-    holder = st.t0 if st.phase == "TURN0" else st.step
+    holder = t0_of(st) if st.phase == "TURN0" else step_of(st)
     holder["own_done"] = True
 
 
-@on("Turn0PlayerDone")
-def _t0_done(st, ev):
-    st.t0.update(
-        idx=st.t0["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
+@on("Turn0PlayerDone", "t0")
+def _t0_done(st: ArchState, ev: dict) -> None:
+    t0_of(st).update(
+        idx=t0_of(st)["idx"] + 1, sub="place", tile=None, hands_set=0, relaxed=False, market_icon=None, own_done=False
     )
 
 
 # ---------------------------------------------------------------------------------------------------- round
-@on("RoundStarted")
-def _round(st, ev):
+@on("RoundStarted", "buildings", "players", "tiles", "units")
+def _round(st: ArchState, ev: dict) -> None:
     st.phase = "RESET"
     st.round = ev["round"]
     st.t0 = None
@@ -268,7 +257,14 @@ def _round(st, ev):
     for p in st.players:
         p["ad_avail"] = p["ad_total"]
         p.update(
-            reproduced=False, market_used=False, port_used=False, personal_explore_used=False, taxed=0, passed=False
+            {
+                "reproduced": False,
+                "market_used": False,
+                "port_used": False,
+                "personal_explore_used": False,
+                "taxed": 0,
+                "passed": False,
+            }
         )
     st.shared_explores = 0
     st.tax_used = 0
@@ -286,20 +282,20 @@ def _round(st, ev):
 
 
 @on("BiddingStarted")
-def _bidding(st, ev):
+def _bidding(st: ArchState, ev: dict) -> None:
     st.phase = "BID"
     st.bidders = list(ev["seats"])
     st.bid_attempt = ev["attempt"]
     st.bids = {}
 
 
-@on("BidCommitted")
-def _bid(st, ev):
+@on("BidCommitted", "bids")
+def _bid(st: ArchState, ev: dict) -> None:
     st.bids[ev["seat"]] = ev["amount"]
 
 
-@on("BidsRevealed")
-def _bids_revealed(st, ev):
+@on("BidsRevealed", "players")
+def _bids_revealed(st: ArchState, ev: dict) -> None:
     for b in ev["bids"]:
         st.players[b["seat"]]["money"] -= b["amount"]
     st.bids = {}
@@ -307,19 +303,19 @@ def _bids_revealed(st, ev):
 
 
 @on("AuctionWon")
-def _auction_won(st, ev):
+def _auction_won(st: ArchState, ev: dict) -> None:
     st.phase = "ORDER"
     st.picker = ev["seat"]
     st.picked = []
 
 
-@on("OrderPicked")
-def _order_pick(st, ev):
+@on("OrderPicked", "picked")
+def _order_pick(st: ArchState, ev: dict) -> None:
     st.picked.append(ev["picked"])
 
 
 @on("TurnOrderSet")
-def _order_set(st, ev):
+def _order_set(st: ArchState, ev: dict) -> None:
     st.order = list(ev["order"])
     st.picker = None
     st.picked = []
@@ -327,7 +323,7 @@ def _order_set(st, ev):
 
 
 @on("PhaseStarted")
-def _phase(st, ev):
+def _phase(st: ArchState, ev: dict) -> None:
     st.phase = ev["phase"]
     if ev["phase"] == "BALANCE":
         st.p4_done = False
@@ -341,7 +337,7 @@ def _phase(st, ev):
 
 
 @on("GameEnded")
-def _ended(st, ev):
+def _ended(st: ArchState, ev: dict) -> None:
     st.phase = "OVER"
     st.end = {k: v for k, v in ev.items() if k != "type"}
     st.crisis = None
@@ -350,29 +346,29 @@ def _ended(st, ev):
 
 
 @on("RoundEnded")
-def _round_end(st, ev):
+def _round_end(st: ArchState, ev: dict) -> None:
     st.rounds_completed += 1
     st.p6 = None
     st.turn = None
 
 
 # ---------------------------------------------------------------------------------------------------- money / cubes
-@on("MoneyChanged")
-def _money(st, ev):
+@on("MoneyChanged", "players")
+def _money(st: ArchState, ev: dict) -> None:
     st.players[ev["seat"]]["money"] += ev["delta"]
     if ev.get("counterpart") is not None:
         st.players[ev["counterpart"]]["money"] -= ev["delta"]
 
 
-@on("CubesGained")
-def _cubes_gained(st, ev):
+@on("CubesGained", "bank", "players")
+def _cubes_gained(st: ArchState, ev: dict) -> None:
     r = ev["resource"]
     st.bank[r] -= ev["count"]
     st.players[ev["seat"]]["cubes"][r] += ev["count"]
 
 
-@on("CubesPaid")
-def _cubes_paid(st, ev):
+@on("CubesPaid", "bank", "players")
+def _cubes_paid(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     for r, k in ev["cubes"].items():
         p["cubes"][r] -= k
@@ -382,8 +378,8 @@ def _cubes_paid(st, ev):
     p["money"] -= ev.get("money", 0)
 
 
-@on("MarketTraded")
-def _market_traded(st, ev):
+@on("MarketTraded", "dom", "exp", "players", "step")
+def _market_traded(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     row = st.dom if ev["market"] == "DOM" else st.exp
     r = ev["resource"]
@@ -396,11 +392,11 @@ def _market_traded(st, ev):
         p["cubes"][r] -= 1
         p["money"] += ev["price"]
     if ev.get("step"):
-        st.step["left"] -= 1
+        step_of(st)["left"] -= 1
 
 
-@on("CubesToMarket")
-def _cubes_to_market(st, ev):
+@on("CubesToMarket", "bank", "dom", "players")
+def _cubes_to_market(st: ArchState, ev: dict) -> None:
     for r in ev["resources"]:
         if ev["seat"] is None:
             st.bank[r] -= 1
@@ -411,28 +407,28 @@ def _cubes_to_market(st, ev):
 
 # ---------------------------------------------------------------------------------------------------- actions
 @on("TurnStarted")
-def _turn_started(st, ev):
+def _turn_started(st: ArchState, ev: dict) -> None:
     st.active = ev["index"]
     st.turn = {"seat": ev["seat"], "action": False, "acted": False, "building": False, "offers": 0, "grants": []}
 
 
-@on("TurnEnded")
-def _turn_ended(st, ev):
+@on("TurnEnded", "players")
+def _turn_ended(st: ArchState, ev: dict) -> None:
     if ev.get("passed"):
         st.players[ev["seat"]]["passed"] = True
     st.turn = None
     st.step = None
 
 
-@on("ActionStarted")
-def _action(st, ev):
+@on("ActionStarted", "card_used", "players", "turn")
+def _action(st: ArchState, ev: dict) -> None:
     seat = ev["seat"]
     p = st.players[seat]
     a = ev["action"]
     if ev.get("ad", True):
         p["ad_avail"] -= 1
-    st.turn["action"] = st.turn["action"] or ev.get("wheel", True)
-    st.turn["acted"] = True
+    turn_of(st)["action"] = turn_of(st)["action"] or ev.get("wheel", True)
+    turn_of(st)["acted"] = True
     for c in ev.get("with", []):
         st.card_used.add(c)
     for f in ev.get("fees", []):
@@ -449,11 +445,11 @@ def _action(st, ev):
         elif ev.get("slot") == "SHARED":
             st.shared_explores += 1
     step = ev.get("step")
-    st.step = dict(step) if step else None
+    st.step = deep_copy(step) if step else None
 
 
-@on("CardUsed")
-def _card_used(st, ev):
+@on("CardUsed", "card_used", "players", "turn")
+def _card_used(st: ArchState, ev: dict) -> None:
     seat = ev["seat"]
     st.card_used.add(ev["card"])
     if ev["ad"]:
@@ -461,394 +457,33 @@ def _card_used(st, ev):
     if ev["fee"]:
         st.players[seat]["money"] -= ev["fee"]
         st.players[ev["owner"]]["money"] += ev["fee"]
-    st.turn["acted"] = True
+    turn_of(st)["acted"] = True
     step = ev.get("step")
     if step:
-        st.step = dict(step)
+        st.step = deep_copy(step)
 
 
-@on("StepUpdated")
-def _step_updated(st, ev):
-    st.step.update(ev["changes"])
+@on("StepUpdated", "step")
+def _step_updated(st: ArchState, ev: dict) -> None:
+    step_of(st).update(deep_copy(ev["changes"]))
 
 
 @on("StepClosed")
-def _step_closed(st, ev):
+def _step_closed(st: ArchState, ev: dict) -> None:
     st.step = None
 
 
-@on("BuildingAbilityUsed")
-def _ability(st, ev):
+@on("BuildingAbilityUsed", "players", "turn", "units")
+def _ability(st: ArchState, ev: dict) -> None:
     p = st.players[ev["seat"]]
     p["money"] -= ev["fee"]
     p["market_used" if ev["building"] == "MARKET" else "port_used"] = True
     st.units[ev["anchor"]]["engaged"] = True
-    st.turn["acted"] = True
-    st.turn["building"] = True
+    turn_of(st)["acted"] = True
+    turn_of(st)["building"] = True
     st.step = {"kind": "ability", "market": "DOM" if ev["building"] == "MARKET" else "EXP", "left": ev["trades"]}
 
 
-# ---------------------------------------------------------------------------------------------------- units
-def _vacate(st, u):
-    place = u["place"]
-    if place.startswith("B:"):
-        st.buildings[u["tile"]][place[2:]] = None
-    elif place.startswith("I:"):
-        st.tiles[u["tile"]]["occ"][int(place[2:])] = None
-    u["temp"] = False
+from domain.archipelago import evolve_crises, evolve_map, evolve_market  # noqa: E402  (they register their handlers)
 
-
-@on("UnitMoved")
-def _unit_moved(st, ev):
-    u = st.units[ev["unit"]]
-    _vacate(st, u)
-    u["tile"] = ev["to"]
-    u["place"] = "LAND" if u["kind"] == "C" else "SEA"
-    if st.step and st.step.get("kind") == "migrate":
-        mv = st.step["moved"]
-        if ev["unit"] not in mv:
-            mv.append(ev["unit"])
-        for key in ("walk", "convoy", "sea"):
-            if ev.get("via") == key:
-                st.step[key][ev["unit"]] = st.step[key].get(ev["unit"], 0) + 1
-        if ev.get("via") == "sea":
-            st.step["ship_moves"] += 1
-
-
-@on("UnitAssigned")
-def _assigned(st, ev):
-    u = st.units[ev["unit"]]
-    _vacate(st, u)
-    u["place"] = f"I:{ev['icon']}"
-    u["engaged"] = True
-    st.tiles[u["tile"]]["occ"][ev["icon"]] = ev["unit"]
-    st.step["assigned"].append(ev["unit"])
-
-
-@on("UnitHoused")
-def _housed(st, ev):
-    u = st.units[ev["unit"]]
-    _vacate(st, u)
-    u["tile"] = ev["tile"]
-    u["place"] = f"B:{ev['building']}"
-    st.buildings[ev["tile"]][ev["building"]] = ev["unit"]
-    if st.step and st.step.get("kind") == "migrate":
-        st.step["entered"].append(ev["unit"])
-
-
-@on("UnitLeftBuilding")
-def _left(st, ev):
-    u = st.units[ev["unit"]]
-    _vacate(st, u)
-    u["place"] = "LAND" if u["kind"] == "C" else "SEA"
-    if st.step and st.step.get("kind") == "migrate":
-        st.step["left_b"].append(ev["unit"])
-
-
-@on("UnitEngaged")
-def _engaged(st, ev):
-    st.units[ev["unit"]]["engaged"] = True
-
-
-@on("CitizensLaidDown")
-def _laid_down(st, ev):
-    for u in st.units.values():
-        if u["kind"] == "C":
-            u["lying"] = True
-
-
-@on("CitizenStood")
-def _stood(st, ev):
-    st.units[ev["unit"]]["lying"] = False
-    c = st.crisis
-    if ev.get("mode") == "supply" and c:
-        c["pending"] -= 1
-    elif ev.get("mode") == "priest" and c:
-        c["priest_left"] -= 1
-    elif ev.get("mode") == "diplomat":
-        st.step["left"] -= 1
-
-
-@on("BuildingBuilt")
-def _built(st, ev):
-    tid, b = ev["tile"], ev["building"]
-    st.pool[D.BUILDING_POOL_OF[b]] -= 1
-    st.buildings.setdefault(tid, {})[b] = None
-    u = st.units[ev["builder"]]
-    _vacate(st, u)
-    u["place"] = f"B:{b}"
-    u["engaged"] = True
-    u["temp"] = ev["temp"]
-    st.buildings[tid][b] = ev["builder"]
-
-
-@on("CitizenSacrificed")
-def _sacrificed(st, ev):
-    u = st.units.pop(ev["unit"])
-    _vacate(st, u)
-    p = st.players[ev["seat"]]
-    p["track"].remove(ev["card"])
-    p["wonders"].append({"card": ev["card"], "citizen": ev["unit"]})
-
-
-# ---------------------------------------------------------------------------------------------------- exploration
-@on("TileDrawn")
-def _tile_drawn(st, ev):
-    idx = ev["index"]
-    entry = st.stack.pop(idx)
-    st.step.update(phase="place", tile=entry[0], look=None)
-
-
-@on("CartographerLooked")
-def _cart(st, ev):
-    st.step.update(phase="cartographer", look=ev["count"])
-    st.cart_seen[ev["seat"]] = [list(x) for x in st.stack[: ev["count"]]]
-
-
-@on("TilePlaced")
-def _tile_placed(st, ev):
-    place_tile(st, ev["tile"], (ev["pos"]["q"], ev["pos"]["r"]), ev["face"], ev["rot"])
-    u = st.units[ev["mover"]]
-    _vacate(st, u)
-    u["tile"] = ev["tile"]
-    u["place"] = "LAND" if u["kind"] == "C" else "SEA"
-    st.step.update(phase="icons", market_icon=None, own_done=False)
-
-
-@on("TileDiscarded")
-def _tile_discarded(st, ev):
-    st.tile_discard.append(ev["tile"])
-    st.step = None
-
-
-# ---------------------------------------------------------------------------------------------------- crises
-@on("CrisisStarted")
-def _crisis(st, ev):
-    # a crisis is always the deck's top card; events name only its back (§3.10 v1.2), older logs the card
-    card = ev.get("card") or st.deck[0]
-    st.crisis = {
-        "card": card,
-        "back": D.CARDS[card].back.id,
-        "color": ev["color"],
-        "part": None,
-        "idx": 0,
-        "pending": 0,
-        "temple": None,
-        "temples_used": [],
-        "priest_left": 0,
-        "units": [],
-        "trigger": ev["trigger"],
-        "done": [],
-    }
-
-
-@on("DomesticDemandStarted")
-def _dom_demand(st, ev):
-    c = st.crisis
-    c.update(part="DOM", idx=0, resource=ev["resource"], per_cube=ev["per_cube"], divisor=ev["divisor"])
-    for u in st.units.values():
-        if u["kind"] == "C":
-            u["lying"] = True
-
-
-@on("CubeSupplied")
-def _supplied(st, ev):
-    r, src = ev["resource"], ev["source"]
-    p = st.players[ev["seat"]]
-    if src == "MARKET":
-        row = st.dom if st.crisis["part"] == "DOM" else st.exp
-        row[r] -= 1
-        st.bank[r] += 1
-    elif src == "CUBE":
-        p["cubes"][r] -= 1
-        st.bank[r] += 1
-        p["contrib"] += 1
-    else:
-        p["tokens"] -= 1
-        st.tokens_spent += 1
-        p["contrib"] += 1
-    if st.crisis["part"] == "DOM":
-        st.crisis["pending"] = ev["stand_ups"]
-    else:
-        st.crisis["units"][ev["unit"]]["met"] = True
-
-
-@on("TempleActivated")
-def _temple(st, ev):
-    st.crisis["temple"] = ev["tile"]
-    st.crisis["temples_used"].append(ev["tile"])
-    st.crisis["priest_left"] = ev["priest"]
-
-
-@on("TempleClosed")
-def _temple_closed(st, ev):
-    st.crisis["temple"] = None
-    st.crisis["priest_left"] = 0
-
-
-@on("SupplyTurnEnded")
-def _supply_turn_end(st, ev):
-    st.crisis["idx"] += 1
-
-
-@on("DemandResolved")
-def _demand_resolved(st, ev):
-    st.reb = max(0, st.reb + ev["rebellion"])
-    st.crisis["done"].append(st.crisis["part"])
-    st.crisis["part"] = None
-
-
-@on("ExportDemandStarted")
-def _exp_demand(st, ev):
-    st.crisis.update(part="EXP", idx=0, units=[{"resource": r, "met": False} for r in ev["units"]])
-
-
-@on("CrisisEnded")
-def _crisis_end(st, ev):
-    if st.crisis["color"] == "RED":
-        st.resolved_red.add(st.crisis["card"])
-    if st.crisis["trigger"] == "PHASE4":
-        st.p4_done = True
-    st.crisis = None
-
-
-@on("RedCheckDone")
-def _red_check_done(st, ev):
-    st.red_check_pending = False
-
-
-@on("BeigeEventApplied")
-def _beige(st, ev):
-    st.reb = max(0, st.reb - ev.get("rebellion_down", 0))
-    st.sur = min(D.SURPLUS_MAX, st.sur + ev.get("surplus_up", 0))
-    for s in ev.get("paid", []):
-        st.players[s]["money"] += ev["amount"]
-    for r in ev.get("cubes", []):
-        st.bank[r] -= 1
-        st.dom[r] += 1
-
-
-# ---------------------------------------------------------------------------------------------------- evolution
-@on("EvolutionBought")
-def _bought(st, ev):
-    slot = ev["slot"]
-    st.players[ev["seat"]]["money"] -= ev["price"]
-    st.players[ev["seat"]]["track"].append(st.market[slot][0])
-    st.market[slot] = None
-    if st.p6 is not None:
-        st.p6["stage"] = "after"
-
-
-@on("EvolutionRotated")
-def _rotated(st, ev):
-    for s in ev["slots"]:
-        st.market[s][1] += 1
-    if st.p6 is not None:
-        st.p6["stage"] = "after"
-
-
-@on("EvolutionStepSkipped")
-def _skipped(st, ev):
-    st.p6["stage"] = "after"
-
-
-@on("CardSkulled")
-def _skulled(st, ev):
-    st.evo_discard.append(st.market[ev["slot"]][0])
-    st.market[ev["slot"]] = None
-
-
-@on("SlotRefilled")
-def _refilled(st, ev):
-    st.market[ev["slot"]] = [st.deck.pop(0), 0]
-    st.red_check_pending = True
-
-
-@on("SkullsRemoved")
-def _skulls_removed(st, ev):
-    st.p6["stage"] = "refill"
-
-
-@on("EvolutionStepDone")
-def _step_done(st, ev):
-    st.active += 1
-    st.p6["stage"] = "step"
-
-
-@on("DiscardRequired")
-def _discard_req(st, ev):
-    st.discard_pending = ev["seat"]
-
-
-@on("CardDiscarded")
-def _card_discarded(st, ev):
-    st.players[ev["seat"]]["track"].remove(ev["card"])
-    st.evo_discard.append(ev["card"])
-    st.discard_pending = None
-
-
-@on("CardsRevealed")
-def _revealed(st, ev):
-    k = len(ev["cards"])
-    st.deck = st.deck[k:]
-    st.step = {"kind": "research", "card": ev["card"], "revealed": list(ev["cards"])}
-
-
-@on("ResearchPicked")
-def _research(st, ev):
-    p = st.players[ev["seat"]]
-    if ev["pick"] is not None:
-        p["money"] -= ev["price"]
-        p["track"].append(ev["pick"])
-    st.evo_discard += [c for c in st.step["revealed"] if c != ev["pick"]]
-    st.step = None
-    st.red_check_pending = True
-
-
-# ---------------------------------------------------------------------------------------------------- trading
-@on("OfferOpened")
-def _offer_open(st, ev):
-    st.offer = {"to": ev["to"], "give": [], "get": [], "sent": False}
-    st.turn["offers"] += 1
-
-
-@on("OfferItemAdded")
-def _offer_add(st, ev):
-    st.offer["give" if ev["side"] == "GIVE" else "get"].append(dict(ev["item"]))
-
-
-@on("OfferSent")
-def _offer_sent(st, ev):
-    st.offer["sent"] = True
-
-
-@on("OfferClosed")
-def _offer_closed(st, ev):
-    st.offer = None
-
-
-@on("OfferAccepted")
-def _offer_accepted(st, ev):
-    a, b = ev["seat"], ev["to"]
-    for src, dst, items in ((a, b, ev["give"]), (b, a, ev["get"])):
-        ps, pd = st.players[src], st.players[dst]
-        for it in items:
-            k = it["kind"]
-            if k in ("MONEY_1", "MONEY_5"):
-                amt = 1 if k == "MONEY_1" else 5
-                ps["money"] -= amt
-                pd["money"] += amt
-            elif k == "CUBE":
-                ps["cubes"][it["resource"]] -= 1
-                pd["cubes"][it["resource"]] += 1
-            elif k == "TOKEN":
-                ps["tokens"] -= 1
-                pd["tokens"] += 1
-            elif k == "CARD":
-                ps["track"].remove(it["card"])
-                pd["track"].append(it["card"])
-            elif k == "GRANT":
-                st.turn["grants"].append(
-                    {"grant": it["grant"], "target": it.get("tile") or it.get("building"), "grantor": b}
-                )
-    st.offer = None
+__all__ = ["TOUCHES", "apply", "evolve", "evolve_crises", "evolve_map", "evolve_market", "on", "place_tile"]

@@ -178,5 +178,5 @@ def _item(item: dict[str, Any]) -> str:
     if kind == "CARD":
         return f"the card {_card(item.get('card'))}"
     if kind == "GRANT":
-        return f"{_GRANTS.get(item.get('grant'), 'a right on')} {item.get('tile') or item.get('building')}"
+        return f"{_GRANTS.get(str(item.get('grant')), 'a right on')} {item.get('tile') or item.get('building')}"
     return str(kind).lower()

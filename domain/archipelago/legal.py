@@ -1,259 +1,228 @@
-"""``legal_commands``: candidates per prompt, filtered through the same handlers ``decide`` uses."""
+"""``legal_commands``, built constructively: one generator per command type yields exactly the commands its
+handler accepts, using the same rule predicates (``checks``, ``state``, ``steps``), never by trying a handler
+and catching ``IllegalCommand``. A property test compares every generator with that trial over random
+positions (``tests/domain/archipelago/oracle.py``).
+
+Every generator has the shape ``(st, seat, kind) -> list[dict]`` and lists its commands in a fixed order.
+"""
 
 from __future__ import annotations
 
 from itertools import combinations
 
 from domain.archipelago import data as D
-from domain.archipelago.checks import harvest_targets, hire_tiles, reachable_by_convoy, token_options
-from domain.archipelago.decide import PROMPT_COMMANDS, handler_for, prompt
-from domain.archipelago.engine import icon_choices, turn0_placements
-from domain.archipelago.misc import stand_targets, supply_sources, temple_options
+from domain.archipelago.checks import (
+    harvest_targets,
+    hire_tiles,
+    market_price,
+    reachable_by_convoy,
+)
+from domain.archipelago.crises import stand_targets, supply_sources, temple_options
+from domain.archipelago.decide import PROMPT_COMMANDS, prompt
+from domain.archipelago.engine import icon_choices, placement_ok, turn0_placements
+from domain.archipelago.legal_base import Command, Generator, pos_json, units_of
+from domain.archipelago.legal_turn import TURN_GENERATORS, has_turn_action
 from domain.archipelago.scoring import declarable
-from domain.archipelago.state import ArchState, card_owner, linked, owns
-from domain.archipelago.steps import explore_movers, explore_positions
-from domain.game import IllegalCommand
+from domain.archipelago.state import (
+    ArchState,
+    available,
+    can_add_citizen,
+    card_price,
+    crisis_of,
+    face_of,
+    housed,
+    linked,
+    lying_count,
+    owns,
+    permitted,
+    rotate_edges,
+    step_of,
+    t0_of,
+)
+from domain.archipelago.steps import explore_movers, explore_positions, hire_price
 
 
-def _usable_with(st: ArchState, seat: int, action: str) -> list[str]:
-    out = []
-    for c, card in D.CARDS.items():
-        if card.use == f"WITH:{action}" and c not in st.card_used:
-            owner = card_owner(st, c)
-            if owner == seat or (owner is not None and card.shareable):
-                out.append(c)
-    return out
+# ---------------------------------------------------------------------------------------------------- setup
+def _keep_objectives(st: ArchState, seat: int, kind: str) -> list[Command]:
+    want = 2 if st.n == 2 else 1
+    dealt = st.dealt_objectives[seat]
+    return [{"type": "keep_objectives", "cards": sorted(c)} for c in combinations(dealt, want) if len(set(c)) == want]
 
 
-def _with_sets(st, seat, action):
-    cards = _usable_with(st, seat, action)
-    out = [[]]
-    for k in range(1, len(cards) + 1):
-        out += [list(c) for c in combinations(cards, k)]
-    return out
+def _place_start_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [
+        {"type": "place_start_tile", "tile": tid, "pos": pos_json(p), "face": f, "rot": r}
+        for tid, p, f, r in turn0_placements(st, seat)
+    ]
 
 
-def _pos(p):
-    return {"q": p[0], "r": p[1]}
+def _icon(which: str) -> Generator:
+    ctype = f"choose_{which}_icon"
 
-
-def _units(st, seat, kind=None):
-    return sorted(u for u, x in st.units.items() if x["owner"] == seat and (kind is None or x["kind"] == kind))
-
-
-def candidates(st: ArchState, seat: int, kind: str, ctype: str) -> list[dict]:
-    t = {"type": ctype}
-    if ctype == "keep_objectives":
-        want = 2 if st.n == 2 else 1
-        return [{**t, "cards": sorted(c)} for c in combinations(st.dealt_objectives[seat], want)]
-    if ctype == "place_start_tile":
-        return [{**t, "tile": tid, "pos": _pos(p), "face": f, "rot": r} for tid, p, f, r in turn0_placements(st, seat)]
-    if ctype in ("choose_market_icon", "choose_own_icon"):
-        holder = st.t0 if st.phase == "TURN0" else st.step
-        tid = holder.get("tile")
-        if tid is None or tid not in st.tiles:
-            return []
-        _, cands = icon_choices(st, holder, tid)
-        return [{**t, "icon": i} for i in cands]
-    if ctype == "discard_card":
-        return [{**t, "card": c} for c in st.players[seat]["track"]]
-    if ctype == "supply":
-        return [{**t, "source": s} for s in supply_sources(st, seat)]
-    if ctype == "stand":
-        if kind == "dom_supply":
-            return [{**t, "citizen": u} for u, _ in stand_targets(st, seat)]
-        return [{**t, "citizen": u} for u, x in sorted(st.units.items()) if x["kind"] == "C" and x["lying"]]
-    if ctype == "activate_temple":
-        return [{**t, "temple": f"{tid}:TEMPLE"} for tid in temple_options(st, seat)]
-    if ctype == "export_supply":
-        out = []
-        for k, u in enumerate(st.crisis["units"]):
-            if u["met"]:
-                continue
-            for r in D.RESOURCES if u["resource"] == "ANY" else (u["resource"],):
-                for src in ("MARKET", "CUBE", "TOKEN"):
-                    out.append({**t, "unit": k, "source": src, "resource": r})
-        return out
-    if ctype == "bid":
-        return [{**t, "amount": a} for a in range(st.players[seat]["money"] + 1)]
-    if ctype == "order_pick":
-        return [{**t, "seat": s} for s in range(st.n)]
-    if ctype == "harvest":
-        return [{**t, "resource": r, "with": w} for r in D.RESOURCES for w in _with_sets(st, seat, "HARVEST")]
-    if ctype in ("recruit", "tax"):
-        return [{**t, "with": w} for w in _with_sets(st, seat, ctype.upper())]
-    if ctype == "trade":
-        return [
-            {**t, "market": m, "op": o, "resource": r}
-            for m in ("DOM", "EXP")
-            for o in ("BUY", "SELL")
-            for r in D.RESOURCES
-        ]
-    if ctype == "explore":
-        ws = [[], ["C12"]] if owns(st, seat, "C12") else [[]]
-        return [
-            {**t, "slot": s, "pick": p, "with": w}
-            for s in ("PERSONAL", "SHARED")
-            for p in ("TOP", "SECOND")
-            for w in ws
-            if not (w and p == "SECOND")
-        ]
-    if ctype == "build":
-        return _build_candidates(st, seat)
-    if ctype == "use_card":
-        return _card_candidates(st, seat)
-    if ctype == "build_wonder":
-        out = []
-        for c in st.players[seat]["track"]:
-            if D.CARDS[c].use != "WONDER":
-                continue
-            for tok in token_options(st, seat, D.CARDS[c].wonder_cost[0]):
-                for u in _units(st, seat, "C"):
-                    out.append({**t, "card": c, "citizen": u, "tokens": tok})
-        return out
-    if ctype == "use_building":
-        return [
-            {**t, "building": f"{tid}:{b}"}
-            for tid, bs in sorted(st.buildings.items())
-            for b in bs
-            if b in ("MARKET", "PORT")
-        ]
-    if ctype == "offer_open":
-        return [{**t, "to": s} for s in range(st.n) if s != seat]
-    if ctype == "offer_add":
-        return _offer_items(st, seat)
-    if ctype == "evo_buy":
-        occ = [i for i, m in enumerate(st.market) if m is not None]
-        return [{**t, "slot": s, "rotate": r} for s in occ for r in ([o for o in occ if o != s] or [None])]
-    if ctype == "evo_rotate":
-        occ = [i for i, m in enumerate(st.market) if m is not None]
-        if len(occ) == 1:
-            return [{**t, "slots": occ}]
-        return [{**t, "slots": list(c)} for c in combinations(occ, 2)]
-    if ctype == "harvest_assign":
-        return [{**t, "unit": u, "icon": i} for u, i in harvest_targets(st, seat, st.step["resource"])]
-    if ctype == "hire":
-        return [{**t, "tile": tid} for tid in hire_tiles(st, seat)]
-    if ctype == "birth":
-        return [{**t, "tile": tid} for tid in st.step["eligible"]]
-    if ctype == "cartographer_pick":
-        return [{**t, "index": i} for i in range(st.step.get("look") or 0)]
-    if ctype == "place_tile":
-        return _placements(st, seat)
-    if ctype == "move_ship":
-        return _ship_moves(st, seat)
-    if ctype == "convoy":
-        return [
-            {**t, "citizen": u, "to": to}
-            for u in _units(st, seat, "C")
-            for to in sorted(reachable_by_convoy(st, seat, st.units[u]["tile"]))
-        ]
-    if ctype == "walk":
-        eng = owns(st, seat, "C17")
-        return [
-            {**t, "citizen": u, "to": to}
-            for u in _units(st, seat, "C")
-            for to in linked(st, st.units[u]["tile"], "P", eng)
-        ]
-    if ctype == "enter_building":
-        out = []
-        for u in _units(st, seat):
-            tile = st.units[u]["tile"]
-            near = {tile} | set(linked(st, tile, "S" if st.units[u]["kind"] == "S" else "P", owns(st, seat, "C17")))
-            for tid in sorted(near):
-                for b in st.buildings.get(tid, {}):
-                    out.append({**t, "unit": u, "building": f"{tid}:{b}"})
-        return out
-    if ctype == "leave_building":
-        return [{**t, "unit": u} for u in _units(st, seat) if st.units[u]["place"].startswith("B:")]
-    if ctype == "ability_trade":
-        return [{**t, "op": o, "resource": r} for o in ("BUY", "SELL") for r in D.RESOURCES]
-    if ctype == "research_pick":
-        return [{**t, "card": None}] + [{**t, "card": c} for c in st.step["revealed"]]
-    return [t]
-
-
-def _build_candidates(st, seat):
-    out = []
-    withs = _with_sets(st, seat, "BUILD")
-    for u in _units(st, seat):
-        x = st.units[u]
-        if x["engaged"] or x["lying"]:
-            continue
-        for btype in ("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT"):
-            for w in withs:
-                cubes = dict(D.BUILD_COSTS[btype][0])
-                waives = [None] if not w else sorted(cubes)
-                for wv in waives:
-                    c2 = dict(cubes)
-                    if wv:
-                        c2[wv] -= 1
-                        c2 = {k: v for k, v in c2.items() if v}
-                    for tok in token_options(st, seat, c2):
-                        out.append(
-                            {
-                                "type": "build",
-                                "building": btype,
-                                "tile": x["tile"],
-                                "builder": u,
-                                "tokens": tok,
-                                "with": w,
-                                "waive": wv,
-                            }
-                        )
-    return out
-
-
-def _card_candidates(st, seat):
-    out = []
-    t = "use_card"
-    for c, card in D.CARDS.items():
-        if card.use not in ("AD", "FREE") or card_owner(st, c) is None:
-            continue
-        if c in ("C03", "C04"):
-            out += [{"type": t, "card": c, "op": o, "resource": r} for o in ("BUY", "SELL") for r in D.RESOURCES]
-        elif c == "C16":
-            out += [{"type": t, "card": c, "resource": r} for r in D.RESOURCES]
-        elif c == "C08":
-            out += [
-                {"type": t, "card": c, "ship": s, "to": to}
-                for s in _units(st, seat, "S")
-                for to in linked(st, st.units[s]["tile"], "S")
-            ]
-        elif c == "C13":
-            ws = [[], ["C12"]] if owns(st, seat, "C12") else [[]]
-            out += [
-                {"type": t, "card": c, "pick": p, "with": w}
-                for p in ("TOP", "SECOND")
-                for w in ws
-                if not (w and p == "SECOND")
-            ]
-        elif c == "C18":
-            out += [
-                {"type": t, "card": c, "ship": s, "victim": v}
-                for s in _units(st, seat, "S")
-                for v in range(st.n)
-                if v != seat
-            ]
-        elif c == "P13":
-            out += [{"type": t, "card": c, "tokens": tok} for tok in token_options(st, seat, D.FESTIVAL_COST)]
-        elif c == "P14":
-            rs = D.RESOURCES
-            combos = [[r] for r in rs] + [[a, b] for i, a in enumerate(rs) for b in rs[i:]]
-            out += [{"type": t, "card": c, "cubes": cb} for cb in combos]
+    def generate(st: ArchState, seat: int, kind: str) -> list[Command]:
+        if st.phase == "TURN0":
+            assert st.t0 is not None
+            holder, open_ = st.t0, t0_of(st)["sub"] == "icons"
         else:
-            out.append({"type": t, "card": c})
+            assert st.step is not None
+            holder, open_ = st.step, step_of(st).get("phase") == "icons"
+        tid = holder.get("tile")
+        if not open_ or tid is None or tid not in st.tiles:
+            return []
+        pending, cands = icon_choices(st, holder, tid)
+        if pending != which:
+            return []
+        return [{"type": ctype, "icon": i} for i in cands]
+
+    return generate
+
+
+def _discard_card(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "discard_card", "card": c} for c in st.players[seat]["track"]]
+
+
+# ---------------------------------------------------------------------------------------------------- crises
+def _supply(st: ArchState, seat: int, kind: str) -> list[Command]:
+    c = crisis_of(st)
+    assert c is not None
+    if c["pending"] or c["temple"] is not None or lying_count(st) < 1:
+        return []
+    return [{"type": "supply", "source": s} for s in supply_sources(st, seat)]
+
+
+def _stand(st: ArchState, seat: int, kind: str) -> list[Command]:
+    if kind == "dom_supply":
+        return [{"type": "stand", "citizen": u} for u, _ in stand_targets(st, seat)]
+    assert st.step is not None
+    if step_of(st)["left"] < 1:
+        return []
+    return [{"type": "stand", "citizen": u} for u, x in sorted(st.units.items()) if x["kind"] == "C" and x["lying"]]
+
+
+def _activate_temple(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "activate_temple", "temple": f"{tid}:TEMPLE"} for tid in temple_options(st, seat)]
+
+
+def _temple_done(st: ArchState, seat: int, kind: str) -> list[Command]:
+    assert st.crisis is not None
+    return [{"type": "temple_done"}] if crisis_of(st)["temple"] is not None else []
+
+
+def _supply_done(st: ArchState, seat: int, kind: str) -> list[Command]:
+    c = crisis_of(st)
+    assert c is not None
+    if c["part"] == "DOM" and (c["pending"] or c["temple"] is not None):
+        return []
+    return [{"type": "supply_done"}]
+
+
+def _export_supply(st: ArchState, seat: int, kind: str) -> list[Command]:
+    assert st.crisis is not None
+    p = st.players[seat]
+    out = []
+    for k, u in enumerate(crisis_of(st)["units"]):
+        if u["met"]:
+            continue
+        for r in D.RESOURCES if u["resource"] == "ANY" else (u["resource"],):
+            ok = {"MARKET": st.exp[r] > 0, "CUBE": p["cubes"][r] > 0, "TOKEN": p["tokens"] > 0}
+            out += [
+                {"type": "export_supply", "unit": k, "source": src, "resource": r}
+                for src in ("MARKET", "CUBE", "TOKEN")
+                if ok[src]
+            ]
     return out
 
 
-def _placements(st, seat):
-    from domain.archipelago.engine import placement_ok
-    from domain.archipelago.state import face_of, rotate_edges
-
-    out = []
-    tid = st.step.get("tile")
-    if st.step.get("phase") != "place" or tid is None:
+# ---------------------------------------------------------------------------------------------------- auction
+def _bid(st: ArchState, seat: int, kind: str) -> list[Command]:
+    if seat in st.bids:
         return []
+    return [{"type": "bid", "amount": a} for a in range(st.players[seat]["money"] + 1)]
+
+
+def _order_pick(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "order_pick", "seat": s} for s in range(st.n) if s not in st.picked]
+
+
+# ---------------------------------------------------------------------------------------------------- phase 6
+def _occupied(st: ArchState) -> list[int]:
+    return [i for i, m in enumerate(st.market) if m is not None]
+
+
+def _evo_buy(st: ArchState, seat: int, kind: str) -> list[Command]:
+    occ = _occupied(st)
+    money = st.players[seat]["money"]
+    out = []
+    for s in occ:
+        if card_price(st, s) > money:
+            continue
+        rotations: list[int | None] = [o for o in occ if o != s] or [None]
+        out += [{"type": "evo_buy", "slot": s, "rotate": r} for r in rotations]
+    return out
+
+
+def _evo_rotate(st: ArchState, seat: int, kind: str) -> list[Command]:
+    occ = _occupied(st)
+    if len(occ) == 1:
+        return [{"type": "evo_rotate", "slots": occ}]
+    return [{"type": "evo_rotate", "slots": list(c)} for c in combinations(occ, 2)]
+
+
+# ---------------------------------------------------------------------------------------------------- steps
+def _step(st: ArchState) -> dict:
+    assert st.step is not None
+    return st.step
+
+
+def _harvest_assign(st: ArchState, seat: int, kind: str) -> list[Command]:
+    targets = harvest_targets(st, seat, _step(st)["resource"])
+    return [{"type": "harvest_assign", "unit": u, "icon": i} for u, i in targets]
+
+
+def _harvest_done(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "harvest_done"}] if _step(st)["assigned"] else []
+
+
+def _hire(st: ArchState, seat: int, kind: str) -> list[Command]:
+    price = hire_price(st, seat)
+    p = st.players[seat]
+    if price is None or p["sup_c"] < 1 or p["money"] < price:
+        return []
+    return [{"type": "hire", "tile": tid} for tid in hire_tiles(st, seat)]
+
+
+def _recruit_done(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "recruit_done"}] if _step(st)["hires"] >= 1 else []
+
+
+def _birth(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    if st.players[seat]["sup_c"] < 1:
+        return []
+    return [
+        {"type": "birth", "tile": tid}
+        for tid in step["eligible"]
+        if tid not in step["done"] and can_add_citizen(st, seat, tid)
+    ]
+
+
+def _reproduce_done(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "reproduce_done"}] if _step(st)["done"] else []
+
+
+def _cartographer_pick(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    if step["phase"] != "cartographer":
+        return []
+    return [{"type": "cartographer_pick", "index": i} for i in range(step.get("look") or 0)]
+
+
+def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    tid = step.get("tile")
+    if step.get("phase") != "place" or tid is None:
+        return []
+    out = []
     for pos in explore_positions(st):
         for face in ("A", "B"):
             for rot in range(6):
@@ -261,79 +230,174 @@ def _placements(st, seat):
                 if not placement_ok(st, pos, edges):
                     continue
                 for m in explore_movers(st, seat, pos, edges):
-                    out.append({"type": "place_tile", "pos": _pos(pos), "face": face, "rot": rot, "mover": m})
+                    out.append({"type": "place_tile", "pos": pos_json(pos), "face": face, "rot": rot, "mover": m})
     return out
 
 
-def _ship_moves(st, seat):
+def _discard_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
+    return [{"type": "discard_tile"}] if _step(st)["phase"] == "place" else []
+
+
+def _movers(st: ArchState, seat: int, kind: str | None = None) -> list[str]:
+    """The seat's units that may still move in this migration (``steps._mover`` accepts them)."""
+    entered = _step(st)["entered"]
+    return [u for u in units_of(st, seat, kind) if available(st.units[u]) and u not in entered]
+
+
+def _move_ship(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    allowance = 2 if owns(st, seat, "P15") else 1
+    citizens = _movers(st, seat, "C")
     out = []
-    for s in _units(st, seat, "S"):
+    for s in _movers(st, seat, "S"):
+        if step["sea"].get(s, 0) >= allowance:
+            continue
         tile = st.units[s]["tile"]
-        cits = [
-            u
-            for u in _units(st, seat, "C")
-            if st.units[u]["tile"] == tile and not st.units[u]["lying"] and not st.units[u]["engaged"]
-        ]
+        aboard = [u for u in citizens if st.units[u]["tile"] == tile]
         for to in linked(st, tile, "S"):
-            for k in range(len(cits) + 1):
-                for pas in combinations(cits, k):
+            land = st.tiles[to]["land"]
+            for k in range(len(aboard) + 1):
+                if k and not (land and can_add_citizen(st, seat, to, k)):
+                    continue
+                for pas in combinations(aboard, k):
                     out.append({"type": "move_ship", "ship": s, "to": to, "passengers": list(pas)})
     return out
 
 
-def _offer_items(st, seat):
-    items = [{"kind": "MONEY_1"}, {"kind": "MONEY_5"}, {"kind": "TOKEN"}]
-    items += [{"kind": "CUBE", "resource": r} for r in D.RESOURCES]
-    out = [{"type": "offer_add", "side": "GIVE", "item": i} for i in items]
-    out += [
-        {"type": "offer_add", "side": "GIVE", "item": {"kind": "CARD", "card": c}} for c in st.players[seat]["track"]
-    ]
-    out += [{"type": "offer_add", "side": "GET", "item": i} for i in items]
-    to = st.offer["to"]
-    out += [{"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": c}} for c in st.players[to]["track"]]
-    for tid in sorted(st.tiles):
-        for g in ("HARVEST_ON", "BUILD_ON"):
-            out.append({"type": "offer_add", "side": "GET", "item": {"kind": "GRANT", "grant": g, "tile": tid}})
-        for b in st.buildings.get(tid, {}):
-            out.append(
-                {
-                    "type": "offer_add",
-                    "side": "GET",
-                    "item": {"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"},
-                }
-            )
+def _convoy(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    out = []
+    for u in _movers(st, seat, "C"):
+        if step["convoy"].get(u, 0) >= 1 + step["ship_moves"]:
+            continue
+        for to in sorted(reachable_by_convoy(st, seat, st.units[u]["tile"])):
+            if can_add_citizen(st, seat, to):
+                out.append({"type": "convoy", "citizen": u, "to": to})
     return out
 
 
-def legal_commands(st: ArchState, seat: int) -> list[dict]:
+def _walk(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    allowance = 2 if owns(st, seat, "P11") else 1
+    eng = owns(st, seat, "C17")
+    out = []
+    for u in _movers(st, seat, "C"):
+        if step["walk"].get(u, 0) >= allowance:
+            continue
+        for to in linked(st, st.units[u]["tile"], "P", eng):
+            if st.tiles[to]["land"] and can_add_citizen(st, seat, to):
+                out.append({"type": "walk", "citizen": u, "to": to})
+    return out
+
+
+def _enter_building(st: ArchState, seat: int, kind: str) -> list[Command]:
+    moved = _step(st)["moved"]
+    eng = owns(st, seat, "C17")
+    out = []
+    for u in _movers(st, seat):
+        if u in moved:
+            continue
+        x = st.units[u]
+        tile = x["tile"]
+        near = {tile} | set(linked(st, tile, "S" if x["kind"] == "S" else "P", eng))
+        for tid in sorted(near):
+            for b, occupant in st.buildings.get(tid, {}).items():
+                if occupant is not None or (x["kind"] == "S" and b != "PORT"):
+                    continue
+                if tid != tile and x["kind"] == "C" and not can_add_citizen(st, seat, tid):
+                    continue
+                if permitted(st, seat, "ENTER", tid, f"{tid}:{b}"):
+                    out.append({"type": "enter_building", "unit": u, "building": f"{tid}:{b}"})
+    return out
+
+
+def _leave_building(st: ArchState, seat: int, kind: str) -> list[Command]:
+    left = _step(st)["left_b"]
+    return [{"type": "leave_building", "unit": u} for u in _movers(st, seat) if housed(st.units[u]) and u not in left]
+
+
+def _ability_trade(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    if step["left"] < 1:
+        return []
+    return [
+        {"type": "ability_trade", "op": o, "resource": r}
+        for o in ("BUY", "SELL")
+        for r in D.RESOURCES
+        if market_price(st, seat, step["market"], o, r) is not None
+    ]
+
+
+def _research_pick(st: ArchState, seat: int, kind: str) -> list[Command]:
+    step = _step(st)
+    wanted = "PROGRESS" if step["card"] == "C01" else "CHARACTER"
+    money = st.players[seat]["money"]
+    return [{"type": "research_pick", "card": None}] + [
+        {"type": "research_pick", "card": c}
+        for c in step["revealed"]
+        if D.CARDS[c].kind == wanted and D.CARDS[c].prices[2] <= money
+    ]
+
+
+def _always(ctype: str) -> Generator:
+    def generate(st: ArchState, seat: int, kind: str) -> list[Command]:
+        return [{"type": ctype}]
+
+    return generate
+
+
+GENERATORS: dict[str, Generator] = {
+    **TURN_GENERATORS,
+    "keep_objectives": _keep_objectives,
+    "place_start_tile": _place_start_tile,
+    "choose_market_icon": _icon("market"),
+    "choose_own_icon": _icon("own"),
+    "discard_card": _discard_card,
+    "supply": _supply,
+    "stand": _stand,
+    "activate_temple": _activate_temple,
+    "temple_done": _temple_done,
+    "supply_done": _supply_done,
+    "export_supply": _export_supply,
+    "bid": _bid,
+    "order_pick": _order_pick,
+    "pass": _always("pass"),
+    "offer_cancel": _always("offer_cancel"),
+    "offer_decline": _always("offer_decline"),
+    "evo_buy": _evo_buy,
+    "evo_rotate": _evo_rotate,
+    "harvest_assign": _harvest_assign,
+    "harvest_done": _harvest_done,
+    "hire": _hire,
+    "recruit_done": _recruit_done,
+    "birth": _birth,
+    "reproduce_done": _reproduce_done,
+    "cartographer_pick": _cartographer_pick,
+    "place_tile": _place_tile,
+    "discard_tile": _discard_tile,
+    "move_ship": _move_ship,
+    "convoy": _convoy,
+    "walk": _walk,
+    "enter_building": _enter_building,
+    "leave_building": _leave_building,
+    "migrate_done": _always("migrate_done"),
+    "ability_trade": _ability_trade,
+    "ability_done": _always("ability_done"),
+    "research_pick": _research_pick,
+    "card_done": _always("card_done"),
+}
+
+
+def legal_commands(st: ArchState, seat: int) -> list[Command]:
     kind, seats = prompt(st)
     if kind is None or seat not in seats:
         return []
     out = []
     for ctype in PROMPT_COMMANDS[kind]:
-        handler = handler_for(st, kind, ctype)
-        for cmd in candidates(st, seat, kind, ctype):
-            try:
-                handler(st, seat, cmd, None)
-            except IllegalCommand:
-                continue
-            out.append(cmd)
+        out += GENERATORS[ctype](st, seat, kind)
     if st.phase not in ("OBJECTIVES", "TURN0"):
         out += [{"type": "declare_end", "objective": o} for o in declarable(st, seat)]
     return out
 
 
-def has_turn_action(st: ArchState, seat: int) -> bool:
-    """Whether a wheel action, card use or building ability is legal at the start of ``seat``'s turn."""
-    p = st.players[seat]
-    if p["ad_avail"] >= 1:
-        return True  # MIGRATE is always possible
-    for ctype in ("use_card", "use_building"):
-        handler = handler_for(st, "turn", ctype)
-        for cmd in candidates(st, seat, "turn", ctype):
-            try:
-                handler(st, seat, cmd, None)
-                return True
-            except IllegalCommand:
-                continue
-    return False
+__all__ = ["GENERATORS", "has_turn_action", "legal_commands"]

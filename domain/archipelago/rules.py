@@ -8,13 +8,13 @@ from typing import Any
 from domain.archipelago import catalogue, labels, schema, scoring
 from domain.archipelago import data as D
 from domain.archipelago.decide import decide as _decide
-from domain.archipelago.decide import prompt
+from domain.archipelago.decide import prompt, run
 from domain.archipelago.engine import Ctx, advance, shuffled_stack
-from domain.archipelago.evolve import apply
+from domain.archipelago.evolve import apply, evolve
 from domain.archipelago.legal import legal_commands as _legal
 from domain.archipelago.state import ArchState, clone, composed_tile, face_source
 from domain.archipelago.view import reveal_all, view
-from domain.game import GameResult, InvalidOptions, Option, Rules, validate_options
+from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
 
 HIDDEN_EVENTS = {"EvolutionDeckShuffled", "ExplorationStackShuffled", "ExplorationStackReshuffled"}
@@ -62,6 +62,7 @@ class Archipelago(Rules):
     min_players = 2
     max_players = 5
     state_version = "1"
+    capabilities = Capabilities(play_in_place=True, apply_in_place=True)
     options_schema = (
         Option("length", "str", "medium", "objective set / game length", choices=D.LENGTHS),
         Option("start", "str", "ocean", "start tile variant", choices=("ocean", "desert", "volcano")),
@@ -141,9 +142,29 @@ class Archipelago(Rules):
         return ArchState()
 
     def evolve(self, state: ArchState, event: dict) -> ArchState:
-        st = clone(state)
-        apply(st, event)
+        return evolve(state, event)
+
+    def fold(self, events: list[dict], state: ArchState | None = None) -> ArchState:
+        """The pure fold with one copy for the whole run of events (``evolve`` copies per event)."""
+        st = ArchState() if state is None else clone(state)
+        for event in events:
+            apply(st, event)
         return st
+
+    # ---- the in-place fast path for search bots (each equals the pure path; property tests check it)
+    def copy_state(self, state: ArchState) -> ArchState:
+        """A private copy that ``play`` and ``apply_in_place`` may mutate."""
+        return clone(state)
+
+    def play(self, state: ArchState, command: dict, seat: int, rng: random.Random) -> list[dict]:
+        """``decide`` and fold its events into ``state`` itself; returns the events. A refused command raises
+        ``IllegalCommand`` and leaves ``state`` as it was."""
+        return run(state, command, seat, rng)
+
+    def apply_in_place(self, state: ArchState, event: dict) -> ArchState:
+        """Fold one event into ``state`` itself (``evolve`` without the copy)."""
+        apply(state, event)
+        return state
 
     def decide(self, state: ArchState, command: dict, seat: int, rng: random.Random) -> list[dict]:
         return _decide(state, command, seat, rng)

@@ -154,7 +154,7 @@ COMMANDS: CommandTable = {
     "declare_end": ("declare the end of the game with a fulfilled objective", {"objective": _f(string())}),
 }
 
-# use_card: the fields each card reads (actions.cmd_use_card); every other card takes none.
+# use_card: the fields each card reads (card_uses.CARD_USES); every other card takes none.
 USE_CARD_FIELDS: list[tuple[tuple[str, ...], dict, str]] = [
     (("C03", "C04"), {"op": _f(OP), "resource": _f(RESOURCE)}, "merchant / shipowner: one market transaction"),
     (("C16",), {"resource": _f(RESOURCE)}, "smuggler: sell one cube on the export market"),

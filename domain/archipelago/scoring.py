@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.archipelago import data as D
 from domain.archipelago.state import (
     ArchState,
+    Player,
     buildings_on_map,
     ceil_pct,
     cit_total,
@@ -57,7 +61,7 @@ def declarable(st: ArchState, seat: int) -> list[str]:
 
 def seat_stats(st: ArchState) -> list[dict]:
     """Per-seat counts behind the metrics, computed in one pass."""
-    stats = [
+    stats: list[dict[str, Any]] = [
         {"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
         for _ in range(st.n)
     ]
@@ -75,31 +79,40 @@ def seat_stats(st: ArchState) -> list[dict]:
     return stats
 
 
+_FROM_STATS = {
+    "PORTS": "PORT",
+    "MARKETS": "MARKET",
+    "TOWNS": "TOWN",
+    "TEMPLES": "TEMPLE",
+    "CITIZENS": "CITIZENS",
+    "SHIPS": "SHIPS",
+}
+_FROM_PLAYER: dict[str, Callable[[Player], int]] = {
+    "MONEY": lambda p: p["money"],
+    "EXPLORER": lambda p: p["tokens"],
+    "CUBES": lambda p: sum(p["cubes"].values()),
+    "CARDS": lambda p: len(p["track"]) + len(p["wonders"]),
+    "CONTRIB": lambda p: p["contrib"],
+}
+
+
 def metric(st: ArchState, seat: int, code: str, stats: list[dict] | None = None) -> int:
-    if stats is None:
-        stats = seat_stats(st)
-    s = stats[seat]
-    p = st.players[seat]
-    if code in ("PORTS", "MARKETS", "TOWNS", "TEMPLES"):
-        return s[code[:-1]]
+    return metric_values(st, code, seat_stats(st) if stats is None else stats)[seat]
+
+
+def metric_values(st: ArchState, code: str, stats: list[dict]) -> list[int]:
+    """§13.1: the value of metric ``code`` for every seat."""
+    if code in _FROM_STATS:
+        key = _FROM_STATS[code]
+        return [s[key] for s in stats]
     if code == "BUILDINGS":
-        return s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"]
-    if code in ("CITIZENS", "SHIPS"):
-        return s[code]
-    if code == "MONEY":
-        return p["money"]
-    if code == "EXPLORER":
-        return p["tokens"]
-    if code == "CUBES":
-        return sum(p["cubes"].values())
+        return [s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"] for s in stats]
+    if code in _FROM_PLAYER:
+        return [_FROM_PLAYER[code](p) for p in st.players]
     if code.startswith("RES:"):
-        return p["cubes"][code[4:]]
-    if code == "CARDS":
-        return len(p["track"]) + len(p["wonders"])
+        return [p["cubes"][code[4:]] for p in st.players]
     if code == "REGIONS":
-        return len(s["regions"])
-    if code == "CONTRIB":
-        return p["contrib"]
+        return [len(s["regions"]) for s in stats]
     raise KeyError(code)
 
 
@@ -110,30 +123,57 @@ def criteria(st: ArchState) -> list[tuple[str, str]]:
     return out
 
 
-def score_breakdown(st: ArchState, pacifist: bool) -> list[dict]:
+def criterion_points(values: list[int], vp_table: tuple[int, ...]) -> list[int]:
+    """§12.3: rank points per seat for one criterion (competition ranks; a value of 0 scores nothing)."""
+    ranked = sorted(values, reverse=True)  # ranked.index(v): how many seats have more, the competition rank less one
+    places = len(vp_table)
+    return [vp_table[rank] if v > 0 and (rank := ranked.index(v)) < places else 0 for v in values]
+
+
+def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[int]]]:
+    """(label, points per seat) of every criterion."""
+    vp_table = D.RANK_VP[st.n]
+    return [
+        (f"{i}:{src}:{code}", criterion_points(metric_values(st, code, stats), vp_table))
+        for i, (src, code) in enumerate(criteria(st))
+    ]
+
+
+_TRACK_VP = {c: 0 if card.use == "WONDER" else card.vp for c, card in D.CARDS.items()}
+
+
+def _card_points(p: Player) -> tuple[int, int]:
+    # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
+    cards = sum(map(_TRACK_VP.__getitem__, p["track"]))
+    wonders = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
+    return cards, wonders
+
+
+def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = None) -> list[dict]:
     n = st.n
-    vp_table = D.RANK_VP[n]
-    rows = [{"criteria": {}, "cards": 0, "wonders": 0, "pacifist": 0, "total": 0} for _ in range(n)]
-    stats = seat_stats(st)
-    for i, (src, code) in enumerate(criteria(st)):
-        values = [metric(st, s, code, stats) for s in range(n)]
-        ranks = rank_by([(v,) for v in values])
+    rows: list[dict] = [{"criteria": {}, "cards": 0, "wonders": 0, "pacifist": 0, "total": 0} for _ in range(n)]
+    for label, points in _criteria_points(st, seat_stats(st) if stats is None else stats):
         for s in range(n):
-            pts = 0
-            if values[s] > 0 and ranks[s] <= len(vp_table):
-                pts = vp_table[ranks[s] - 1]
-            rows[s]["criteria"][f"{i}:{src}:{code}"] = pts
+            rows[s]["criteria"][label] = points[s]
     for s, p in enumerate(st.players):
-        # §12.3 step 4 (v1.2): an owned wonder scores only once built (then it is in p["wonders"], not the track)
-        rows[s]["cards"] = sum(D.CARDS[c].vp for c in p["track"] if D.CARDS[c].use != "WONDER")
-        rows[s]["wonders"] = sum(D.CARDS[w["card"]].vp for w in p["wonders"])
+        rows[s]["cards"], rows[s]["wonders"] = _card_points(p)
     if pacifist and st.reb <= population(st) // D.PACIFIST_REB_DIVISOR:
-        for s, oid in objectives_in_play(st):
-            if s is not None and D.OBJECTIVES[oid].special == "PACIFIST":
-                rows[s]["pacifist"] += D.PACIFIST_BONUS
+        for holder, oid in objectives_in_play(st):
+            if holder is not None and D.OBJECTIVES[oid].special == "PACIFIST":
+                rows[holder]["pacifist"] += D.PACIFIST_BONUS
     for r in rows:
         r["total"] = sum(r["criteria"].values()) + r["cards"] + r["wonders"] + r["pacifist"]
     return rows
+
+
+def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
+    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown."""
+    vp_table = D.RANK_VP[st.n]
+    totals = [sum(_card_points(p)) for p in st.players]
+    for _, code in criteria(st):
+        for s, pts in enumerate(criterion_points(metric_values(st, code, stats), vp_table)):
+            totals[s] += pts
+    return totals
 
 
 def final_ranking(st: ArchState, cause: str | None) -> tuple[list[dict], list[list[int]], list[int]]:
@@ -196,16 +236,17 @@ def evaluate(st: ArchState, seat: int) -> float:
         res = result(st)
         return 500.0 if res.ranks[seat] == 1 else -100.0 * (res.ranks[seat] - 1)
     p = st.players[seat]
-    rows = score_breakdown(st, pacifist=False)
-    mine = rows[seat]["total"]
-    best_other = max((rows[s]["total"] for s in range(st.n) if s != seat), default=0)
-    pop = population(st)
+    all_stats = seat_stats(st)
+    totals = score_totals(st, all_stats)
+    mine = totals[seat]
+    best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
+    pop = sum(s["CITIZENS"] for s in all_stats)  # population(st), from the counts at hand
     margin = pop - projected_rebellion(st)
     separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
     if separatist:
         safety = -0.3 * safety
-    stats = seat_stats(st)[seat]
+    stats = all_stats[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed

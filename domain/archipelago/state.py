@@ -3,78 +3,156 @@
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, TypedDict
 
 from domain.archipelago import data as D
+
+# The structured parts of the state. They are plain dicts at run time (so snapshots and pickles keep their
+# shape), typed here for readers and the type checker.
+
+
+class Player(TypedDict):
+    money: int
+    cubes: dict[str, int]
+    tokens: int  # explorer tokens held
+    ad_total: int  # action discs owned
+    ad_avail: int  # action discs still free this round
+    track: list[str]  # evolution cards owned (card ids)
+    wonders: list[dict[str, Any]]  # built wonders: {"card", ...}
+    sup_c: int  # citizens in supply
+    sup_s: int  # ships in supply
+    reproduced: bool
+    market_used: bool
+    port_used: bool
+    personal_explore_used: bool
+    taxed: int
+    passed: bool
+    contrib: int
+
+
+class Unit(TypedDict):
+    owner: int
+    kind: str  # "C" citizen or "S" ship
+    tile: str
+    place: str  # "LAND", "SEA", "I:<icon index>" or "B:<building type>"
+    lying: bool
+    engaged: bool
+    temp: bool
+
+
+class PlacedTile(TypedDict):
+    pos: tuple[int, int]
+    face: str
+    rot: int
+    edges: str  # the six placed edges, direction order
+    land: bool
+    sea: bool
+    icons: list[str]
+    occ: list[str | None]  # per icon: the unit on it
+    huts: int
+
+
+class Grant(TypedDict):
+    grant: str
+    target: str
+    grantor: int
+
+
+class Turn(TypedDict):
+    seat: int
+    action: bool  # a wheel action was taken
+    acted: bool  # an action, card use or building ability was taken
+    building: bool  # a market or port ability was used
+    offers: int
+    grants: list[Grant]
+
+
+class Offer(TypedDict):
+    to: int
+    give: list[dict[str, Any]]
+    get: list[dict[str, Any]]
+    sent: bool
+
+
+Step = dict[str, Any]  # an open step of a turn: its fields depend on ``kind`` (harvest, recruit, explore, ...)
+Crisis = dict[str, Any]  # the running crisis: card, back, part (DOM/EXP) and that part's progress
 
 
 @dataclass
 class ArchState:
     started: bool = False
     n: int = 0
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     length: str = "short"
     start: str = "OCEAN"
     phase: str = "NONE"  # OBJECTIVES, TURN0, BID, ORDER, ACTIONS, EVOLUTION, OVER
     round: int = 0
     rounds_completed: int = 0
-    order: list = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
     reb: int = 0
     sur: int = 0
-    bank: dict = field(default_factory=dict)
-    dom: dict = field(default_factory=dict)
-    exp: dict = field(default_factory=dict)
-    stacks: list = field(default_factory=list)  # explorer-token stacks
+    bank: dict[str, int] = field(default_factory=dict)
+    dom: dict[str, int] = field(default_factory=dict)
+    exp: dict[str, int] = field(default_factory=dict)
+    stacks: list[int] = field(default_factory=list)  # explorer-token stacks
     tokens_spent: int = 0
-    deck: list = field(default_factory=list)
-    market: list = field(default_factory=list)  # per slot: [card, orientation] or None
-    evo_discard: list = field(default_factory=list)
-    resolved_red: set = field(default_factory=set)
-    trends: list = field(default_factory=list)
-    objectives: list = field(default_factory=list)  # per seat: kept objective ids
-    dealt_objectives: list = field(default_factory=list)  # per seat (MORE_FUN choice)
-    kept: list = field(default_factory=list)  # per seat: chose already (MORE_FUN)
-    table_objectives: list = field(default_factory=list)  # NO_SECRETS
-    obj_args: dict = field(default_factory=dict)
-    players: list = field(default_factory=list)
-    card_used: set = field(default_factory=set)
-    tiles: dict = field(default_factory=dict)  # tid -> placed tile dict
-    posmap: dict = field(default_factory=dict)  # (q, r) -> tid
-    buildings: dict = field(default_factory=dict)  # tid -> {type: occupant uid or None}
-    pool: dict = field(default_factory=dict)
-    units: dict = field(default_factory=dict)  # uid -> unit dict
-    next_unit: list = field(default_factory=list)
-    stack: list = field(default_factory=list)  # [[tid, up face], ...] top first
-    hands: list = field(default_factory=list)  # per seat: [[tid, up], ...]
-    set_aside: list = field(default_factory=list)
-    tile_discard: list = field(default_factory=list)
-    t0: dict | None = None
-    bids: dict = field(default_factory=dict)  # seat -> amount (pending)
-    bidders: list = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    market: list[list[Any] | None] = field(default_factory=list)  # per slot: [card, orientation] or None
+    evo_discard: list[str] = field(default_factory=list)
+    resolved_red: set[str] = field(default_factory=set)
+    trends: list[str] = field(default_factory=list)
+    objectives: list[list[str]] = field(default_factory=list)  # per seat: kept objective ids
+    dealt_objectives: list[list[str]] = field(default_factory=list)  # per seat (MORE_FUN choice)
+    kept: list[bool] = field(default_factory=list)  # per seat: chose already (MORE_FUN)
+    table_objectives: list[str] = field(default_factory=list)  # NO_SECRETS
+    obj_args: dict[str, int] = field(default_factory=dict)
+    players: list[Player] = field(default_factory=list)
+    card_used: set[str] = field(default_factory=set)
+    tiles: dict[str, PlacedTile] = field(default_factory=dict)  # tid -> placed tile dict
+    posmap: dict[tuple[int, int], str] = field(default_factory=dict)  # (q, r) -> tid
+    buildings: dict[str, dict[str, str | None]] = field(default_factory=dict)  # tid -> {type: occupant uid or None}
+    pool: dict[str, int] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)  # uid -> unit dict
+    next_unit: list[int] = field(default_factory=list)
+    stack: list[list[str]] = field(default_factory=list)  # [[tid, up face], ...] top first
+    hands: list[list[list[str]]] = field(default_factory=list)  # per seat: [[tid, up], ...]
+    set_aside: list[list[str]] = field(default_factory=list)
+    tile_discard: list[str] = field(default_factory=list)
+    t0: dict[str, Any] | None = None
+    bids: dict[int, int] = field(default_factory=dict)  # seat -> amount (pending)
+    bidders: list[int] = field(default_factory=list)
     bid_attempt: int = 0
     picker: int | None = None
-    picked: list = field(default_factory=list)
-    crisis: dict | None = None
+    picked: list[int] = field(default_factory=list)
+    crisis: Crisis | None = None
     active: int = 0  # index into order (phases 5 and 6)
-    turn: dict | None = None
-    step: dict | None = None
-    offer: dict | None = None
+    turn: Turn | None = None
+    step: Step | None = None
+    offer: Offer | None = None
     discard_pending: int | None = None
     red_check_pending: bool = False
     p4_done: bool = False  # this round's Phase-4 crisis has ended (Phase 5 may start)
-    p6: dict | None = None
-    end: dict | None = None
-    cart_seen: dict = field(default_factory=dict)  # seat -> tiles seen privately with CARTOGRAPHER
+    p6: dict[str, Any] | None = None
+    end: dict[str, Any] | None = None
+    cart_seen: dict[int, list[list[str]]] = field(
+        default_factory=dict
+    )  # seat -> tiles seen privately with CARTOGRAPHER
     shared_explores: int = 0
     tax_used: int = 0
 
 
-def _cp(x):
+_CONTAINERS = (dict, list, set)
+
+
+def deep_copy(x: Any) -> Any:
+    """A copy of nested dicts, lists and sets (their leaves are immutable)."""
     t = type(x)
     if t is dict:
-        return {k: _cp(v) for k, v in x.items()}
+        return {k: deep_copy(v) if v.__class__ in _CONTAINERS else v for k, v in x.items()}
     if t is list:
-        return [_cp(v) for v in x]
+        return [deep_copy(v) if v.__class__ in _CONTAINERS else v for v in x]
     if t is set:
         return set(x)
     return x
@@ -99,34 +177,116 @@ _FLAT_DICTS = ("bank", "dom", "exp", "pool", "bids", "posmap", "cart_seen")
 _SHARED = ("options", "obj_args")  # never mutated after GameStarted
 
 
+# ---------------------------------------------------------------------------------------------------- open parts
+# The parts of the state that exist only at some moments; a handler or fold that runs at such a moment (the
+# prompt or the event guarantees it) reads them through these.
+def turn_of(st: ArchState) -> Turn:
+    assert st.turn is not None, "no turn is open"
+    return st.turn
+
+
+def step_of(st: ArchState) -> Step:
+    assert st.step is not None, "no step is open"
+    return st.step
+
+
+def crisis_of(st: ArchState) -> Crisis:
+    assert st.crisis is not None, "no crisis is running"
+    return st.crisis
+
+
+def offer_of(st: ArchState) -> Offer:
+    assert st.offer is not None, "no offer is open"
+    return st.offer
+
+
+def t0_of(st: ArchState) -> dict[str, Any]:
+    assert st.t0 is not None, "turn 0 is not running"
+    return st.t0
+
+
+def p6_of(st: ArchState) -> dict[str, Any]:
+    assert st.p6 is not None, "Phase 6 is not running"
+    return st.p6
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _units_copy(v: dict[str, Unit]) -> dict[str, Unit]:
+    return {u: x.copy() for u, x in v.items()}
+
+
+def _tiles_copy(v: dict[str, PlacedTile]) -> dict[str, PlacedTile]:
+    return {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}  # type: ignore[typeddict-item]
+
+
+def _players_copy(v: list[Player]) -> list[Player]:
+    return [
+        {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])}  # type: ignore[typeddict-item]
+        for p in v
+    ]
+
+
+def _market_copy(v: list[list[Any] | None]) -> list[list[Any] | None]:
+    return [m if m is None else list(m) for m in v]
+
+
+def _nested_lists_copy(v: list[list[Any]]) -> list[list[Any]]:
+    return [list(h) for h in v]
+
+
+def _buildings_copy(v: dict[str, dict[str, str | None]]) -> dict[str, dict[str, str | None]]:
+    return {t: dict(b) for t, b in v.items()}
+
+
+def _copier(name: str) -> Callable[[Any], Any]:
+    """How field ``name`` is copied so that ``apply`` may mutate the copy (immutable parts are shared)."""
+    if name in _SHARED:
+        return _same
+    if name in _FLAT_LISTS:
+        return list
+    if name in _FLAT_DICTS:
+        return dict
+    special: dict[str, Callable[[Any], Any]] = {
+        "units": _units_copy,
+        "tiles": _tiles_copy,
+        "players": _players_copy,
+        "market": _market_copy,
+        "hands": _nested_lists_copy,
+        "objectives": _nested_lists_copy,
+        "dealt_objectives": _nested_lists_copy,
+        "buildings": _buildings_copy,
+    }
+    return special.get(name, deep_copy)
+
+
+COPIERS: dict[str, Callable[[Any], Any]] = {f.name: _copier(f.name) for f in fields(ArchState)}
+
+
 def clone(state: ArchState) -> ArchState:
-    """A private copy for ``evolve``: every container that ``apply`` mutates is copied, the rest shared."""
+    """A private copy: every container that ``apply`` may mutate is copied, the rest shared."""
     new = ArchState.__new__(ArchState)
     nd = new.__dict__
     for k, v in state.__dict__.items():
-        if v is None or isinstance(v, (int, str, bool)) or k in _SHARED:
-            nd[k] = v
-        elif k in _FLAT_LISTS:
-            nd[k] = list(v)
-        elif k in _FLAT_DICTS:
-            nd[k] = dict(v)
-        elif k == "units":
-            nd[k] = {u: dict(x) for u, x in v.items()}
-        elif k == "tiles":
-            nd[k] = {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}
-        elif k == "players":
-            nd[k] = [
-                {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])} for p in v
-            ]
-        elif k == "market":
-            nd[k] = [m if m is None else list(m) for m in v]
-        elif k in ("hands", "objectives", "dealt_objectives"):
-            nd[k] = [list(h) for h in v]
-        elif k == "buildings":
-            nd[k] = {t: dict(b) for t, b in v.items()}
-        else:
-            nd[k] = _cp(v)
+        nd[k] = v if v is None or v.__class__ in _ATOMS else COPIERS[k](v)
     return new
+
+
+def copy_on_write(state: ArchState, touched: tuple[str, ...]) -> ArchState:
+    """A copy that shares every field with ``state`` except ``touched``, which are copied (see ``clone``)."""
+    new = ArchState.__new__(ArchState)
+    nd = new.__dict__
+    nd.update(state.__dict__)
+    for k in touched:
+        v = nd[k]
+        if v is not None and v.__class__ not in _ATOMS:
+            nd[k] = COPIERS[k](v)
+    return new
+
+
+_ATOMS = frozenset({int, str, bool})
 
 
 def pickle_clone(state: ArchState) -> ArchState:
@@ -235,11 +395,11 @@ def lying_count(st: ArchState) -> int:
     return sum(1 for x in st.units.values() if x["kind"] == "C" and x["lying"])
 
 
-def available(unit: dict) -> bool:
+def available(unit: Unit) -> bool:
     return not unit["engaged"] and not unit["lying"]
 
 
-def housed(unit: dict) -> bool:
+def housed(unit: Unit) -> bool:
     return unit["place"].startswith("B:")
 
 
@@ -330,8 +490,15 @@ def market_cap(market: str) -> int:
     return D.DOM_CAP if market == "DOM" else D.EXP_CAP
 
 
+def offered_card(st: ArchState, slot: int) -> list[Any]:
+    """[card, orientation] of an occupied slot of the evolution market."""
+    offered = st.market[slot]
+    assert offered is not None, "the slot is empty"
+    return offered
+
+
 def card_price(st: ArchState, slot: int) -> int:
-    card, orient = st.market[slot]
+    card, orient = offered_card(st, slot)
     return D.CARDS[card].prices[orient]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
     engineer,
@@ -31,6 +33,7 @@ from domain.archipelago.engine import (
 )
 from domain.archipelago.state import (
     ArchState,
+    Unit,
     available,
     both_faces,
     can_add_citizen,
@@ -43,21 +46,23 @@ from domain.archipelago.state import (
     owns,
     permitted,
     rotate_edges,
+    step_of,
+    t0_of,
 )
 
 
 # ---------------------------------------------------------------------------------------------------- harvest
-def cmd_harvest_assign(st, seat, cmd, ctx):
+def cmd_harvest_assign(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     uid = req_unit(st, cmd, "unit", seat)
     icon = req_int(cmd, "icon")
-    if (uid, icon) not in harvest_targets(st, seat, st.step["resource"]):
+    if (uid, icon) not in harvest_targets(st, seat, step_of(st)["resource"]):
         illegal("that unit cannot harvest that icon (own tile, matching free icon, available, not housed)")
     if ctx:
         ctx.emit({"type": "UnitAssigned", "seat": seat, "unit": uid, "icon": icon})
 
 
-def cmd_harvest_done(st, seat, cmd, ctx):
-    step = st.step
+def cmd_harvest_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    step = step_of(st)
     if not step["assigned"]:
         illegal("assign at least one unit first")
     if ctx:
@@ -74,16 +79,16 @@ def cmd_harvest_done(st, seat, cmd, ctx):
 
 
 # ---------------------------------------------------------------------------------------------------- recruit
-def hire_price(st, seat):
+def hire_price(st: ArchState, seat: int) -> int | None:
     price = D.recruit_price(st.sur)
     if price is None:
         return None
-    if "C09" in st.step["with"] and st.step["hires"] == 0:
+    if "C09" in step_of(st)["with"] and step_of(st)["hires"] == 0:
         price = max(0, price - D.OVERSEER_DISCOUNT)
     return price
 
 
-def cmd_hire(st, seat, cmd, ctx):
+def cmd_hire(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     tid = req_tile(st, cmd)
     price = hire_price(st, seat)
     if price is None:
@@ -99,20 +104,20 @@ def cmd_hire(st, seat, cmd, ctx):
             ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": -price, "reason": "recruit"})
         change_sur(ctx, -1, "recruit")
         add_citizen(ctx, seat, tid, "recruit")
-        ctx.emit({"type": "StepUpdated", "changes": {"hires": st.step["hires"] + 1}})
+        ctx.emit({"type": "StepUpdated", "changes": {"hires": step_of(st)["hires"] + 1}})
 
 
-def cmd_recruit_done(st, seat, cmd, ctx):
-    if st.step["hires"] < 1:
+def cmd_recruit_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if step_of(st)["hires"] < 1:
         illegal("hire at least one citizen first")
     if ctx:
         ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- births
-def cmd_birth(st, seat, cmd, ctx):
+def cmd_birth(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     tid = req_tile(st, cmd)
-    step = st.step
+    step = step_of(st)
     if tid not in step["eligible"] or tid in step["done"]:
         illegal("no birth possible on that tile (2 standing citizens at the start, one birth per tile)")
     if st.players[seat]["sup_c"] < 1 or not can_add_citizen(st, seat, tid):
@@ -122,26 +127,26 @@ def cmd_birth(st, seat, cmd, ctx):
         ctx.emit({"type": "StepUpdated", "changes": {"done": step["done"] + [tid]}})
 
 
-def cmd_reproduce_done(st, seat, cmd, ctx):
-    if not st.step["done"]:
+def cmd_reproduce_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if not step_of(st)["done"]:
         illegal("make at least one birth first")
     if ctx:
         ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- explore
-def cmd_cartographer_pick(st, seat, cmd, ctx):
-    if st.step["phase"] != "cartographer":
+def cmd_cartographer_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if step_of(st)["phase"] != "cartographer":
         illegal("no CARTOGRAPHER choice is open")
     idx = req_int(cmd, "index")
-    if not 0 <= idx < st.step["look"]:
+    if not 0 <= idx < step_of(st)["look"]:
         illegal("index out of range")
     if ctx:
         tid = st.stack[idx][0]
         ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
-def explore_movers(st: ArchState, seat: int, pos, edges: str) -> list[str]:
+def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -> list[str]:
     """Units that could move onto a tile with ``edges`` placed at ``pos`` (rule 3 of §8.6)."""
     out = []
     eng = engineer(st, seat)
@@ -176,8 +181,8 @@ def explore_positions(st: ArchState) -> list[tuple[int, int]]:
     return out
 
 
-def cmd_place_tile(st, seat, cmd, ctx):
-    step = st.step
+def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    step = step_of(st)
     if step["phase"] != "place":
         illegal("no drawn tile waits for placement")
     pos = req_pos(cmd)
@@ -214,26 +219,26 @@ def cmd_place_tile(st, seat, cmd, ctx):
 
 
 def finish_icons(ctx: Ctx, seat: int) -> None:
-    if icon_progress(ctx, seat, ctx.st.step, ctx.st.step["tile"]):
+    if icon_progress(ctx, seat, step_of(ctx.st), step_of(ctx.st)["tile"]):
         ctx.emit({"type": "StepClosed", "seat": seat, "explore": True})
 
 
-def cmd_discard_tile(st, seat, cmd, ctx):
-    if st.step["phase"] != "place":
+def cmd_discard_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+    if step_of(st)["phase"] != "place":
         illegal("no drawn tile waits for placement")
     if ctx:
-        ctx.emit({"type": "TileDiscarded", "seat": seat, "tile": st.step["tile"]})
+        ctx.emit({"type": "TileDiscarded", "seat": seat, "tile": step_of(st)["tile"]})
 
 
-def _icon_cmd(which):
-    def handler(st, seat, cmd, ctx):
+def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx | None], None]:
+    def handler(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         if st.phase == "TURN0":
-            holder, tid = st.t0, st.t0["tile"]
-            if st.t0["sub"] != "icons":
+            holder, tid = t0_of(st), t0_of(st)["tile"]
+            if t0_of(st)["sub"] != "icons":
                 illegal("no icon choice is open")
         else:
-            holder, tid = st.step, st.step.get("tile")
-            if st.step.get("phase") != "icons":
+            holder, tid = step_of(st), step_of(st).get("tile")
+            if step_of(st).get("phase") != "icons":
                 illegal("no icon choice is open")
         icon = req_int(cmd, "icon")
         pending, cands = icon_choices(st, holder, tid)
@@ -254,21 +259,21 @@ cmd_choose_own_icon = _icon_cmd("own")
 
 
 # ---------------------------------------------------------------------------------------------------- migrate
-def _mover(st, seat, cmd, key, kind=None):
+def _mover(st: ArchState, seat: int, cmd: dict, key: str, kind: str | None = None) -> tuple[str, Unit]:
     uid = req_unit(st, cmd, key, seat, kind)
     u = st.units[uid]
     if not available(u):
         illegal(f"{uid} is not available (standing and unused)")
-    if uid in st.step["entered"]:
+    if uid in step_of(st)["entered"]:
         illegal(f"{uid} entered a building in this migration")
     return uid, u
 
 
-def cmd_move_ship(st, seat, cmd, ctx):
+def cmd_move_ship(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     ship, u = _mover(st, seat, cmd, "ship", "S")
     to = req_tile(st, cmd, "to")
     passengers = opt_list(cmd, "passengers")
-    step = st.step
+    step = step_of(st)
     allowance = 2 if owns(st, seat, "P15") else 1
     if step["sea"].get(ship, 0) >= allowance:
         illegal("the ship has no sea step left")
@@ -293,10 +298,10 @@ def cmd_move_ship(st, seat, cmd, ctx):
             ctx.emit({"type": "UnitMoved", "seat": seat, "unit": c, "to": to, "via": "carried"})
 
 
-def cmd_convoy(st, seat, cmd, ctx):
+def cmd_convoy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     cid, u = _mover(st, seat, cmd, "citizen", "C")
     to = req_tile(st, cmd, "to")
-    if st.step["convoy"].get(cid, 0) >= 1 + st.step["ship_moves"]:
+    if step_of(st)["convoy"].get(cid, 0) >= 1 + step_of(st)["ship_moves"]:
         illegal("no convoy left for this citizen (1 + ship moves made)")
     if to not in reachable_by_convoy(st, seat, u["tile"]):
         illegal("no bridge of your ships leads there")
@@ -306,11 +311,11 @@ def cmd_convoy(st, seat, cmd, ctx):
         ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "convoy"})
 
 
-def cmd_walk(st, seat, cmd, ctx):
+def cmd_walk(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     cid, u = _mover(st, seat, cmd, "citizen", "C")
     to = req_tile(st, cmd, "to")
     allowance = 2 if owns(st, seat, "P11") else 1
-    if st.step["walk"].get(cid, 0) >= allowance:
+    if step_of(st)["walk"].get(cid, 0) >= allowance:
         illegal("no walk left for this citizen")
     if to not in linked(st, u["tile"], "P", engineer(st, seat)) or not st.tiles[to]["land"]:
         illegal("citizens walk only across a plain link")
@@ -320,7 +325,7 @@ def cmd_walk(st, seat, cmd, ctx):
         ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "walk"})
 
 
-def cmd_enter_building(st, seat, cmd, ctx):
+def cmd_enter_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     uid, u = _mover(st, seat, cmd, "unit")
     bid = req_str(cmd, "building")
     if ":" not in bid:
@@ -332,7 +337,7 @@ def cmd_enter_building(st, seat, cmd, ctx):
         illegal("that building is occupied")
     if u["kind"] == "S" and btype != "PORT":
         illegal("a ship may only enter a port")
-    if uid in st.step["moved"]:
+    if uid in step_of(st)["moved"]:
         illegal("a unit that moved in this migration cannot enter a building")
     if tid != u["tile"]:
         kind = "S" if u["kind"] == "S" else "P"
@@ -346,34 +351,34 @@ def cmd_enter_building(st, seat, cmd, ctx):
         ctx.emit({"type": "UnitHoused", "seat": seat, "unit": uid, "tile": tid, "building": btype})
 
 
-def cmd_leave_building(st, seat, cmd, ctx):
+def cmd_leave_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     uid, u = _mover(st, seat, cmd, "unit")
     if not housed(u):
         illegal("the unit is not in a building")
-    if uid in st.step["left_b"]:
+    if uid in step_of(st)["left_b"]:
         illegal("the unit already left a building in this migration")
     if ctx:
         ctx.emit({"type": "UnitLeftBuilding", "seat": seat, "unit": uid})
 
 
-def cmd_migrate_done(st, seat, cmd, ctx):
+def cmd_migrate_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- ability
-def cmd_ability_trade(st, seat, cmd, ctx):
+def cmd_ability_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     op = req_str(cmd, "op", ("BUY", "SELL"))
     r = req_resource(cmd)
-    if st.step["left"] < 1:
+    if step_of(st)["left"] < 1:
         illegal("no transaction left")
-    price = market_ok(st, seat, st.step["market"], op, r)
+    price = market_ok(st, seat, step_of(st)["market"], op, r)
     if ctx:
         ctx.emit(
             {
                 "type": "MarketTraded",
                 "seat": seat,
-                "market": st.step["market"],
+                "market": step_of(st)["market"],
                 "op": op,
                 "resource": r,
                 "price": price,
@@ -382,13 +387,13 @@ def cmd_ability_trade(st, seat, cmd, ctx):
         )
 
 
-def cmd_ability_done(st, seat, cmd, ctx):
+def cmd_ability_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- research
-def cmd_research_pick(st, seat, cmd, ctx):
+def cmd_research_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     pick = cmd.get("card", "missing")
     if pick == "missing":
         invalid("research_pick needs a 'card' field (a revealed card id or null)")
@@ -396,9 +401,9 @@ def cmd_research_pick(st, seat, cmd, ctx):
     if pick is not None:
         if not isinstance(pick, str):
             invalid("card must be a card id or null")
-        if pick not in st.step["revealed"]:
+        if pick not in step_of(st)["revealed"]:
             illegal("that card was not revealed")
-        kind = "PROGRESS" if st.step["card"] == "C01" else "CHARACTER"
+        kind = "PROGRESS" if step_of(st)["card"] == "C01" else "CHARACTER"
         if D.CARDS[pick].kind != kind:
             illegal(f"you may only buy a {kind} card")
         price = D.CARDS[pick].prices[2]
@@ -411,9 +416,9 @@ def cmd_research_pick(st, seat, cmd, ctx):
 
 
 # ---------------------------------------------------------------------------------------------------- diplomat
-def cmd_diplomat_stand(st, seat, cmd, ctx):
+def cmd_diplomat_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     uid = req_unit(st, cmd, "citizen", None, "C")
-    if st.step["left"] < 1:
+    if step_of(st)["left"] < 1:
         illegal("DIPLOMAT stands up at most 2 citizens")
     if not st.units[uid]["lying"]:
         illegal("that citizen is not lying")
@@ -421,7 +426,7 @@ def cmd_diplomat_stand(st, seat, cmd, ctx):
         ctx.emit({"type": "CitizenStood", "seat": seat, "unit": uid, "mode": "diplomat"})
 
 
-def cmd_card_done(st, seat, cmd, ctx):
+def cmd_card_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     if ctx:
         ctx.emit({"type": "StepClosed", "seat": seat})
 

@@ -278,7 +278,7 @@ def test_fast_path_for_bots_equals_the_pure_fold():
 
 def test_unlisted_candidate_commands_are_refused():
     from domain.archipelago.decide import PROMPT_COMMANDS, prompt
-    from domain.archipelago.legal import candidates
+    from tests.domain.archipelago.oracle import candidates
 
     rng = random.Random(12)
     state, _ = new_game(4, 17, {"length": "short"})

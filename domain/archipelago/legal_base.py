@@ -1,0 +1,71 @@
+"""Helpers of the legal-command generators (``legal``, ``legal_turn``): field values and rule predicates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import combinations
+
+from domain.archipelago import data as D
+from domain.archipelago.checks import (
+    token_options,
+)
+from domain.archipelago.state import (
+    ArchState,
+    card_owner,
+    owns,
+    turn_of,
+)
+
+Command = dict
+Generator = Callable[[ArchState, int, str], list[Command]]
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def pos_json(p: tuple[int, int]) -> dict[str, int]:
+    return {"q": p[0], "r": p[1]}
+
+
+def units_of(st: ArchState, seat: int, kind: str | None = None) -> list[str]:
+    return sorted(u for u, x in st.units.items() if x["owner"] == seat and (kind is None or x["kind"] == kind))
+
+
+def with_sets(st: ArchState, seat: int, action: str) -> list[tuple[list[str], int]]:
+    """Every accepted ``with`` list of a wheel action and the number of shared-card fees it costs."""
+    usable: list[tuple[str, bool]] = []
+    for c, card in D.CARDS.items():
+        if card.use == f"WITH:{action}" and c not in st.card_used:
+            owner = card_owner(st, c)
+            if owner == seat or (owner is not None and card.shareable):
+                usable.append((c, owner != seat))
+    money = st.players[seat]["money"]
+    out: list[tuple[list[str], int]] = []
+    for k in range(len(usable) + 1):
+        for combo in combinations(usable, k):
+            fees = sum(1 for _, shared in combo if shared)
+            if fees <= money:
+                out.append(([c for c, _ in combo], fees))
+    return out
+
+
+def wheel_free(st: ArchState, seat: int) -> bool:
+    assert st.turn is not None
+    return not turn_of(st)["action"] and st.players[seat]["ad_avail"] >= 1
+
+
+def explore_picks(st: ArchState, seat: int) -> Iterator[tuple[str, list[str]]]:
+    """(pick, with) pairs that ``actions.explore_open`` accepts."""
+    cart = owns(st, seat, "C12") and "C12" not in st.card_used
+    for pick in ("TOP", "SECOND"):
+        for cards in ([], ["C12"]) if owns(st, seat, "C12") else ([],):
+            if cards and (pick == "SECOND" or not cart):
+                continue
+            need = 2 if pick == "SECOND" and not cards else 1
+            if len(st.stack) >= need:
+                yield pick, cards
+
+
+def payable(st: ArchState, seat: int, cubes: dict[str, int], money: int) -> list[dict[str, int]]:
+    """Every ``tokens`` split that pays ``cubes`` and ``money`` (``checks.check_payment`` accepts it)."""
+    if st.players[seat]["money"] < money:
+        return []
+    return token_options(st, seat, cubes)
