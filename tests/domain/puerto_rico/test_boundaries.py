@@ -1,0 +1,135 @@
+"""Rule boundaries that a wrong comparison would move (docs/rules/puerto_rico.md; found by mutation testing,
+docs/testing.md). Each test is a scenario: given a board, when a command, then events or a refusal."""
+
+from __future__ import annotations
+
+from domain.puerto_rico.data import CORN, INDIGO, SUGAR
+from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused, types
+
+PASS = {"type": "pass"}
+NO_GOODS = {g: 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")}
+
+
+def wharf(good):
+    return {"type": "ship_with_wharf", "good": good}
+
+
+def load(good, ship):
+    return {"type": "load", "good": good, "ship": ship}
+
+
+def build(name):
+    return {"type": "build", "building": name}
+
+
+def sell(good):
+    return {"type": "sell", "good": good}
+
+
+def bare(s):
+    """Nobody holds any goods."""
+    for seat in range(s.n):
+        give(s, seat, goods=NO_GOODS)
+    return s
+
+
+def fill_ship(s, ship, good):
+    s.ship_kinds[ship], s.ship_loads[ship] = good, s.ship_caps[ship]
+    s.goods_supply[good] -= s.ship_caps[ship]
+
+
+# ---------------------------------------------------------------- captain: the loading loop (§4.6, D42)
+
+
+def test_loop_ends_when_the_nth_turn_without_a_load_is_a_skipped_turn():
+    """Seat 0 passes (wharf only), seats 1-3 cannot load: 4 turns without a load, so seat 0 is not asked again."""
+    s = bare(new_game(4))
+    give(s, 0, goods={"sugar": 2}, buildings={"wharf": 1})
+    fill_ship(s, 2, SUGAR)  # sugar is on a full ship: no cargo option, only the wharf
+    _, s = pick(s, "captain", 0)
+    assert s.current == 0 and legal(s) == [wharf("sugar"), PASS]
+    events, s = act(s, PASS)
+    # storage: one kind held and no warehouse, so one barrel is kept automatically; the full ship unloads
+    assert types(events) == ["Passed", "BarrelKept", "ShipsUnloaded"]
+    assert s.phase == "pick"
+
+
+def test_loop_ends_when_the_nth_turn_without_a_load_is_a_pass():
+    """Picker 1 and seat 0 both hold wharf-only options: pass, skip, skip, pass ends the loop at once."""
+    s = bare(new_game(4))
+    for seat in (0, 1):
+        give(s, seat, goods={"sugar": 1}, buildings={"wharf": 1})
+    fill_ship(s, 2, SUGAR)
+    _, s = pick(s, "captain", 1)
+    assert s.current == 1 and legal(s) == [wharf("sugar"), PASS]
+    _, s = act(s, PASS)
+    assert s.current == 0 and legal(s) == [wharf("sugar"), PASS]  # seats 2 and 3 were skipped
+    _, s = act(s, PASS)
+    assert not (s.phase == "captain" and s.step == "load"), "seat 1 was asked to load a fifth time"
+
+
+def test_wharf_used_in_one_captain_phase_is_usable_again_in_the_next():
+    """Last duties of the captain: "All wharves become unused again"."""
+    s = bare(new_game(4))
+    give(s, 0, goods={"sugar": 2}, buildings={"wharf": 1})
+    fill_ship(s, 2, SUGAR)
+    _, s = pick(s, "captain", 0)
+    events, s = act(s, wharf("sugar"))
+    assert events[0] == {"type": "GoodsShippedByWharf", "seat": 0, "good": "sugar", "amount": 2, "vp": 3}
+    assert s.phase == "pick"
+    # the rest of the round: prospector, trader and builder, everyone passing
+    for role in ("prospector", "trader", "builder"):
+        _, s = act(s, {"type": "select_role", "role": role})
+        s = play_passes(s)
+    assert s.round == 2
+    give(s, 0, goods={"corn": 1})
+    fill_ship(s, 0, CORN)
+    fill_ship(s, 1, INDIGO)
+    fill_ship(s, 2, SUGAR)
+    _, s = pick(s, "captain", 0)
+    assert s.current == 0 and legal(s) == [wharf("corn"), PASS]
+
+
+# ---------------------------------------------------------------- builder (§4.3)
+
+
+def test_a_large_building_is_refused_for_want_of_room_with_eleven_spaces_used():
+    """D8: a large building needs 2 free city spaces; the refusal says so, not that it is too dear."""
+    s = new_game(4)
+    small = ["small_indigo_plant", "small_sugar_mill", "indigo_plant", "sugar_mill", "tobacco_storage"]
+    small += ["coffee_roaster", "small_market", "hacienda", "construction_hut", "small_warehouse", "hospice"]
+    give(s, 0, doubloons=30, buildings={name: 0 for name in small})
+    _, s = pick(s, "builder", 0)
+    for name in ("guild_hall", "residence", "fortress", "customs_house", "city_hall"):
+        assert "no room" in refused(s, build(name)).message
+    assert "no room" not in refused(s, build("hospice")).message  # owned already: that is the reason given
+    assert "already own" in refused(s, build("hospice")).message
+
+
+def test_a_building_too_dear_is_refused_with_its_price():
+    """The picker with 4 doubloons affords the office (5 - 1) but not the factory (7 - 1)."""
+    s = new_game(4)
+    give(s, 1, doubloons=4)
+    _, s = pick(s, "builder", 1)
+    assert "you cannot pay 6 doubloons" in refused(s, build("factory")).message
+    events, s = act(s, build("office"))
+    assert events[0]["price"] == 4 and s.players[1].doubloons == 0
+
+
+def test_price_never_falls_below_zero():
+    """Cost = max(0, cost - privilege - quarries): the picker with a quarry pays 0 for a 1-doubloon building."""
+    s = new_game(4)
+    give(s, 0, doubloons=0, tiles={"quarry": (1, 1)})
+    _, s = pick(s, "builder", 0)
+    assert build("small_market") in legal(s)
+    events, s = act(s, build("small_market"))
+    assert events[0] == {"type": "BuildingBought", "seat": 0, "building": "small_market", "price": 0}
+    assert s.players[0].doubloons == 0
+
+
+def test_sold_out_building_is_refused_as_sold_out():
+    s = new_game(4)
+    s.building_supply[18] = 0  # the only guild hall is gone
+    give(s, 0, doubloons=20)
+    _, s = pick(s, "builder", 0)
+    assert "no guild_hall is left" in refused(s, build("guild_hall")).message
