@@ -133,3 +133,38 @@ def test_sold_out_building_is_refused_as_sold_out():
     give(s, 0, doubloons=20)
     _, s = pick(s, "builder", 0)
     assert "no guild_hall is left" in refused(s, build("guild_hall")).message
+
+
+# ---------------------------------------------------------------- refusals say why (§4.5, §4.6)
+
+
+def test_sell_refusals_name_the_reason():
+    s = new_game(4)
+    s.trading_house = [SUGAR]
+    s.goods_supply[SUGAR] -= 1
+    give(s, 0, goods={"sugar": 1, "indigo": 1, "coffee": 1, "corn": 0})
+    _, s = pick(s, "trader", 0)
+    assert "the trading house already holds sugar" in refused(s, sell("sugar")).message
+    assert "you hold no corn" in refused(s, sell("corn")).message
+    assert "build does not fit the current decision" in refused(s, build("hospice")).message
+    assert "load does not fit the current decision" in refused(s, load("corn", 0)).message
+
+
+def test_an_unoccupied_office_allows_no_second_barrel_of_a_kind():
+    """§4.5: only an occupied office lets a player sell a kind already in the trading house."""
+    s = bare(new_game(4))
+    s.trading_house = [SUGAR]
+    s.goods_supply[SUGAR] -= 1
+    give(s, 0, goods={"sugar": 1}, buildings={"office": 0})
+    _, s = pick(s, "trader", 0)
+    assert s.phase == "pick"  # no legal sale for anybody: the phase was skipped
+
+
+def test_load_and_pass_refusals_in_the_captain_phase():
+    s = bare(new_game(4))
+    give(s, 0, goods={"corn": 7, "indigo": 1})
+    _, s = pick(s, "captain", 0)
+    assert "you may not pass: you must load" in refused(s, PASS).message
+    assert "that load is not allowed" in refused(s, load("corn", 0)).message
+    assert "you hold no sugar" in refused(s, load("sugar", 0)).message
+    assert "you have no occupied, unused wharf" in refused(s, wharf("corn")).message
