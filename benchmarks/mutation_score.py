@@ -248,6 +248,11 @@ def main() -> None:
     p.add_argument("--report", action="store_true", help="print the figures of past runs, run nothing")
     p.add_argument("--survivors", action="store_true", help="also print each surviving mutant's diff")
     p.add_argument("--ref", default=None, help="mutate and test this git revision's domain/ and tests/ (e.g. main)")
+    p.add_argument(
+        "--retest-survivors",
+        action="store_true",
+        help="test the past survivors again too (after adding tests); killed verdicts stand",
+    )
     p.add_argument("--fresh", action="store_true", help="forget past verdicts of these packages first")
     a = p.parse_args()
     chosen = a.packages or list(packages)
@@ -263,11 +268,15 @@ def main() -> None:
         if not a.report:
             wd = prepare(package, packages[package], a.ref)
             names = None
-            if a.sample is not None:
+            if a.sample is not None or a.retest_survivors:
                 generate(wd)
-                sample = stable_pick(wd, package, a.sample, a.seed)
-                names = sorted(m.name for m in read_mutants(wd, package) if m.name in sample and m.exit_code is None)
-                note = f"  (sample {a.sample:g}, seed {a.seed!r}: {len(sample)} mutants)"
+                wanted = {None} | (SURVIVED | NO_TESTS if a.retest_survivors else set())
+                mutants = read_mutants(wd, package)
+                if a.sample is not None:
+                    sample = stable_pick(wd, package, a.sample, a.seed)
+                    mutants = [m for m in mutants if m.name in sample]
+                    note = f"  (sample {a.sample:g}, seed {a.seed!r}: {len(sample)} mutants)"
+                names = sorted(m.name for m in mutants if m.exit_code in wanted)
             started = time.monotonic()
             if names is None or names:
                 done = run(wd, names, a.budget_minutes * 60, a.max_children, a.games)

@@ -3,6 +3,7 @@ docs/testing.md). Each test is a scenario: given a board, when a command, then e
 
 from __future__ import annotations
 
+from domain.puerto_rico import RULES
 from domain.puerto_rico.data import CORN, INDIGO, SUGAR
 from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused, types
 
@@ -168,3 +169,34 @@ def test_load_and_pass_refusals_in_the_captain_phase():
     assert "that load is not allowed" in refused(s, load("corn", 0)).message
     assert "you hold no sugar" in refused(s, load("sugar", 0)).message
     assert "you have no occupied, unused wharf" in refused(s, wharf("corn")).message
+
+
+# ---------------------------------------------------------------- who is to act, as every view shows it
+
+
+def test_views_name_the_seat_to_act_from_the_first_event_to_the_last():
+    """§3: the governor picks first; once the game is over nobody is to act."""
+    events = RULES.setup(3, 4, {})
+    s = None
+    for event in events:
+        s = RULES.evolve(s, event) if s is not None else RULES.fold([event])
+        assert RULES.view(s, None)["to_act"] == [0]  # seat 0 is the first governor
+    s.colonist_supply = 3
+    _, s = pick(s, "mayor", 0)
+    _, s = act(s, PASS)
+    assert RULES.view(s, 2)["to_act"] == [s.current] == [1]
+    roles = iter(["prospector", "builder", "craftsman"])
+    while not RULES.is_over(s):
+        _, s = act(s, {"type": "select_role", "role": next(roles)} if s.phase == "pick" else PASS)
+    assert RULES.view(s, None)["to_act"] == [] and RULES.view(s, 0)["to_act"] == []
+
+
+def test_command_schemas_describe_every_field_and_refuse_a_negative_ship():
+    from tests.domain.contract_checks import errors_of, validator
+
+    for ctype, schema in RULES.command_schemas().items():
+        for name, field in schema["properties"].items():
+            assert name == "type" or field.get("description"), (ctype, name)
+    v = validator(RULES.command_schemas()["load"])
+    assert errors_of(v, {"type": "load", "good": "corn", "ship": -1})
+    assert not errors_of(v, {"type": "load", "good": "corn", "ship": 0})
