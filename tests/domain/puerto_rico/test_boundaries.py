@@ -3,6 +3,8 @@ docs/testing.md). Each test is a scenario: given a board, when a command, then e
 
 from __future__ import annotations
 
+import pytest
+
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import CORN, INDIGO, SUGAR
 from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused, types
@@ -200,3 +202,29 @@ def test_command_schemas_describe_every_field_and_refuse_a_negative_ship():
     v = validator(RULES.command_schemas()["load"])
     assert errors_of(v, {"type": "load", "good": "corn", "ship": -1})
     assert not errors_of(v, {"type": "load", "good": "corn", "ship": 0})
+
+
+# ---------------------------------------------------------------- set-up (§2, §10)
+
+
+def test_setup_draws_from_the_rng_its_creation_event_names():
+    """§10: one game RNG seeded at creation, its id recorded. "python-random-sha256/1" is Python's Random
+    seeded with the first 16 bytes of SHA-256("tradewinds:setup:<seed>:0"); the first governor is its first draw."""
+    import hashlib
+    import random
+
+    for seed in range(1, 30):
+        events = RULES.setup(seed, 5, {"random_first_governor": True})
+        assert events[0]["rng"] == "python-random-sha256/1"
+        digest = hashlib.sha256(f"tradewinds:setup:{seed}:0".encode()).digest()
+        expected = random.Random(int.from_bytes(digest[:16], "big")).randrange(5)
+        assert events[0]["first_governor"] == expected, seed
+
+
+def test_seat_count_refusals_say_which_variant_fits():
+    from domain.game import InvalidOptions
+
+    with pytest.raises(InvalidOptions, match="the base game needs 3 to 5 seats; use variant 'official_2p' for 2 seats"):
+        RULES.validate_options({"variant": "standard"}, 2)
+    with pytest.raises(InvalidOptions, match="the official 2-player variant needs exactly 2 seats"):
+        RULES.validate_options({"variant": "official_2p"}, 3)
