@@ -7,7 +7,7 @@ import pytest
 
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import CORN, INDIGO, SUGAR
-from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused, types
+from tests.domain.puerto_rico.helpers import act, give, legal, new_game, of_type, pick, play_passes, refused, types
 
 PASS = {"type": "pass"}
 NO_GOODS = {g: 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")}
@@ -228,3 +228,39 @@ def test_seat_count_refusals_say_which_variant_fits():
         RULES.validate_options({"variant": "standard"}, 2)
     with pytest.raises(InvalidOptions, match="the official 2-player variant needs exactly 2 seats"):
         RULES.validate_options({"variant": "official_2p"}, 3)
+
+
+# ---------------------------------------------------------------- more building functions (§4.3, §4.6, §6)
+
+
+def test_university_mans_the_first_building_of_the_table_too():
+    """§4.3 step 2: any building built with an occupied university, the small indigo plant included."""
+    s = new_game(4)
+    give(s, 0, doubloons=5, buildings={"university": 1})
+    _, s = pick(s, "builder", 0)
+    _, s = act(s, build("small_indigo_plant"))
+    assert s.step == "university" and legal(s) == [{"type": "take_colonist"}, PASS]
+    events, s = act(s, {"type": "take_colonist"})
+    assert events[0]["building"] == "small_indigo_plant" and s.players[0].buildings[0] == 1
+
+
+def test_an_unoccupied_wharf_offers_nothing_beside_a_cargo_load():
+    s = bare(new_game(4))
+    give(s, 0, goods={"corn": 3}, buildings={"wharf": 0})
+    give(s, 1, goods={"sugar": 2})
+    _, s = pick(s, "captain", 1)
+    _, s = act(s, load("sugar", 0))  # seat 1 (picker) loads first; seat 0 then has two cargo options
+    assert s.current == 0 and legal(s) == [load("corn", 1), load("corn", 2)]
+    assert "you have no occupied, unused wharf" in refused(s, wharf("corn")).message
+
+
+def test_vp_supply_trigger_fires_at_exactly_zero_and_not_before():
+    """§4.6, §7: the end is triggered as soon as the VP supply reaches 0, exactly used up or overdrawn."""
+    for supply, triggered in ((9, False), (8, True)):
+        s = bare(new_game(4))
+        s.players[3].vp, s.vp_supply = 100 - supply, supply
+        give(s, 0, goods={"corn": 7})
+        events, s = pick(s, "captain", 0)  # 7 barrels + 1 (privilege) = 8 VP, forced onto the 7-ship
+        assert of_type(events, "GoodsShipped")[0]["vp"] == 8
+        assert s.vp_supply == supply - 8 and s.players[0].vp_owed == 0
+        assert (s.triggers == ["victory_points"]) is triggered, supply
