@@ -142,16 +142,33 @@ def describe(wd: Path, mutants: list[Mutant]) -> None:
         sys.path.remove(str(wd / "mutants"))
 
 
-def equivalents() -> dict[tuple[str, str, str], str]:
+def function_of(name: str) -> str:
+    """The mutated function of a mutmut mutant name: 'pkg.mod.x__f__mutmut_3' -> '_f',
+    'pkg.mod.xǁCǁm__mutmut_1' -> 'C.m'."""
+    short = name.rsplit(".", 1)[-1].rsplit("__mutmut_", 1)[0]
+    if short.startswith("xǁ"):
+        return short[2:].replace("ǁ", ".")
+    return short[2:] if short.startswith("x_") else short
+
+
+def equivalents() -> list[dict[str, str]]:
+    """Entries of the equivalents list: file, line, mutant, reason and optionally function (needed
+    when the same line occurs in several functions of the file)."""
     if not EQUIVALENTS.exists():
-        return {}
+        return []
     entries = tomllib.loads(EQUIVALENTS.read_text("utf-8")).get("equivalent", [])
-    table = {}
     for e in entries:
         if not e.get("reason", "").strip():
             raise SystemExit(f"{EQUIVALENTS}: an entry without a reason: {e}")
-        table[(e["file"], e["line"].strip(), e["mutant"].strip())] = e["reason"]
-    return table
+    return entries
+
+
+def is_listed(m: Mutant, table: list[dict[str, str]]) -> bool:
+    for e in table:
+        if (e["file"], e["line"].strip(), e["mutant"].strip()) == m.key:
+            if e.get("function") in (None, function_of(m.name)):
+                return True
+    return False
 
 
 def figures(wd: Path, package: str, sample: set[str] | None = None) -> Figures:
@@ -177,7 +194,7 @@ def figures(wd: Path, package: str, sample: set[str] | None = None) -> Figures:
             f.other += 1
     describe(wd, unexplained)
     for m in unexplained:
-        if m.key in table:
+        if is_listed(m, table):
             f.equivalent.append(m)
         else:
             f.survivors.append(m)
