@@ -232,9 +232,9 @@ def run(wd: Path, names: list[str] | None, budget_s: float, children: int, games
         proc.wait(timeout=budget_s)
         return proc.returncode == 0
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGINT)  # mutmut stops its workers and keeps the verdicts so far
+        os.killpg(proc.pid, signal.SIGTERM)  # verdicts are saved one by one: those so far stay
         try:
-            proc.wait(timeout=60)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
@@ -268,7 +268,7 @@ def main() -> None:
     p.add_argument(
         "--retest-survivors",
         action="store_true",
-        help="test the past survivors again too (after adding tests); killed verdicts stand",
+        help="test only the past survivors again (after adding tests); killed verdicts stand",
     )
     p.add_argument("--fresh", action="store_true", help="forget past verdicts of these packages first")
     a = p.parse_args()
@@ -287,7 +287,7 @@ def main() -> None:
             names = None
             if a.sample is not None or a.retest_survivors:
                 generate(wd)
-                wanted = {None} | (SURVIVED | NO_TESTS if a.retest_survivors else set())
+                wanted = SURVIVED | NO_TESTS if a.retest_survivors else {None}
                 mutants = read_mutants(wd, package)
                 if a.sample is not None:
                     sample = stable_pick(wd, package, a.sample, a.seed)

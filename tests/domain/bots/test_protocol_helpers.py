@@ -1,0 +1,155 @@
+"""The bots' protocol-only helpers (domain/bots/base.py), each against its documented contract."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from domain.bots.base import (
+    NoLegalCommand,
+    command_key,
+    copy_rng,
+    in_place_stepper,
+    legal_or_raise,
+    private_copy,
+    rank_rewards,
+    seat_count,
+    state_rewards,
+)
+from domain.game import GameResult
+from tests.domain.bots.support import secret_position
+from tests.support.secret_game import SecretGame
+
+RULES = SecretGame()
+
+
+def test_command_key_is_compact_json_with_sorted_keys():
+    assert command_key({"type": "bank", "amount": 2}) == '{"amount":2,"type":"bank"}'
+    assert command_key({"b": [1, {"d": 1, "c": 2}], "a": None}) == '{"a":null,"b":[1,{"c":2,"d":1}]}'
+
+
+def test_legal_or_raise_names_the_seat_without_a_command():
+    state = secret_position([5, 6, 7], turn=1)
+    assert legal_or_raise(RULES, state, 1) == RULES.legal_commands(state, 1)
+    with pytest.raises(NoLegalCommand, match="seat 2 has no legal command in this state"):
+        legal_or_raise(RULES, state, 2)
+
+
+def test_copy_rng_continues_the_same_sequence_independently():
+    rng = random.Random(4)
+    rng.random()
+    twin = copy_rng(rng)
+    assert [twin.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+    twin.random()
+    assert twin.getstate() != rng.getstate()
+
+
+def test_rank_rewards_of_a_single_seat_squash_its_value_around_a_half():
+    assert rank_rewards([0.0], [1]) == [0.5]
+    assert rank_rewards([3.0], [1]) == [pytest.approx(0.5 + 0.5 * 3 / 4)]
+    assert rank_rewards([-1.0], [1]) == [pytest.approx(0.25)]
+
+
+def test_rank_rewards_blend_rank_and_score_with_the_default_weight():
+    # two seats, 10 and 5: by rank 1 and 0, by score 1 and 0
+    assert rank_rewards([10.0, 5.0], [1, 2]) == [pytest.approx(1.0), pytest.approx(0.0)]
+    # four seats, equal values: score part is a half for everybody; a two-way tie for first shares 1st and 2nd
+    r = rank_rewards([4.0, 4.0, 4.0, 4.0], [1, 1, 3, 4])
+    assert r == [pytest.approx(0.9 * (4 - 1.5) / 3 + 0.05)] * 2 + [
+        pytest.approx(0.9 * 1 / 3 + 0.05),
+        pytest.approx(0.05),
+    ]
+
+
+class Fixed(SecretGame):
+    """Scores and result fixed by the test."""
+
+    def __init__(self, over, values):
+        self.over, self.values = over, values
+
+    def is_over(self, state):
+        return self.over
+
+    def result(self, state):
+        return GameResult(scores=[10, 30, 20], ranks=[3, 1, 2])
+
+    def evaluate(self, state, seat):
+        return self.values[seat]
+
+
+def test_state_rewards_use_the_result_when_over_and_the_evaluation_before():
+    state = secret_position([1, 2, 3])
+    over = state_rewards(Fixed(True, None), state, 3, score_weight=0)
+    assert over == [0.0, 1.0, 0.5]
+    before = state_rewards(Fixed(False, [7.0, 1.0, 1.0]), state, 3, score_weight=0)
+    assert before == [1.0, 0.25, 0.25]  # ranks from the evaluation: 1, 2, 2
+
+
+def test_seat_count_prefers_the_rules_own_count_then_the_view_then_a_probe():
+    state = secret_position([1, 2, 3])
+
+    class Counted(SecretGame):
+        def seat_count(self, state):
+            return 7
+
+    class Players(SecretGame):
+        def view(self, state, seat):
+            return {"players": [{}, {}], "seats": True}  # a bool is not a count
+
+    class SeatList(SecretGame):
+        def view(self, state, seat):
+            return {"seats": [0, 1, 2, 3]}
+
+    class Probe(SecretGame):
+        def view(self, state, seat):
+            return {"seats": 0}
+
+        def evaluate(self, state, seat):
+            if seat >= 6:
+                raise IndexError(seat)
+            return 1.0
+
+    class Endless(Probe):
+        def evaluate(self, state, seat):
+            return 0.0
+
+    assert seat_count(Counted(), state) == 7
+    assert seat_count(Players(), state) == 2
+    assert seat_count(SeatList(), state) == 4
+    assert seat_count(Probe(), state) == 6
+    assert seat_count(Endless(), state) == 16  # the probe stops at 16 seats
+
+
+def test_private_copy_uses_copy_state_then_pickle_then_deepcopy():
+    class Copier(SecretGame):
+        def copy_state(self, state):
+            return ("copied", state)
+
+    assert private_copy(Copier(), 5) == ("copied", 5)
+    state = {"board": [1, 2]}
+    copied = private_copy(RULES, state)
+    assert copied == state and copied["board"] is not state["board"]
+    unpicklable = {"lock": threading.Lock, "board": [1], "fn": lambda: 1}
+    copied = private_copy(RULES, unpicklable)
+    assert copied["board"] == [1] and copied["board"] is not unpicklable["board"]
+
+
+def test_in_place_stepper_applies_events_in_place_or_takes_the_returned_state():
+    class InPlace(SecretGame):
+        def decide(self, state, command, seat, rng):
+            return [{"add": 1}, {"add": 2}]
+
+        def apply_in_place(self, state, event):
+            state.append(event["add"])
+
+    class Returns(InPlace):
+        def apply_in_place(self, state, event):
+            return [*state, event["add"] * 10]
+
+    stepper = in_place_stepper(InPlace())
+    assert stepper is not None
+    state = [0]
+    assert stepper.step(state, {}, 0, random.Random(1)) is state and state == [0, 1, 2]
+    assert in_place_stepper(Returns()).step([0], {}, 0, random.Random(1)) == [0, 10, 20]
