@@ -153,3 +153,21 @@ def test_in_place_stepper_applies_events_in_place_or_takes_the_returned_state():
     state = [0]
     assert stepper.step(state, {}, 0, random.Random(1)) is state and state == [0, 1, 2]
     assert in_place_stepper(Returns()).step([0], {}, 0, random.Random(1)) == [0, 10, 20]
+
+
+def test_bot_names_parse_at_their_boundaries():
+    from domain.bots import MCTSBot, make_bot
+    from domain.bots.levels import DEFAULT_MCTS_ITERATIONS
+
+    assert make_bot("  Hard ").iterations == 2000  # names are trimmed and case-folded
+    assert make_bot("mcts").iterations == DEFAULT_MCTS_ITERATIONS == 400
+    one = make_bot("mcts:1")
+    assert isinstance(one, MCTSBot) and one.iterations == 1
+    capped = make_bot("mcts:5:0")
+    assert capped.iterations == 5 and capped.rollout_depth == 0
+    assert make_bot("mcts:5:3").rollout_depth == 3
+    for bad in ("mcts:0", "mcts:5:-1", "mcts:1:2:3", "mcts:", "mcts:2:x"):
+        with pytest.raises(ValueError, match=r"bad bot name .*: use mcts:<iterations>\[:<rollout depth>\]"):
+            make_bot(bad)
+    with pytest.raises(ValueError, match=r"unknown bot or level 'nope'; known: random, greedy, mcts, easy, medium"):
+        make_bot("nope")
