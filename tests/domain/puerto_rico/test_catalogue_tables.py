@@ -122,6 +122,11 @@ def test_every_step_and_phase_has_a_description_naming_its_role(catalogue):
     automatic = {k for k, v in steps.items() if v == "automatic: the engine carries it out"}
     assert automatic and not automatic & set(role_of)
     phases = catalogue["codes"]["phase"]
-    for role in ("settler", "mayor", "builder", "craftsman", "trader", "captain"):
-        assert phases[role] == f"the {role} role is carried out"
-    assert {"setup", "pick", "round_end", "over"} <= set(phases)
+    assert phases == {
+        "setup": "being set up",
+        "pick": "a seat picks a role",
+        **{role: f"the {role} role is carried out" for role in ("settler", "mayor", "builder", "craftsman")},
+        **{role: f"the {role} role is carried out" for role in ("trader", "captain")},
+        "round_end": "the round ends",
+        "over": "the game is over",
+    }
