@@ -102,6 +102,7 @@ class Figures:
     timeout: int = 0
     no_tests: int = 0
     other: int = 0
+    by_hand: int = 0
     equivalent: list[Mutant] = field(default_factory=list)
     survivors: list[Mutant] = field(default_factory=list)
 
@@ -151,15 +152,19 @@ def function_of(name: str) -> str:
     return short[2:] if short.startswith("x_") else short
 
 
-def equivalents() -> list[dict[str, str]]:
+def equivalents(table: str = "equivalent") -> list[dict[str, str]]:
     """Entries of the equivalents list: file, line, mutant, reason and optionally function (needed
-    when the same line occurs in several functions of the file)."""
+    when the same line occurs in several functions of the file). ``table="killed_by_hand"``: mutants in
+    code that runs only at import time, where mutmut cannot switch them on; each names the test that
+    fails when the mutant is applied by hand."""
     if not EQUIVALENTS.exists():
         return []
-    entries = tomllib.loads(EQUIVALENTS.read_text("utf-8")).get("equivalent", [])
+    entries = tomllib.loads(EQUIVALENTS.read_text("utf-8")).get(table, [])
     for e in entries:
         if not e.get("reason", "").strip():
             raise SystemExit(f"{EQUIVALENTS}: an entry without a reason: {e}")
+        if table == "killed_by_hand" and not e.get("test", "").strip():
+            raise SystemExit(f"{EQUIVALENTS}: a killed_by_hand entry without its test: {e}")
     return entries
 
 
@@ -171,12 +176,13 @@ def is_listed(m: Mutant, table: list[dict[str, str]]) -> bool:
     return False
 
 
-def figures(wd: Path, package: str, sample: set[str] | None = None) -> Figures:
+def figures(wd: Path, package: str, sample: set[str] | None = None, by_hand_too: bool = True) -> Figures:
     mutants = read_mutants(wd, package)
     if sample is not None:
         mutants = [m for m in mutants if m.name in sample]
     f = Figures(generated=len(mutants))
     table = equivalents()
+    by_hand = equivalents("killed_by_hand") if by_hand_too else []  # their tests are the work tree's
     unexplained = []
     for m in mutants:
         if m.exit_code is None:
@@ -196,6 +202,9 @@ def figures(wd: Path, package: str, sample: set[str] | None = None) -> Figures:
     for m in unexplained:
         if is_listed(m, table):
             f.equivalent.append(m)
+        elif m.exit_code in SURVIVED and is_listed(m, by_hand):
+            f.killed += 1
+            f.by_hand += 1
         else:
             f.survivors.append(m)
     f.survived = sum(1 for m in f.survivors if m.exit_code in SURVIVED)
@@ -247,7 +256,7 @@ def show(package: str, f: Figures, note: str = "") -> None:
     score = "-" if f.score is None else f"{f.score:.1f}%"
     print(
         f"{package:<20} generated {f.generated:>5}  tested {f.tested:>5}  killed {f.killed:>5}"
-        f"  (timeout {f.timeout})  survived {f.survived:>4}  no-tests {f.no_tests:>3}"
+        f"  (timeout {f.timeout}, by hand {f.by_hand})  survived {f.survived:>4}  no-tests {f.no_tests:>3}"
         f"  equivalent {len(f.equivalent):>3}  score {score}{note}"
     )
 
@@ -306,7 +315,7 @@ def main() -> None:
         if not (wd / "mutants").exists():
             print(f"{package:<20} no run yet")
             continue
-        f = figures(wd, package, sample)
+        f = figures(wd, package, sample, by_hand_too=a.ref is None)
         show(package, f, note)
         if a.survivors:
             for m in f.survivors:
