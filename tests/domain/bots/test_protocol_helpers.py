@@ -171,3 +171,38 @@ def test_bot_names_parse_at_their_boundaries():
             make_bot(bad)
     with pytest.raises(ValueError, match=r"unknown bot or level 'nope'; known: random, greedy, mcts, easy, medium"):
         make_bot("nope")
+
+
+def test_lookahead_share_is_a_whole_number_of_candidates_within_the_total():
+    """Each of ``roots`` play-outs gets (total - roots) // roots candidates, at least one, at most ``budget``."""
+    from domain.bots.lookahead import LookAhead
+
+    look = LookAhead(6, 400, 400)
+    assert look.share(1) == LookAhead(6, 399, 400)
+    small = LookAhead(6, 50, 400)
+    assert small.share(2) is small  # 398 // 2 is over the per-play-out budget: unchanged
+    assert look.share(3) == LookAhead(6, 132, 400)
+    for roots in range(1, 200):
+        budget = look.share(roots).budget
+        assert isinstance(budget, int) and 1 <= budget <= 400
+        assert roots + roots * budget <= 400 or budget == 1
+
+
+def test_plan_bots_name_their_plan_and_follow_the_given_rng():
+    from domain.bots.planned import PlanBot
+
+    with pytest.raises(ValueError, match="unknown plan 'nonsense'; known: pr-building, pr-shipping"):
+        PlanBot("nonsense")
+    assert repr(PlanBot("pr-building", 3)) == "PlanBot(plan='pr-building', seed=3)"
+
+    class Flat(SecretGame):
+        def evaluate(self, state, seat):
+            return 0.0
+
+    state = secret_position([5, 5])
+    picks = set()
+    for s in range(20):  # every move ties: the given rng, not the bot's own seed, breaks the tie
+        first = PlanBot("pr-shipping", 1).choose(Flat(), state, 0, random.Random(s))
+        assert PlanBot("pr-shipping", 2).choose(Flat(), state, 0, random.Random(s)) == first
+        picks.add(command_key(first))
+    assert len(picks) > 1
