@@ -206,3 +206,15 @@ def test_plan_bots_name_their_plan_and_follow_the_given_rng():
         assert PlanBot("pr-shipping", 2).choose(Flat(), state, 0, random.Random(s)) == first
         picks.add(command_key(first))
     assert len(picks) > 1
+
+
+def test_rank_rewards_use_a_small_score_spread_too():
+    assert rank_rewards([0.6, 0.2], [1, 2]) == [pytest.approx(1.0), pytest.approx(0.0)]
+
+
+def test_greedy_needs_at_least_one_sample():
+    from domain.bots import GreedyBot
+
+    assert GreedyBot(samples=1) is not None
+    with pytest.raises(ValueError, match="samples must be at least 1"):
+        GreedyBot(samples=0)
