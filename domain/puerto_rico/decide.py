@@ -111,7 +111,6 @@ def _reason(s: PRState, command: Command) -> str:
     kind, step = command["type"], s.step
     expected = {
         "select_role": ("pick",),
-        "draw_from_hacienda": ("hacienda",),
         "take_plantation": ("take",),
         "take_quarry": ("take",),
         "take_colonist": ("hospice", "university", "privilege"),

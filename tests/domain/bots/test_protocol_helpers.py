@@ -1,0 +1,220 @@
+"""The bots' protocol-only helpers (domain/bots/base.py), each against its documented contract."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from domain.bots.base import (
+    NoLegalCommand,
+    command_key,
+    copy_rng,
+    in_place_stepper,
+    legal_or_raise,
+    private_copy,
+    rank_rewards,
+    seat_count,
+    state_rewards,
+)
+from domain.game import GameResult
+from tests.domain.bots.support import secret_position
+from tests.support.secret_game import SecretGame
+
+RULES = SecretGame()
+
+
+def test_command_key_is_compact_json_with_sorted_keys():
+    assert command_key({"type": "bank", "amount": 2}) == '{"amount":2,"type":"bank"}'
+    assert command_key({"b": [1, {"d": 1, "c": 2}], "a": None}) == '{"a":null,"b":[1,{"c":2,"d":1}]}'
+
+
+def test_legal_or_raise_names_the_seat_without_a_command():
+    state = secret_position([5, 6, 7], turn=1)
+    assert legal_or_raise(RULES, state, 1) == RULES.legal_commands(state, 1)
+    with pytest.raises(NoLegalCommand, match="seat 2 has no legal command in this state"):
+        legal_or_raise(RULES, state, 2)
+
+
+def test_copy_rng_continues_the_same_sequence_independently():
+    rng = random.Random(4)
+    rng.random()
+    twin = copy_rng(rng)
+    assert [twin.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+    twin.random()
+    assert twin.getstate() != rng.getstate()
+
+
+def test_rank_rewards_of_a_single_seat_squash_its_value_around_a_half():
+    assert rank_rewards([0.0], [1]) == [0.5]
+    assert rank_rewards([3.0], [1]) == [pytest.approx(0.5 + 0.5 * 3 / 4)]
+    assert rank_rewards([-1.0], [1]) == [pytest.approx(0.25)]
+
+
+def test_rank_rewards_blend_rank_and_score_with_the_default_weight():
+    # two seats, 10 and 5: by rank 1 and 0, by score 1 and 0
+    assert rank_rewards([10.0, 5.0], [1, 2]) == [pytest.approx(1.0), pytest.approx(0.0)]
+    # four seats, equal values: score part is a half for everybody; a two-way tie for first shares 1st and 2nd
+    r = rank_rewards([4.0, 4.0, 4.0, 4.0], [1, 1, 3, 4])
+    assert r == [pytest.approx(0.9 * (4 - 1.5) / 3 + 0.05)] * 2 + [
+        pytest.approx(0.9 * 1 / 3 + 0.05),
+        pytest.approx(0.05),
+    ]
+
+
+class Fixed(SecretGame):
+    """Scores and result fixed by the test."""
+
+    def __init__(self, over, values):
+        self.over, self.values = over, values
+
+    def is_over(self, state):
+        return self.over
+
+    def result(self, state):
+        return GameResult(scores=[10, 30, 20], ranks=[3, 1, 2])
+
+    def evaluate(self, state, seat):
+        return self.values[seat]
+
+
+def test_state_rewards_use_the_result_when_over_and_the_evaluation_before():
+    state = secret_position([1, 2, 3])
+    over = state_rewards(Fixed(True, None), state, 3, score_weight=0)
+    assert over == [0.0, 1.0, 0.5]
+    before = state_rewards(Fixed(False, [7.0, 1.0, 1.0]), state, 3, score_weight=0)
+    assert before == [1.0, 0.25, 0.25]  # ranks from the evaluation: 1, 2, 2
+
+
+def test_seat_count_prefers_the_rules_own_count_then_the_view_then_a_probe():
+    state = secret_position([1, 2, 3])
+
+    class Counted(SecretGame):
+        def seat_count(self, state):
+            return 7
+
+    class Players(SecretGame):
+        def view(self, state, seat):
+            return {"players": [{}, {}], "seats": True}  # a bool is not a count
+
+    class SeatList(SecretGame):
+        def view(self, state, seat):
+            return {"seats": [0, 1, 2, 3]}
+
+    class Probe(SecretGame):
+        def view(self, state, seat):
+            return {"seats": 0}
+
+        def evaluate(self, state, seat):
+            if seat >= 6:
+                raise IndexError(seat)
+            return 1.0
+
+    class Endless(Probe):
+        def evaluate(self, state, seat):
+            return 0.0
+
+    assert seat_count(Counted(), state) == 7
+    assert seat_count(Players(), state) == 2
+    assert seat_count(SeatList(), state) == 4
+    assert seat_count(Probe(), state) == 6
+    assert seat_count(Endless(), state) == 16  # the probe stops at 16 seats
+
+
+def test_private_copy_uses_copy_state_then_pickle_then_deepcopy():
+    class Copier(SecretGame):
+        def copy_state(self, state):
+            return ("copied", state)
+
+    assert private_copy(Copier(), 5) == ("copied", 5)
+    state = {"board": [1, 2]}
+    copied = private_copy(RULES, state)
+    assert copied == state and copied["board"] is not state["board"]
+    unpicklable = {"lock": threading.Lock, "board": [1], "fn": lambda: 1}
+    copied = private_copy(RULES, unpicklable)
+    assert copied["board"] == [1] and copied["board"] is not unpicklable["board"]
+
+
+def test_in_place_stepper_applies_events_in_place_or_takes_the_returned_state():
+    class InPlace(SecretGame):
+        def decide(self, state, command, seat, rng):
+            return [{"add": 1}, {"add": 2}]
+
+        def apply_in_place(self, state, event):
+            state.append(event["add"])
+
+    class Returns(InPlace):
+        def apply_in_place(self, state, event):
+            return [*state, event["add"] * 10]
+
+    stepper = in_place_stepper(InPlace())
+    assert stepper is not None
+    state = [0]
+    assert stepper.step(state, {}, 0, random.Random(1)) is state and state == [0, 1, 2]
+    assert in_place_stepper(Returns()).step([0], {}, 0, random.Random(1)) == [0, 10, 20]
+
+
+def test_bot_names_parse_at_their_boundaries():
+    from domain.bots import MCTSBot, make_bot
+    from domain.bots.levels import DEFAULT_MCTS_ITERATIONS
+
+    assert make_bot("  Hard ").iterations == 2000  # names are trimmed and case-folded
+    assert make_bot("mcts").iterations == DEFAULT_MCTS_ITERATIONS == 400
+    one = make_bot("mcts:1")
+    assert isinstance(one, MCTSBot) and one.iterations == 1
+    capped = make_bot("mcts:5:0")
+    assert capped.iterations == 5 and capped.rollout_depth == 0
+    assert make_bot("mcts:5:3").rollout_depth == 3
+    for bad in ("mcts:0", "mcts:5:-1", "mcts:1:2:3", "mcts:", "mcts:2:x"):
+        with pytest.raises(ValueError, match=r"bad bot name .*: use mcts:<iterations>\[:<rollout depth>\]"):
+            make_bot(bad)
+    with pytest.raises(ValueError, match=r"unknown bot or level 'nope'; known: random, greedy, mcts, easy, medium"):
+        make_bot("nope")
+
+
+def test_lookahead_share_is_a_whole_number_of_candidates_within_the_total():
+    """Each of ``roots`` play-outs gets (total - roots) // roots candidates, at least one, at most ``budget``."""
+    from domain.bots.lookahead import LookAhead
+
+    look = LookAhead(6, 400, 400)
+    assert look.share(1) == LookAhead(6, 399, 400)
+    small = LookAhead(6, 50, 400)
+    assert small.share(2) is small  # 398 // 2 is over the per-play-out budget: unchanged
+    assert look.share(3) == LookAhead(6, 132, 400)
+    for roots in range(1, 200):
+        budget = look.share(roots).budget
+        assert isinstance(budget, int) and 1 <= budget <= 400
+        assert roots + roots * budget <= 400 or budget == 1
+
+
+def test_plan_bots_name_their_plan_and_follow_the_given_rng():
+    from domain.bots.planned import PlanBot
+
+    with pytest.raises(ValueError, match="unknown plan 'nonsense'; known: pr-building, pr-shipping"):
+        PlanBot("nonsense")
+    assert repr(PlanBot("pr-building", 3)) == "PlanBot(plan='pr-building', seed=3)"
+
+    class Flat(SecretGame):
+        def evaluate(self, state, seat):
+            return 0.0
+
+    state = secret_position([5, 5])
+    picks = set()
+    for s in range(20):  # every move ties: the given rng, not the bot's own seed, breaks the tie
+        first = PlanBot("pr-shipping", 1).choose(Flat(), state, 0, random.Random(s))
+        assert PlanBot("pr-shipping", 2).choose(Flat(), state, 0, random.Random(s)) == first
+        picks.add(command_key(first))
+    assert len(picks) > 1
+
+
+def test_rank_rewards_use_a_small_score_spread_too():
+    assert rank_rewards([0.6, 0.2], [1, 2]) == [pytest.approx(1.0), pytest.approx(0.0)]
+
+
+def test_greedy_needs_at_least_one_sample():
+    from domain.bots import GreedyBot
+
+    assert GreedyBot(samples=1) is not None
+    with pytest.raises(ValueError, match="samples must be at least 1"):
+        GreedyBot(samples=0)
