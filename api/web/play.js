@@ -1,7 +1,7 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
 import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast } from './util.js';
-import { eventText } from './events.js';
+import { eventText, words } from './events.js';
 
 const BOARDS = {
   puerto_rico: () => import('./games/puerto_rico.js'),
@@ -70,8 +70,92 @@ async function loadLog(t, el, after) {
   drawLog(t, el);
 }
 
-// Live updates: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
-async function follow(t, el) {
+// Live updates: the game's Server-Sent Events stream. A seat opens it with a short-lived, single-use stream
+// ticket (POST /stream-tickets with the bearer token; EventSource cannot send headers); a spectator opens the
+// public stream. When a stream ends (the server closes it after a while) a new one resumes after the last
+// event seen. Only when streams keep failing does the page fall back to long-polling the event log.
+function lastId(t) {
+  return t.log.length ? `${t.generation}.${t.log[t.log.length - 1].version}` : null;
+}
+
+async function streamUrl(t) {
+  const params = new URLSearchParams({ max_seconds: '300' });
+  const last = lastId(t);
+  if (last) params.set('last_event_id', last);
+  if (!t.token) return `/games/${t.id}/stream?${params}`;
+  const { data } = await api('POST', `/games/${t.id}/stream-tickets`, { token: t.token });
+  return `${data.stream_url}&${params}`;
+}
+
+function follow(t, el) {
+  let failures = 0;
+  const open = async () => {
+    if (t.game.status === 'finished') return;
+    let url;
+    try {
+      url = await streamUrl(t);
+    } catch (err) {
+      failures += 1;
+      if (failures >= 2) { longPoll(t, el); return; }
+      setTimeout(open, 1000);
+      return;
+    }
+    const source = new EventSource(url);
+    t.live = 'stream';
+    t.source = source;
+    let opened = false;
+    source.addEventListener('open', () => { opened = true; failures = 0; });
+    source.addEventListener('game_event', (msg) => {
+      const event = JSON.parse(msg.data);
+      const last = t.log.length ? t.log[t.log.length - 1].version : 0;
+      if (event.generation === t.generation && event.version > last) {
+        t.log.push(event);
+        drawLog(t, el);
+      }
+      scheduleRefresh(t, el);
+    });
+    source.addEventListener('truncated', async () => {
+      t.log = [];
+      await loadLog(t, el, 0);
+      scheduleRefresh(t, el);
+    });
+    source.addEventListener('game_over', () => {
+      source.close();
+      scheduleRefresh(t, el);
+    });
+    source.addEventListener('error', () => {
+      // the stream ended or failed: EventSource would retry with a ticket already used, so open a fresh one
+      source.close();
+      if (t.game.status === 'finished') return;
+      if (!opened) failures += 1;
+      if (failures >= 2) { longPoll(t, el); return; }
+      setTimeout(open, opened ? 0 : 1000);
+    });
+  };
+  open();
+}
+
+/** Refresh the game (and the legal moves) once for a burst of events, never two at once. */
+function scheduleRefresh(t, el) {
+  if (t.refreshing) { t.dirty = true; return; }
+  t.refreshing = true;
+  setTimeout(async () => {
+    try {
+      if (!t.busy) await refresh(t, el);
+      else t.dirty = true;
+    } catch (err) {
+      if (err instanceof ApiError) showError(el, err.message);
+    } finally {
+      t.refreshing = false;
+      if (t.dirty) { t.dirty = false; scheduleRefresh(t, el); }
+    }
+  }, 30);
+}
+
+// The fallback: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
+async function longPoll(t, el) {
+  t.live = 'long-poll';
+  drawLiveNote(t, el);
   for (;;) {
     try {
       const after = t.log.length ? t.log[t.log.length - 1].version : 0;
@@ -95,6 +179,11 @@ async function follow(t, el) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
+}
+
+function drawLiveNote(t) {
+  const note = document.getElementById('live-note');
+  if (note) note.textContent = t.live === 'long-poll' ? ' · live by polling' : '';
 }
 
 function showError(el, message) {
@@ -161,9 +250,11 @@ function draw(t, el) {
     g.result ? h('strong', { class: 'score' }, ` ${g.result.scores[s.seat]} pts · #${g.result.ranks[s.seat]}`) : null))),
     h('p', { class: 'links' },
       h('a', { href: `/?replay=${t.id}`, class: 'button secondary' }, 'Replay'),
-      h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`)));
+      h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`),
+      h('span', { class: 'muted', id: 'live-note' }, t.live === 'long-poll' ? ' · live by polling' : '')));
   drawClock(t, el);
-  el.status.textContent = statusText(t);
+  const waiting = g.status !== 'finished' && !(me !== null && g.to_act.includes(me));
+  fill(el.status, waiting ? h('span', { class: 'spinner', 'aria-hidden': 'true' }) : null, statusText(t));
   const ctx = {
     catalogue: t.type.catalogue, type: t.type, seats: g.seats, me, game: g,
     choices: t.legal ? t.legal.choices : [],
@@ -187,7 +278,11 @@ function statusText(t) {
   const me = g.your_seat;
   if (me !== null && g.to_act.includes(me)) return 'Your turn.';
   const bots = g.to_act.filter((s) => g.seats[s].kind === 'bot');
-  if (bots.length) return `Waiting for bots… (${bots.map((s) => seatName(g.seats[s])).join(', ')}) — move ${g.version}`;
+  if (bots.length) {
+    let since = 0;
+    for (let i = t.log.length - 1; i >= 0 && !(t.log[i].seat === me && t.log[i].actor === 'human'); i -= 1) if (t.log[i].actor === 'bot') since += 1;
+    return `${bots.map((s) => seatName(g.seats[s])).join(' and ')} ${bots.length === 1 ? 'is' : 'are'} playing… ${since ? `${since} bot event${since === 1 ? '' : 's'} so far, ` : ''}now at move ${g.version}.`;
+  }
   return `Waiting for ${g.to_act.map((s) => seatName(g.seats[s])).join(', ')}…`;
 }
 
@@ -259,12 +354,18 @@ function drawClock(t, el) {
 }
 
 function drawLog(t, el) {
-  const seats = t.game ? t.game.seats : [];
-  fill(el.log, t.log.slice(-200).map((e) => h('li', {},
-    h('span', { class: 'v' }, `${e.version}`), ' ',
-    e.seat !== null && seats[e.seat] ? h('strong', {}, `${seatName(seats[e.seat])}: `) : null,
-    eventText(e))));
+  if (!t.board || !t.game) return;
+  if (!t.words) t.words = words(t.type, t.game.seats);
+  fill(el.log, t.log.slice(-200).map((e) => logItem(e, t.board, t.words)));
   el.log.scrollTop = el.log.scrollHeight;
+}
+
+/** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */
+export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
+  return h('li', { ...attrs, class: `${attrs.class || ''}${e.seat !== null && e.seat !== undefined ? ` s${e.seat}` : ' game'}` },
+    wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),
+      e.seat !== null && e.seat !== undefined ? h('span', { class: 'dot', 'aria-hidden': 'true' }) : null,
+      eventText(e, board, w)]));
 }
 
 export { title };

@@ -59,3 +59,59 @@ export function render(s, ctx) {
       ['Trading posts left', p.trading_posts_left], ['Production', p.production.length ? p.production.join(', ') : 'none'],
     ], 'Player')));
 }
+
+// The event log in words.
+function at(w, loc) {
+  if (!loc) return '?';
+  if (loc.frame !== undefined) return `frame space ${loc.frame}`;
+  return `row ${loc.r + 1}, column ${loc.c + 1}`;
+}
+
+export function sentence(e, w) {
+  const d = e.data || {};
+  const who = w.who(d.seat);
+  const ap = (x) => (x ? ` (${x} gold paid)` : '');
+  switch (e.type) {
+    case 'GameStarted': return `The game starts with ${w.n(d.seats, 'player')}.`;
+    case 'IslandsAssembled': return `The island map is assembled from ${w.n(d.sel.length, 'tile')}.`;
+    case 'StackOrderDrawn': return `Starting order: ${w.list(d.order, (s) => w.who(s))}.`;
+    case 'PiratesPlaced': return 'The pirate markers are placed.';
+    case 'PirateRevealed': return `A pirate marker of strength ${d.value} is revealed.`;
+    case 'ProgressPileShuffled': return 'The progress tokens are shuffled.';
+    case 'ProgressTokensRevealed': return `Progress tokens on display: ${w.list(Object.values(d.tokens))}.`;
+    case 'ProductionStacksShuffled': return 'The production stacks are shuffled.';
+    case 'ProductionRevealed': return `Production tokens on display: ${w.list(d.tokens)}.`;
+    case 'TowerDropped': return d.colour === 'setup' ? `The cube tower is filled (${d.out.length} cubes fall out).`
+      : `${w.n(d.batch, 'cube')} go into the tower; out fall ${d.out.length ? w.list(Object.entries(d.out.reduce((m, c) => ({ ...m, [c]: (m[c] || 0) + 1 }), {})), ([c, k]) => `${k} ${c}`) : 'none'}.`;
+    case 'RoundStarted': return `Round ${d.round} begins (time value ${d.time_value}).`;
+    case 'PhaseStarted': return `The ${d.colour} phase begins with ${d.ap} action points.`;
+    case 'PhaseEnded': return `The ${d.colour} phase ends.`;
+    case 'PhaseSkipped': return `The ${d.colour} phase is skipped.`;
+    case 'ActionChosen': return `${who} takes a ${d.colour} cube${d.executed && d.executed !== d.colour ? ` and carries out ${d.executed}` : ''} (${d.ap_free} AP).`;
+    case 'GoldTaken': return `${who} takes ${d.gold} gold instead of an action.`;
+    case 'Passed': return `${who} passes.`;
+    case 'TurnEnded': return `${who}'s turn ends.`;
+    case 'ShipPlaced': return `${who} puts ship ${d.ship} on frame space ${d.frame}.`;
+    case 'ShipMoved': return `${who} sails ship ${d.ship} to ${at(w, d.to)} (${d.distance} steps)${ap(d.gold)}.`;
+    case 'TradingPostFounded': return `${who} founds a trading post on island ${d.island} at ${at(w, d.square)}${d.discovery_vp ? ` and scores ${d.discovery_vp} VP for the discovery` : ''}.`;
+    case 'IslandCompleted': return `Island ${d.island} is complete: ${d.scores.map((x) => `${w.who(x.seat)} ${x.vp} VP`).join(', ')}.`;
+    case 'TileTaken': return `${who} plans a ${d.kind} ${w.name(d.shape)}${ap(d.gold)}.`;
+    case 'TilePlaced': return `${who} builds a ${d.kind} ${w.name(d.shape)} on island ${d.island}${d.vp ? ` for ${d.vp} VP` : ''}${d.commodities && d.commodities.length ? `, gaining ${w.list(d.commodities)}` : ''}.`;
+    case 'ProductionBought': return `${who} buys ${w.name(d.token)}${ap(d.gold)}.`;
+    case 'ProgressAdvanced': return `${who} advances ${w.n(d.n, 'space')} on the progress track${ap(d.gold)}.`;
+    case 'SpecialAdvanced': return `${who} advances ${w.n(d.n, 'space')} on the special track to ${d.position}${ap(d.gold)}.`;
+    case 'CannonsLoaded': return `${who} loads ${w.n(d.n, 'cannon')}${ap(d.gold)}.`;
+    case 'ProgressTokenTaken': return `${who} takes ${w.name(d.token)} from ${d.space}.`;
+    case 'GoldTokenUsed': return `${who} cashes ${w.name(d.token)} for ${d.gold} gold.`;
+    case 'ChestCashed': return `${who} cashes a treasure chest${d.gold ? ` for ${d.gold} gold` : ''}.`;
+    case 'TrackOverflowed': return `${who} is past the end of the ${d.track} track and takes ${d.gold} gold.`;
+    case 'PiratesAttacked': return `Pirates of strength ${d.strength} attack: ${d.outcomes.map((o) => `${w.who(o.seat)} ${o.fended ? 'fends them off' : `loses ${o.vp_lost} VP`}`).join(', ')}.`;
+    case 'ProgressDisplayRefreshed': return 'The progress display is refreshed.';
+    case 'ProductionDisplayCleared': return 'The production display is cleared.';
+    case 'FastPassageUsed': return `${who} uses Fast passage.`;
+    case 'FairWindsUsed': return `${who} uses Fair winds.`;
+    case 'ChronicleUsed': return `${who} uses the Chronicle${d.vp ? ` for ${d.vp} VP` : ''}.`;
+    case 'GameEnded': return `The game ends: ${d.final.map((f) => `${w.who(f.seat)} ${f.total} VP`).join(', ')}.`;
+    default: return null;
+  }
+}

@@ -66,3 +66,79 @@ export function render(st, ctx) {
       ['Tiles in hand', Array.isArray(p.hand) ? p.hand.map((x) => x.tile || '?').join(', ') || 'none' : p.hand ?? 'hidden'],
     ], 'Player')));
 }
+
+// The event log in words.
+export function sentence(e, w) {
+  const d = e.data || {};
+  const who = w.who(d.seat);
+  const res = (r) => String(r).toLowerCase();
+  const signed = (x) => (x > 0 ? `+${x}` : `${x}`);
+  switch (e.type) {
+    case 'GameStarted': return `The game starts with ${w.n(d.seats, 'player')} (${d.options ? d.options.length : ''} game).`.replace(' ( game)', '');
+    case 'EvolutionDeckShuffled': return 'The evolution deck is shuffled.';
+    case 'EvolutionMarketDealt': return `The market is dealt: ${w.list(d.cards)}.`;
+    case 'TrendsRevealed': return `Trends: ${w.list(d.trends)}.`;
+    case 'ObjectivesDealt': return `${who} is dealt ${w.n(d.cards ? d.cards.length : d.count || 0, 'objective')}.`;
+    case 'ObjectivesKept': return `${who} keeps their objectives.`;
+    case 'ExplorationStackShuffled': case 'ExplorationStackReshuffled': return 'The exploration tiles are shuffled.';
+    case 'StartTilePlaced': return `${who} places the start tile ${d.tile}.`;
+    case 'ShipAdded': return `${who} gets a ship on ${d.tile}.`;
+    case 'CitizenAdded': return `${who} gets a citizen on ${d.tile}${d.reason && d.reason !== 'start' ? ` (${d.reason})` : ''}.`;
+    case 'ExplorerTokenTaken': return `${who} takes an explorer token.`;
+    case 'SurplusChanged': return `Surplus ${signed(d.delta)}${d.reason ? ` (${d.reason})` : ''}.`;
+    case 'RebellionChanged': return `Rebellion ${signed(d.delta)}${d.reason ? ` (${d.reason})` : ''}.`;
+    case 'MarketIconChosen': return `${who} puts ${res(d.resource)} on the market.`;
+    case 'OwnIconChosen': return `${who} takes ${res(d.resource)}.`;
+    case 'RoundStarted': return `Round ${d.round} begins.`;
+    case 'RoundEnded': return `Round ${d.round} ends.`;
+    case 'BiddingStarted': return 'Bidding for turn order begins.';
+    case 'BidCommitted': return `${who} places a bid${d.amount !== undefined && d.amount !== null ? ` of ${d.amount}` : ''}.`;
+    case 'BidsRevealed': return `Bids: ${d.bids.map((b) => `${w.who(b.seat)} ${b.amount}`).join(', ')}.`;
+    case 'AuctionWon': return `${who} wins the bidding.`;
+    case 'OrderPicked': return `${who} picks place ${d.picked + 1} in the turn order.`;
+    case 'TurnOrderSet': return `Turn order: ${w.list(d.order, (s) => w.who(s))}.`;
+    case 'PhaseStarted': return `The ${w.name(d.phase).toLowerCase()} phase begins.`;
+    case 'TurnStarted': return `${who}'s turn.`;
+    case 'TurnEnded': return `${who} ${d.passed ? 'passes' : 'ends the turn'}.`;
+    case 'ActionStarted': return `${who} chooses ${w.name(d.action).toLowerCase()}.`;
+    case 'StepUpdated': case 'StepClosed': case 'SkullsRemoved': case 'RedCheckDone': case 'EvolutionStepDone': return null;
+    case 'CubesGained': return `${who} gains ${d.count} ${res(d.resource)}${d.reason ? ` (${d.reason})` : ''}.`;
+    case 'CubesPaid': return `${who} pays ${[...Object.entries(d.cubes || {}).map(([r, k]) => `${k} ${res(r)}`), d.money ? `${d.money} coins` : null].filter(Boolean).join(', ') || 'nothing'}${d.reason ? ` to ${d.reason}` : ''}.`;
+    case 'MoneyChanged': return `${who} ${d.delta >= 0 ? 'gains' : 'pays'} ${w.n(Math.abs(d.delta), 'coin')}${d.reason ? ` (${d.reason})` : ''}.`;
+    case 'MarketTraded': return `${who} ${d.op === 'BUY' ? 'buys' : 'sells'} ${res(d.resource)} on the ${d.market === 'EXP' ? 'export' : 'domestic'} market for ${d.price}.`;
+    case 'EvolutionBought': return `${who} buys ${w.name(d.card)} for ${d.price}.`;
+    case 'EvolutionRotated': return 'The evolution market turns.';
+    case 'SlotRefilled': return `${w.name(d.card)} comes into the market.`;
+    case 'CardSkulled': return `${w.name(d.card)} gets a skull.`;
+    case 'CardUsed': return `${who} uses ${w.name(d.card)}.`;
+    case 'CardDiscarded': return `${who} discards ${w.name(d.card)}.`;
+    case 'TileDrawn': return `${who} draws exploration tile ${d.tile}.`;
+    case 'TilePlaced': return `${who} places tile ${d.tile} at (${d.pos.q}, ${d.pos.r}).`;
+    case 'TileDiscarded': return `${who} discards the drawn tile.`;
+    case 'BuildingBuilt': return `${who} builds a ${w.name(d.building).toLowerCase()} on ${d.tile}.`;
+    case 'BuildingAbilityUsed': return `${who} uses the ${w.name(d.building).toLowerCase()} on ${d.tile}.`;
+    case 'UnitAssigned': return `${who} sends a citizen to harvest.`;
+    case 'UnitMoved': return `${who} moves a unit${d.to ? ` to ${d.to}` : ''}.`;
+    case 'CitizenStood': return `${who}'s citizen stands up.`;
+    case 'CitizenSacrificed': return `${who} loses a citizen.`;
+    case 'CrisisStarted': return `A ${d.color === 'RED' ? 'crisis' : `${String(d.color).toLowerCase()} event`} begins.`;
+    case 'CrisisEnded': return 'The crisis is over.';
+    case 'DomesticDemandStarted': return `Domestic demand for ${res(d.resource)}.`;
+    case 'ExportDemandStarted': return `Export demand: ${w.list(d.units, res)}.`;
+    case 'CubeSupplied': return `${who} supplies ${res(d.resource)}.`;
+    case 'SupplyTurnEnded': return `${who} is done supplying.`;
+    case 'DemandResolved': return `The demand is settled${d.rebellion ? `: rebellion +${d.rebellion}` : ''}.`;
+    case 'BeigeEventApplied': return `Event: ${w.name(d.event).toLowerCase()}.`;
+    case 'OfferOpened': return `${who} opens a trade offer to ${w.who(d.to)}.`;
+    case 'OfferItemAdded': return `${who} adds ${value(d.item)} to ${d.side === 'GIVE' ? 'give' : 'get'}.`;
+    case 'OfferSent': return `${who} sends the trade offer.`;
+    case 'OfferAccepted': return `${who} accepts the trade.`;
+    case 'OfferClosed': return `The trade offer is ${d.accepted ? 'accepted' : d.cancelled ? 'withdrawn' : 'declined'}.`;
+    case 'GameEnded': return `The game ends${d.cause === 'DECLARED' ? ` (${w.who(d.declarer)} declares an objective)` : ''}: ${w.list(d.winners, (s) => w.who(s))} ${d.winners.length === 1 ? 'wins' : 'win'}.`;
+    default: return null;
+  }
+}
+
+function value(item) {
+  return Object.values(item || {}).map((x) => String(x).toLowerCase()).join(' ');
+}

@@ -49,3 +49,57 @@ export function render(s, ctx) {
       p.special_cards && p.special_cards.length ? ['Special cards', p.special_cards.join(', ')] : null,
     ], 'Player')));
 }
+
+// The event log in words.
+function where(w, space) {
+  const [island, cell] = String(space).split(':');
+  return `${w.name(island)} ${cell || ''}`.trim();
+}
+
+function tile(w, kind, face) {
+  if (kind === 'shop') return face ? `a ${face} shop` : 'a shop';
+  if (kind === 'palace') return face ? `a palace with ${w.n(face, 'crest')}` : 'a palace';
+  if (kind === 'street') return face ? w.name(face).toLowerCase() : 'a street';
+  return `a ${String(kind).replace(/_/g, ' ')}`;
+}
+
+export function sentence(e, w) {
+  const d = e.data || {};
+  const who = w.who(d.seat);
+  const action = (a) => w.name(a).toLowerCase();
+  switch (e.type) {
+    case 'GameSetUp': return `The game is set up for ${w.n(d.colours.length, 'player')} (${w.list(d.colours, (c) => c)}).`;
+    case 'TurnStarted': return `${who}'s ${d.final ? 'final ' : ''}turn begins.`;
+    case 'TurnEnded': return `${who}'s turn ends.`;
+    case 'ShipMoved': return `${who} moves ship ${d.ship}${d.ship === 0 ? ' (red)' : ''} from space ${d.from} to ${d.to}${d.cost ? ` for ${d.cost} gold` : ''}.`;
+    case 'Passed': return `${who} passes, moving ship ${d.ship} to space ${d.to}, and takes ${d.gold} gold.`;
+    case 'ActionStarted': return `${who} takes the ${action(d.action)} action.`;
+    case 'CharactersDrawn': return `${who} draws ${w.n(d.count, 'character card')}${d.price !== undefined ? ` (hiring costs ${d.price} gold)` : ''}.`;
+    case 'CharacterKept': return `${who} hires ${d.card ? w.name(d.card) : 'a character'} for ${d.price} gold.`;
+    case 'CharactersDeclined': return `${who} hires nobody.`;
+    case 'TileBought': return `${who} buys ${tile(w, d.kind, d.face)} (${d.mode === 'choose' ? 'chosen from the stack' : 'top of the stack'}) for ${d.price} gold.`;
+    case 'StreetDrawn': return `${who} draws ${tile(w, 'street', d.face)}.`;
+    case 'TilePlaced': return `${who} places ${tile(w, d.kind, d.face)} on ${where(w, d.space)}${d.vp ? ` for ${d.vp} VP` : ''}${d.free ? ' (free placement)' : ''}.`;
+    case 'BuildStopped': return `${who} stops building.`;
+    case 'GoldTaken': return `${who} takes ${d.gold} gold.`;
+    case 'GondolierFired': return `${who} fires a gondolier for ${d.gold} gold.`;
+    case 'GondolierHired': return `${who} hires a gondolier${d.price ? ` for ${d.price} gold` : ''}.`;
+    case 'GondolierSeated': return `${who} seats a gondolier on the ${d.colour} gondola of ${w.name(d.island)} for ${d.price} gold.`;
+    case 'IncomeCollected': return `${who} collects ${d.gold} gold of income${d.island ? ` on ${w.name(d.island)}` : ''}.`;
+    case 'FactoriesUsed': return `${who} uses ${w.n(d.count ?? 0, 'factory', 'factories')}${d.vp_lost ? ` and loses ${d.vp_lost} VP` : ''}.`;
+    case 'BeadDrawn': return `${who} draws a ${d.colour || ''} bead.`.replace('  ', ' ');
+    case 'BeadsSold': return `${who} sells beads (${Object.entries(d.beads || {}).filter(([, k]) => k).map(([c, k]) => `${k} ${c}`).join(', ')}) for ${d.gold} gold.`;
+    case 'SaleSkipped': return `${who} sells nothing.`;
+    case 'SpecialCardsDrawn': return `${who} draws special cards.`;
+    case 'SpecialCardTaken': return `${who} keeps ${w.name(d.card)}.`;
+    case 'FreePlacementOffered': return `${who} may place the ${String(d.kind).replace(/_/g, ' ')} at once.`;
+    case 'FreePlacementDeclined': return `${who} keeps the tile in hand.`;
+    case 'EndTriggered': return `The end of the game is triggered (${w.list(d.empty, (x) => `no ${x.replace(/_/g, ' ')} left`)}).`;
+    case 'ScoringStarted': return `${who} scores their characters.`;
+    case 'CardAssigned': return `${who} assigns ${w.name(d.card)} to ${w.name(d.island)} for ${d.vp} VP.`;
+    case 'BonusScored': return `${who} scores ${d.vp} VP${d.card ? ` with ${w.name(d.card)}` : ''}.`;
+    case 'ScoringFinished': return `${who} finishes scoring${d.vp ? ` with ${d.vp} VP more` : ''}.`;
+    case 'GameOver': return `The game is over: ${d.vp.map((v, s) => `${w.who(s)} ${v} VP`).join(', ')}.`;
+    default: return null;
+  }
+}

@@ -62,3 +62,43 @@ export function render(s, ctx) {
       h('ul', { class: 'supply' }, Object.entries(s.building_supply).filter(([, n]) => n).map(([name, n]) => h('li', {},
         piece(ctx, (c) => c.type === 'build' && c.building === name, { class: 'building-card' }, `${title(name)} ×${n}`))))));
 }
+
+// The event log in words.
+export function sentence(e, w) {
+  const d = e.data || {};
+  const who = w.who(d.seat);
+  const good = (g) => g;
+  const goods = (obj) => w.list(Object.entries(obj || {}).filter(([, k]) => k).map(([g, k]) => `${k} ${good(g)}`), (x) => x) || 'nothing';
+  switch (e.type) {
+    case 'GameStarted': return `The game starts with ${w.n(d.seats, 'player')}.`;
+    case 'PlantationStackShuffled': return 'The plantation tiles are shuffled.';
+    case 'PlantationsDealt': return `New plantations are laid out: ${w.list(d.plantations)}.`;
+    case 'PlantationsDiscarded': return `Unchosen plantations are discarded: ${w.list(d.plantations)}.`;
+    case 'RoleSelected': return `${who} takes the ${d.role} role${d.doubloons ? ` and the ${w.n(d.doubloons, 'doubloon')} on it` : ''}${d.prospector_bonus ? ` (+${d.prospector_bonus} as prospector)` : ''}.`;
+    case 'PlantationTaken': return `${who} takes a ${d.plantation} plantation.`;
+    case 'QuarryTaken': return `${who} takes a quarry.`;
+    case 'HaciendaPlantationDrawn': return `${who} draws a ${d.plantation} plantation with the hacienda.`;
+    case 'BuildingBought': return `${who} builds the ${w.name(d.building).toLowerCase()} for ${w.n(d.price, 'doubloon')}.`;
+    case 'MayorColonistTaken': return `${who} takes the mayor's extra colonist.`;
+    case 'ColonistsDistributed': return `The colonist ship is unloaded: ${d.colonists.map((k, s) => `${w.who(s)} ${k}`).join(', ')}.`;
+    case 'ColonistsGathered': return `${who} has ${w.n(d.colonists, 'colonist')} to place.`;
+    case 'ColonistPlaced': return `${who} puts a colonist on ${w.name(d.target).toLowerCase()}.`;
+    case 'ColonistsArranged': return `${who} is done placing colonists${d.san_juan ? ` (${d.san_juan} left in San Juan)` : ''}.`;
+    case 'HospiceColonistPlaced': return `${who}'s hospice puts a colonist on the new ${d.tile} tile.`;
+    case 'UniversityColonistPlaced': return `${who}'s university puts a colonist in the new building.`;
+    case 'ColonistShipRefilled': return `The colonist ship is refilled with ${w.n(d.colonists, 'colonist')}${d.ends_game ? ' (too few left: the game will end)' : ''}.`;
+    case 'GoodsProduced': return `Production: ${d.production.map((p) => `${w.who(p.seat)} ${goods(p.goods)}${p.factory_doubloons ? ` and ${p.factory_doubloons} from the factory` : ''}`).join('; ')}.`;
+    case 'ExtraGoodTaken': return `${who} takes one more ${d.good} as craftsman.`;
+    case 'GoodSold': return `${who} sells ${d.good} to the trading house for ${w.n(d.price, 'doubloon')}.`;
+    case 'TradingHouseEmptied': return `The trading house is emptied (${w.list(d.goods)}).`;
+    case 'GoodsShipped': return `${who} ships ${d.amount} ${d.good} on ship ${d.ship + 1} for ${w.n(d.vp, 'VP', 'VP')}.`;
+    case 'GoodsShippedByWharf': return `${who} ships ${d.amount} ${d.good} with the wharf for ${w.n(d.vp, 'VP', 'VP')}.`;
+    case 'ShipsUnloaded': return d.ships.length ? `Full ships are unloaded (${d.ships.map((i) => `ship ${i + 1}`).join(', ')}).` : 'No ship is full.';
+    case 'BarrelKept': return `${who} keeps ${d.good}${Object.keys(d.discarded || {}).length ? `; ${goods(d.discarded)} spoil` : ''}.`;
+    case 'WarehouseKindChosen': return `${who} stores ${d.good} in a warehouse.`;
+    case 'Passed': return `${who} passes.`;
+    case 'RoundEnded': return `Round ${d.round} ends${d.bonus_roles && d.bonus_roles.length ? `; a doubloon goes on ${w.list(d.bonus_roles)}` : ''}.`;
+    case 'GameEnded': return `The game ends (${w.list(d.triggers)}): ${d.scores.map((v, s) => `${w.who(s)} ${v}`).join(', ')} points.`;
+    default: return null;
+  }
+}
