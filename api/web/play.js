@@ -1,7 +1,7 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
 import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast } from './util.js';
-import { eventText, words } from './events.js';
+import { eventText, words, namer } from './events.js';
 
 const BOARDS = {
   puerto_rico: () => import('./games/puerto_rico.js'),
@@ -52,6 +52,7 @@ async function refresh(t, el) {
   t.etag = etag;
   t.clockAt = Date.now();
   t.legal = null;
+  t.narrowed = null;
   if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
     t.legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
     if (t.legal.etag !== data.etag) return refresh(t, el);
@@ -256,9 +257,10 @@ function draw(t, el) {
   const waiting = g.status !== 'finished' && !(me !== null && g.to_act.includes(me));
   fill(el.status, waiting ? h('span', { class: 'spinner', 'aria-hidden': 'true' }) : null, statusText(t));
   const ctx = {
-    catalogue: t.type.catalogue, type: t.type, seats: g.seats, me, game: g,
+    catalogue: t.type.catalogue, codes: t.type.catalogue.codes || {}, name: (t.namer ??= namer(t.type)), type: t.type, seats: g.seats, me, game: g,
     choices: t.legal ? t.legal.choices : [],
     play: (command) => play(t, el, command),
+    narrow: (choices) => { t.narrowed = choices; drawCommands(t, el); el.commands.querySelector('button.choice')?.focus(); },
   };
   try {
     fill(el.board, t.board.render(g.state, ctx));
@@ -302,8 +304,10 @@ function drawCommands(t, el) {
     fill(el.commands, h('h2', {}, 'Your moves'), h('p', { class: 'muted waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Not your turn.'));
     return;
   }
-  fill(el.commands, h('h2', {}, `Your moves (${t.legal.choices.length})`),
-    h('div', { class: 'choice-list' }, t.legal.choices.map((c) => h('button', {
+  const shown = t.narrowed || t.legal.choices;
+  fill(el.commands, h('h2', {}, t.narrowed ? `Moves for that piece (${shown.length} of ${t.legal.choices.length})` : `Your moves (${shown.length})`),
+    t.narrowed ? h('button', { type: 'button', class: 'button secondary', onclick: () => { t.narrowed = null; drawCommands(t, el); } }, 'Show all moves') : null,
+    h('div', { class: 'choice-list' }, shown.map((c) => h('button', {
       type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
     }, c.label, h('span', { class: 'tag' }, [c.cost ? `costs ${c.cost}` : '', c.gain ? `brings ${c.gain}` : '', c.points ? `${c.points} VP` : ''].filter(Boolean).map((x) => ` · ${x}`).join(''))))));
 }
@@ -362,9 +366,11 @@ function drawLog(t, el) {
 
 /** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */
 export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
-  return h('li', { ...attrs, class: `${attrs.class || ''}${e.seat !== null && e.seat !== undefined ? ` s${e.seat}` : ' game'}` },
+  const subject = e.data && Number.isInteger(e.data.seat) ? e.data.seat : e.seat;  // whom the sentence is about
+  const has = subject !== null && subject !== undefined;
+  return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
     wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),
-      e.seat !== null && e.seat !== undefined ? h('span', { class: 'dot', 'aria-hidden': 'true' }) : null,
+      h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
       eventText(e, board, w)]));
 }
 

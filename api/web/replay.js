@@ -1,7 +1,7 @@
 // Replay: step or scrub a game version by version (GET /games/{id}/states/{v}) with the event log beside;
 // download the signed export of a finished game and show what POST /verify says about it.
 import { h, fill, api, seatToken, gameType } from './util.js';
-import { words } from './events.js';
+import { words, namer } from './events.js';
 import { loadBoard, logItem } from './play.js';
 
 export async function showReplay(main, gameId) {
@@ -36,7 +36,7 @@ export async function showReplay(main, gameId) {
     if (pending !== v) return;
     shown = v;
     position.textContent = `Version ${v} of ${last}`;
-    const ctx = { catalogue: type.catalogue, type, seats: game.seats, me: game.your_seat, game, choices: [], play: () => {} };
+    const ctx = { catalogue: type.catalogue, codes: type.catalogue.codes || {}, name: namer(type), type, seats: game.seats, me: game.your_seat, game, choices: [], play: () => {}, narrow: () => {} };
     try {
       fill(boardEl, board.render(past.state, ctx));
     } catch (err) {
