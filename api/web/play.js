@@ -111,9 +111,9 @@ function follow(t, el) {
       const last = t.log.length ? t.log[t.log.length - 1].version : 0;
       if (event.generation === t.generation && event.version > last) {
         t.log.push(event);
-        drawLog(t, el);
+        drawLogSoon(t, el);
       }
-      scheduleRefresh(t, el);
+      if (event.version > t.game.version) scheduleRefresh(t, el);  // not yet in the state the page shows
     });
     source.addEventListener('truncated', async () => {
       t.log = [];
@@ -136,14 +136,21 @@ function follow(t, el) {
   open();
 }
 
-/** Refresh the game (and the legal moves) once for a burst of events, never two at once. */
+/** Redraw the log once for a burst of events. */
+function drawLogSoon(t, el) {
+  if (t.logTimer) return;
+  t.logTimer = setTimeout(() => { t.logTimer = null; drawLog(t, el); }, 20);
+}
+
+/** Refresh the game (and the legal moves) once for a burst of events, never two at once. While a move of this
+ * page is on its way the refresh that follows it shows the new state. */
 function scheduleRefresh(t, el) {
+  if (t.busy) return;
   if (t.refreshing) { t.dirty = true; return; }
   t.refreshing = true;
   setTimeout(async () => {
     try {
       if (!t.busy) await refresh(t, el);
-      else t.dirty = true;
     } catch (err) {
       if (err instanceof ApiError) showError(el, err.message);
     } finally {
