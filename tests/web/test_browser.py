@@ -292,3 +292,18 @@ def test_without_the_stream_the_table_falls_back_to_long_polling(live_server, co
     page.locator("button.choice:not([disabled])").first.click()
     page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
     assert polls, "the page long-polls the event log"
+
+
+def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, console):
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico")
+    board = page.locator(".board")
+    role = board.get_by_role("button", name=re.compile(r"^Take the settler role"))
+    role.focus()  # board pieces are keyboard controls with the legal move's label
+    page.keyboard.press("Enter")
+    log = page.locator("ol.log")
+    log.filter(has_text="Player 1 takes the settler role.").wait_for()
+    plantation = board.get_by_role("button", name=re.compile(r"^Take a face-up \w+ plantation"))
+    plantation.first.click()
+    log.filter(has_text=re.compile(r"Player 1 takes an? \w+ plantation\.")).wait_for()
+    assert "{" not in log.inner_text(), "events read as sentences, not raw fields"

@@ -33,7 +33,7 @@ function hexMap(st, ctx) {
   const ys = all.map((c) => c[1]);
   const pad = SIZE + 4;
   const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-  const root = svg('svg', { viewBox: box.map((v) => v.toFixed(1)).join(' '), width: Math.round(box[2] * 1.4), class: 'hexmap', role: 'group', 'aria-label': `Map of ${tiles.length} tiles` });
+  const root = svg('svg', { viewBox: box.map((v) => v.toFixed(1)).join(' '), width: Math.round(box[2] * 1.9), class: 'hexmap', role: 'group', 'aria-label': `Map of ${tiles.length} tiles` });
   for (const pos of spots.values()) {
     const [x, y] = centre(pos.q, pos.r);
     root.append(svgPiece(ctx, (c) => c.pos && c.pos.q === pos.q && c.pos.r === pos.r, { class: 'hex spot' }, `Empty hex (${pos.q}, ${pos.r})`,
@@ -68,6 +68,8 @@ function hexMap(st, ctx) {
   return h('div', {}, root, h('p', { class: 'legend muted' }, 'Two letters per resource icon (Fr fruit, Wo wood, Ca cattle, St stone, Fi fish, Ir iron), ⌂ huts, dots citizens and boats ships in their owner’s colour, a coloured border the controller; + an empty hex where a tile may go.'));
 }
 
+const lower = (obj) => Object.fromEntries(Object.entries(obj || {}).map(([k, v]) => [k.toLowerCase(), v]));
+
 function marketRows(st, ctx, which) {
   const board = ctx.catalogue.board || {};
   const prices = which === 'DOM' ? board.domestic_prices || {} : board.export_prices || {};
@@ -88,7 +90,7 @@ export function render(st, ctx) {
   const limits = (ctx.catalogue.board || {}).limits || {};
   const top = Math.max(10, st.population || 0, st.rebellion || 0);
   return h('div', { class: 'archipelago' },
-    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${title(String(st.phase || '').toLowerCase())}${st.prompt ? ` · ${ctx.codes.prompt?.[st.prompt] || title(st.prompt)}` : ''}`),
+    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${title(String(st.phase || '').toLowerCase())}${st.prompt ? ` · ${title(String(st.prompt).replace(/^step_/, ''))}` : ''}`),
       hexMap(st, ctx)),
     h('section', { class: 'panel' }, h('h3', {}, 'Balance'), h('div', { class: 'tracks' },
       track('Population', 0, top, [{ label: '', at: st.population, class: 'pop' }], ctx),
@@ -97,7 +99,7 @@ export function render(st, ctx) {
       st.crisis ? h('p', { class: 'pending' }, `Crisis under way: ${ctx.codes.back_color?.[st.crisis.color] || JSON.stringify(st.crisis)}`) : null),
     h('div', { class: 'row' },
       h('section', { class: 'panel' }, h('h3', {}, 'Markets'), marketRows(st, ctx, 'DOM'), marketRows(st, ctx, 'EXP'),
-        facts([['Bank', counts(st.bank, true)]], 'Bank')),
+        facts([['Bank', counts(lower(st.bank), true)]], 'Bank')),
       h('section', { class: 'panel' }, h('h3', {}, 'Evolution market'), market,
         h('h3', {}, 'Turn order and bids'), facts([
           ['Order', (st.order || []).map((x) => seatName(ctx.seats[x])).join(' → ')],
@@ -106,7 +108,7 @@ export function render(st, ctx) {
           (a.picked || []).length ? ['Picked', a.picked.map((x) => seatName(ctx.seats[x])).join(', ')] : null,
         ], 'Bids'))),
     playerBoxes(ctx, st.players, (p) => facts([
-      ['Money', p.money ?? '?'], ['Cubes', counts(p.cubes)], ['Action discs', `${p.ad_available} of ${p.ad_total} free`],
+      ['Money', p.money ?? '?'], ['Cubes', counts(lower(p.cubes))], ['Action discs', `${p.ad_available} of ${p.ad_total} free`],
       ['Cards', (p.track || []).length ? p.track.map(ctx.name).join(', ') : `${p.cards_owned}`],
       ['Objectives', Array.isArray(p.objectives) ? (p.objectives.map(ctx.name).join(', ') || 'none') : p.objectives ?? 'hidden'],
       ['In supply', `${p.supply_citizens ?? '?'} citizens, ${p.supply_ships ?? '?'} ships`],
@@ -144,7 +146,11 @@ export function sentence(e, w) {
     case 'AuctionWon': return `${who} wins the bidding.`;
     case 'OrderPicked': return `${who} picks place ${d.picked + 1} in the turn order.`;
     case 'TurnOrderSet': return `Turn order: ${w.list(d.order, (s) => w.who(s))}.`;
-    case 'PhaseStarted': return `The ${w.name(d.phase).toLowerCase()} phase begins.`;
+    case 'PhaseStarted': { const p = w.name(d.phase); return `${p.charAt(0).toUpperCase()}${p.slice(1)} begins.`; }
+    case 'Turn0Started': return 'The players set up their first tiles.';
+    case 'Turn0HandDealt': return `${who} is dealt start tiles.`;
+    case 'Turn0PlayerDone': return `${who} is set up.`;
+    case 'ObjectiveChoiceStarted': return 'The players choose their objectives.';
     case 'TurnStarted': return `${who}'s turn.`;
     case 'TurnEnded': return `${who} ${d.passed ? 'passes' : 'ends the turn'}.`;
     case 'ActionStarted': return `${who} chooses ${w.name(d.action).toLowerCase()}.`;
