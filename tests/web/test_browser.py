@@ -307,3 +307,24 @@ def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, conso
     plantation.first.click()
     log.filter(has_text=re.compile(r"Player 1 takes an? \w+ plantation\.")).wait_for()
     assert "{" not in log.inner_text(), "events read as sentences, not raw fields"
+
+
+def test_a_refused_undo_shows_why(live_server, context, console):
+    page = console.watch(context.new_page())
+    held = []  # the page does not hear of the undo made behind its back
+    page.route(re.compile(r"/games/[^/]+/stream\?"), lambda route: held.append(route))
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    client = live_server.client()
+    before = client.get(f"/games/{game_id}").get_json()["version"]
+    page.locator("button.choice:not([disabled])").first.click()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+    token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
+    undone = client.post(
+        f"/games/{game_id}/undo", headers={"Authorization": f"Bearer {token}"}, json={"to_version": before}
+    )
+    assert undone.status_code == 200 and undone.get_json()["status"] == "done"
+    console.allow("status of 4")  # Chromium logs the refused request
+    page.get_by_role("button", name="Take back my last move").click()
+    note = page.get_by_role("status").filter(has_text="Undo refused:")
+    note.wait_for()
+    assert "to_version must be from" in note.inner_text()  # the API's detail, word for word
