@@ -79,13 +79,21 @@ function lastId(t) {
   return t.log.length ? `${t.generation}.${t.log[t.log.length - 1].version}` : null;
 }
 
+async function ticketUrl(t) {
+  const { data } = await api('POST', `/games/${t.id}/stream-tickets`, { token: t.token });
+  return { url: data.stream_url, until: Date.now() + (data.expires_in - 10) * 1000 };
+}
+
 async function streamUrl(t) {
   const params = new URLSearchParams({ max_seconds: '300' });
   const last = lastId(t);
   if (last) params.set('last_event_id', last);
   if (!t.token) return `/games/${t.id}/stream?${params}`;
-  const { data } = await api('POST', `/games/${t.id}/stream-tickets`, { token: t.token });
-  return `${data.stream_url}&${params}`;
+  // the ticket fetched ahead while the last stream ran, if it is still fresh: one request less between streams
+  const ahead = t.nextTicket && t.nextTicket.until > Date.now() ? t.nextTicket : null;
+  t.nextTicket = null;
+  const { url } = ahead || await ticketUrl(t);
+  return `${url}&${params}`;
 }
 
 function follow(t, el) {
@@ -105,15 +113,19 @@ function follow(t, el) {
     t.live = 'stream';
     t.source = source;
     let opened = false;
-    source.addEventListener('open', () => { opened = true; failures = 0; });
+    source.addEventListener('open', () => {
+      opened = true;
+      failures = 0;
+      if (t.token) ticketUrl(t).then((next) => { t.nextTicket = next; }, () => { t.nextTicket = null; });
+    });
     source.addEventListener('game_event', (msg) => {
       const event = JSON.parse(msg.data);
       const last = t.log.length ? t.log[t.log.length - 1].version : 0;
+      if (event.version > t.game.version) scheduleRefresh(t, el);  // not yet in the state the page shows
       if (event.generation === t.generation && event.version > last) {
         t.log.push(event);
-        drawLogSoon(t, el);
+        drawLogSoon(t, el);  // while the refresh is on the network
       }
-      if (event.version > t.game.version) scheduleRefresh(t, el);  // not yet in the state the page shows
     });
     source.addEventListener('truncated', async () => {
       t.log = [];
@@ -157,7 +169,7 @@ function scheduleRefresh(t, el) {
       t.refreshing = false;
       if (t.dirty) { t.dirty = false; scheduleRefresh(t, el); }
     }
-  }, 30);
+  }, 0);
 }
 
 // The fallback: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
