@@ -1,18 +1,80 @@
-// One line of text for an event of the log: its type and its most telling fields.
-import { title } from './util.js';
+// The event log in words: each game's board module may export `sentence(event, words)` for its event types;
+// anything it does not know is told from the event's type and fields, with names from the catalogue.
+import { title, seatName } from './util.js';
 
-export function eventText(event) {
-  const data = event.data || {};
-  const bits = [];
-  for (const [key, value] of Object.entries(data)) {
-    if (key === 'type' || key === 'seat' || value === null || value === undefined) continue;
-    if (typeof value === 'object') {
-      const text = JSON.stringify(value);
-      if (text.length <= 40) bits.push(`${key}: ${text}`);
-      continue;
+const SKIP = new Set(['type', 'seat']);
+
+/** Names for the codes of a game type: component ids (C01, SB03, ...) and the catalogue's code tables. */
+export function namer(type) {
+  const names = new Map();
+  const catalogue = (type && type.catalogue) || {};
+  for (const [group, table] of Object.entries(catalogue.codes || {})) {
+    if (['command_field', 'id_patterns', 'formula_symbol', 'grid_cell', 'square', 'decision', 'stage'].includes(group)) continue;
+    if (!table || typeof table !== 'object') continue;
+    for (const [code, text] of Object.entries(table)) {
+      if (typeof text === 'string' && text.length <= 40 && !names.has(code)) names.set(code, text);
     }
-    bits.push(`${key}: ${value}`);
+  }
+  for (const c of catalogue.components || []) if (c.id !== undefined && c.name) names.set(String(c.id), c.name);
+  return (code) => {
+    if (code === null || code === undefined) return '';
+    const key = String(code);
+    if (names.has(key)) return names.get(key);
+    return /^[A-Z_]+$/.test(key) || /_/.test(key) ? title(key.toLowerCase()) : key;
+  };
+}
+
+/** The helpers a game's sentences use: who(seat), name(code), list([...]), n(count, word). */
+export function words(type, seats) {
+  const name = namer(type);
+  const who = (seat) => (seat === null || seat === undefined ? 'The game' : seatName(seats[seat]) || `Seat ${seat + 1}`);
+  const list = (items, fn = name) => {
+    const parts = (items || []).map(fn);
+    if (parts.length <= 1) return parts.join('');
+    return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  };
+  const n = (count, word, many) => `${count} ${count === 1 ? word : (many || `${word}s`)}`;
+  return { name, who, list, n, seats };
+}
+
+function value(v, w) {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.length > 6 ? `${v.length} items` : w.list(v, (x) => value(x, w));
+  if (typeof v === 'object') {
+    const parts = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== 'object')
+      .map(([k, x]) => `${k.replace(/_/g, ' ')} ${w.name(x)}`);
+    return parts.slice(0, 4).join(', ');
+  }
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return w.name(v);
+}
+
+/** The sentence for an event built from its type and fields, when the game has no sentence of its own. */
+export function plainSentence(event, w) {
+  const data = event.data || {};
+  const subject = data.seat !== undefined && data.seat !== null ? w.who(data.seat) : null;
+  const what = title(event.type.replace(/([a-z0-9])([A-Z])/g, '$1 $2')).toLowerCase();
+  const bits = [];
+  for (const [key, v] of Object.entries(data)) {
+    if (SKIP.has(key) || v === null || v === undefined) continue;
+    const text = value(v, w);
+    if (!text || text.length > 60) continue;
+    bits.push(`${key.replace(/_/g, ' ')} ${text}`);
     if (bits.length >= 4) break;
   }
-  return `${title(event.type)}${bits.length ? ` (${bits.join(', ')})` : ''}`;
+  const head = subject ? `${subject}: ${what}` : what.charAt(0).toUpperCase() + what.slice(1);
+  return `${head}${bits.length ? ` (${bits.join('; ')})` : ''}.`;
+}
+
+/** One sentence a player reads for an event of the log. */
+export function eventText(event, board, w) {
+  if (board && board.sentence) {
+    try {
+      const text = board.sentence(event, w);
+      if (text) return text;
+    } catch {
+      // an event shaped unlike what the module expects: tell it plainly
+    }
+  }
+  return plainSentence(event, w);
 }

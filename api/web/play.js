@@ -1,7 +1,7 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
 import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast } from './util.js';
-import { eventText } from './events.js';
+import { eventText, words, namer } from './events.js';
 
 const BOARDS = {
   puerto_rico: () => import('./games/puerto_rico.js'),
@@ -52,6 +52,7 @@ async function refresh(t, el) {
   t.etag = etag;
   t.clockAt = Date.now();
   t.legal = null;
+  t.narrowed = null;
   if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
     t.legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
     if (t.legal.etag !== data.etag) return refresh(t, el);
@@ -70,8 +71,111 @@ async function loadLog(t, el, after) {
   drawLog(t, el);
 }
 
-// Live updates: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
-async function follow(t, el) {
+// Live updates: the game's Server-Sent Events stream. A seat opens it with a short-lived, single-use stream
+// ticket (POST /stream-tickets with the bearer token; EventSource cannot send headers); a spectator opens the
+// public stream. When a stream ends (the server closes it after a while) a new one resumes after the last
+// event seen. Only when streams keep failing does the page fall back to long-polling the event log.
+function lastId(t) {
+  return t.log.length ? `${t.generation}.${t.log[t.log.length - 1].version}` : null;
+}
+
+async function ticketUrl(t) {
+  const { data } = await api('POST', `/games/${t.id}/stream-tickets`, { token: t.token });
+  return { url: data.stream_url, until: Date.now() + (data.expires_in - 10) * 1000 };
+}
+
+async function streamUrl(t) {
+  const params = new URLSearchParams({ max_seconds: '300' });
+  const last = lastId(t);
+  if (last) params.set('last_event_id', last);
+  if (!t.token) return `/games/${t.id}/stream?${params}`;
+  // the ticket fetched ahead while the last stream ran, if it is still fresh: one request less between streams
+  const ahead = t.nextTicket && t.nextTicket.until > Date.now() ? t.nextTicket : null;
+  t.nextTicket = null;
+  const { url } = ahead || await ticketUrl(t);
+  return `${url}&${params}`;
+}
+
+function follow(t, el) {
+  let failures = 0;
+  const open = async () => {
+    if (t.game.status === 'finished') return;
+    let url;
+    try {
+      url = await streamUrl(t);
+    } catch (err) {
+      failures += 1;
+      if (failures >= 2) { longPoll(t, el); return; }
+      setTimeout(open, 1000);
+      return;
+    }
+    const source = new EventSource(url);
+    t.live = 'stream';
+    t.source = source;
+    let opened = false;
+    source.addEventListener('open', () => {
+      opened = true;
+      failures = 0;
+      if (t.token) ticketUrl(t).then((next) => { t.nextTicket = next; }, () => { t.nextTicket = null; });
+    });
+    source.addEventListener('game_event', (msg) => {
+      const event = JSON.parse(msg.data);
+      const last = t.log.length ? t.log[t.log.length - 1].version : 0;
+      if (event.version > t.game.version) scheduleRefresh(t, el);  // not yet in the state the page shows
+      if (event.generation === t.generation && event.version > last) {
+        t.log.push(event);
+        drawLogSoon(t, el);  // while the refresh is on the network
+      }
+    });
+    source.addEventListener('truncated', async () => {
+      t.log = [];
+      await loadLog(t, el, 0);
+      scheduleRefresh(t, el);
+    });
+    source.addEventListener('game_over', () => {
+      source.close();
+      scheduleRefresh(t, el);
+    });
+    source.addEventListener('error', () => {
+      // the stream ended or failed: EventSource would retry with a ticket already used, so open a fresh one
+      source.close();
+      if (t.game.status === 'finished') return;
+      if (!opened) failures += 1;
+      if (failures >= 2) { longPoll(t, el); return; }
+      setTimeout(open, opened ? 0 : 1000);
+    });
+  };
+  open();
+}
+
+/** Redraw the log once for a burst of events. */
+function drawLogSoon(t, el) {
+  if (t.logTimer) return;
+  t.logTimer = setTimeout(() => { t.logTimer = null; drawLog(t, el); }, 20);
+}
+
+/** Refresh the game (and the legal moves) once for a burst of events, never two at once. While a move of this
+ * page is on its way the refresh that follows it shows the new state. */
+function scheduleRefresh(t, el) {
+  if (t.busy) return;
+  if (t.refreshing) { t.dirty = true; return; }
+  t.refreshing = true;
+  setTimeout(async () => {
+    try {
+      if (!t.busy) await refresh(t, el);
+    } catch (err) {
+      if (err instanceof ApiError) showError(el, err.message);
+    } finally {
+      t.refreshing = false;
+      if (t.dirty) { t.dirty = false; scheduleRefresh(t, el); }
+    }
+  }, 0);
+}
+
+// The fallback: long-poll the event log (GET /events?after=N&wait=20) with the seat's bearer header.
+async function longPoll(t, el) {
+  t.live = 'long-poll';
+  drawLiveNote(t, el);
   for (;;) {
     try {
       const after = t.log.length ? t.log[t.log.length - 1].version : 0;
@@ -95,6 +199,11 @@ async function follow(t, el) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
+}
+
+function drawLiveNote(t) {
+  const note = document.getElementById('live-note');
+  if (note) note.textContent = t.live === 'long-poll' ? ' · live by polling' : '';
 }
 
 function showError(el, message) {
@@ -161,13 +270,16 @@ function draw(t, el) {
     g.result ? h('strong', { class: 'score' }, ` ${g.result.scores[s.seat]} pts · #${g.result.ranks[s.seat]}`) : null))),
     h('p', { class: 'links' },
       h('a', { href: `/?replay=${t.id}`, class: 'button secondary' }, 'Replay'),
-      h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`)));
+      h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`),
+      h('span', { class: 'muted', id: 'live-note' }, t.live === 'long-poll' ? ' · live by polling' : '')));
   drawClock(t, el);
-  el.status.textContent = statusText(t);
+  const waiting = g.status !== 'finished' && !(me !== null && g.to_act.includes(me));
+  fill(el.status, waiting ? h('span', { class: 'spinner', 'aria-hidden': 'true' }) : null, statusText(t));
   const ctx = {
-    catalogue: t.type.catalogue, type: t.type, seats: g.seats, me, game: g,
+    catalogue: t.type.catalogue, codes: t.type.catalogue.codes || {}, name: (t.namer ??= namer(t.type)), type: t.type, seats: g.seats, me, game: g,
     choices: t.legal ? t.legal.choices : [],
     play: (command) => play(t, el, command),
+    narrow: (choices) => { t.narrowed = choices; drawCommands(t, el); el.commands.querySelector('button.choice')?.focus(); },
   };
   try {
     fill(el.board, t.board.render(g.state, ctx));
@@ -187,7 +299,11 @@ function statusText(t) {
   const me = g.your_seat;
   if (me !== null && g.to_act.includes(me)) return 'Your turn.';
   const bots = g.to_act.filter((s) => g.seats[s].kind === 'bot');
-  if (bots.length) return `Waiting for bots… (${bots.map((s) => seatName(g.seats[s])).join(', ')}) — move ${g.version}`;
+  if (bots.length) {
+    let since = 0;
+    for (let i = t.log.length - 1; i >= 0 && !(t.log[i].seat === me && t.log[i].actor === 'human'); i -= 1) if (t.log[i].actor === 'bot') since += 1;
+    return `${bots.map((s) => seatName(g.seats[s])).join(' and ')} ${bots.length === 1 ? 'is' : 'are'} playing… ${since ? `${since} bot event${since === 1 ? '' : 's'} so far, ` : ''}now at move ${g.version}.`;
+  }
   return `Waiting for ${g.to_act.map((s) => seatName(g.seats[s])).join(', ')}…`;
 }
 
@@ -207,8 +323,10 @@ function drawCommands(t, el) {
     fill(el.commands, h('h2', {}, 'Your moves'), h('p', { class: 'muted waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Not your turn.'));
     return;
   }
-  fill(el.commands, h('h2', {}, `Your moves (${t.legal.choices.length})`),
-    h('div', { class: 'choice-list' }, t.legal.choices.map((c) => h('button', {
+  const shown = t.narrowed || t.legal.choices;
+  fill(el.commands, h('h2', {}, t.narrowed ? `Moves for that piece (${shown.length} of ${t.legal.choices.length})` : `Your moves (${shown.length})`),
+    t.narrowed ? h('button', { type: 'button', class: 'button secondary', onclick: () => { t.narrowed = null; drawCommands(t, el); } }, 'Show all moves') : null,
+    h('div', { class: 'choice-list' }, shown.map((c) => h('button', {
       type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
     }, c.label, h('span', { class: 'tag' }, [c.cost ? `costs ${c.cost}` : '', c.gain ? `brings ${c.gain}` : '', c.points ? `${c.points} VP` : ''].filter(Boolean).map((x) => ` · ${x}`).join(''))))));
 }
@@ -259,12 +377,20 @@ function drawClock(t, el) {
 }
 
 function drawLog(t, el) {
-  const seats = t.game ? t.game.seats : [];
-  fill(el.log, t.log.slice(-200).map((e) => h('li', {},
-    h('span', { class: 'v' }, `${e.version}`), ' ',
-    e.seat !== null && seats[e.seat] ? h('strong', {}, `${seatName(seats[e.seat])}: `) : null,
-    eventText(e))));
+  if (!t.board || !t.game) return;
+  if (!t.words) t.words = words(t.type, t.game.seats);
+  fill(el.log, t.log.slice(-200).map((e) => logItem(e, t.board, t.words)));
   el.log.scrollTop = el.log.scrollHeight;
+}
+
+/** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */
+export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
+  const subject = e.data && Number.isInteger(e.data.seat) ? e.data.seat : e.seat;  // whom the sentence is about
+  const has = subject !== null && subject !== undefined;
+  return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
+    wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),
+      h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
+      eventText(e, board, w)]));
 }
 
 export { title };

@@ -1,8 +1,8 @@
 // Replay: step or scrub a game version by version (GET /games/{id}/states/{v}) with the event log beside;
 // download the signed export of a finished game and show what POST /verify says about it.
-import { h, fill, api, seatName, seatToken, gameType } from './util.js';
-import { eventText } from './events.js';
-import { loadBoard } from './play.js';
+import { h, fill, api, seatToken, gameType } from './util.js';
+import { words, namer } from './events.js';
+import { loadBoard, logItem } from './play.js';
 
 export async function showReplay(main, gameId) {
   const token = seatToken(gameId);
@@ -36,7 +36,7 @@ export async function showReplay(main, gameId) {
     if (pending !== v) return;
     shown = v;
     position.textContent = `Version ${v} of ${last}`;
-    const ctx = { catalogue: type.catalogue, type, seats: game.seats, me: game.your_seat, game, choices: [], play: () => {} };
+    const ctx = { catalogue: type.catalogue, codes: type.catalogue.codes || {}, name: namer(type), type, seats: game.seats, me: game.your_seat, game, choices: [], play: () => {}, narrow: () => {} };
     try {
       fill(boardEl, board.render(past.state, ctx));
     } catch (err) {
@@ -49,11 +49,9 @@ export async function showReplay(main, gameId) {
   }
   slider.addEventListener('input', show);
 
-  fill(logEl, log.map((e) => h('li', { 'data-version': e.version },
-    h('button', { type: 'button', class: 'linklike', onclick: () => { slider.value = String(e.version); show(); } },
-      h('span', { class: 'v' }, `${e.version}`), ' ',
-      e.seat !== null && game.seats[e.seat] ? h('strong', {}, `${seatName(game.seats[e.seat])}: `) : null,
-      eventText(e)))));
+  const w = words(type, game.seats);
+  fill(logEl, log.map((e) => logItem(e, board, w, { 'data-version': e.version },
+    (parts) => h('button', { type: 'button', class: 'linklike', onclick: () => { slider.value = String(e.version); show(); } }, parts))));
 
   const exportPart = game.status === 'finished'
     ? h('button', { type: 'button', class: 'button', id: 'export', onclick: () => exportAndVerify(gameId, verifyEl) }, 'Download the export and verify it')

@@ -7,6 +7,7 @@ TRADEWINDS_REQUIRE_SERVICES=1 like every other test that needs something outside
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
@@ -34,6 +35,20 @@ def browser():
         browser.close()
 
 
+class LogLines(logging.Handler):
+    """Every log line the server writes while a test runs, through the filter `tradewinds serve` installs."""
+
+    def __init__(self):
+        from api.serving import ScrubFilter
+
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+        self.addFilter(ScrubFilter())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
 class LiveServer:
     """The Flask app served by a real threaded WSGI server in this process."""
 
@@ -46,6 +61,9 @@ class LiveServer:
         self.app = create_app(self.runtime, {"STREAM_MAX_SECONDS": 5})
         self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.log = LogLines()
+        logging.getLogger().addHandler(self.log)
+        logging.getLogger("werkzeug").setLevel(logging.INFO)  # the access lines, as a server writes them
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self._jobs = jobs
@@ -53,6 +71,7 @@ class LiveServer:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+        logging.getLogger().removeHandler(self.log)
         self._jobs.set_runtime(None)
 
     def client(self):

@@ -224,8 +224,8 @@ def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console)
 
 def test_a_refused_move_shows_the_apis_detail_and_the_table_recovers(live_server, context, console):
     page = console.watch(context.new_page())
-    held = []  # hold the page's long-polls so it cannot see the move made behind its back
-    page.route(re.compile(r"/events\?after=\d+&wait="), lambda route: held.append(route))
+    held = []  # hold the page's game stream so it cannot see the move made behind its back
+    page.route(re.compile(r"/games/[^/]+/stream\?"), lambda route: held.append(route))
     game_id = create_from_lobby(page, live_server.url, "puerto_rico")
     token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
     client = live_server.client()
@@ -241,5 +241,90 @@ def test_a_refused_move_shows_the_apis_detail_and_the_table_recovers(live_server
     current = client.get(f"/games/{game_id}").get_json()["version"]
     page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{current}'")
     shot(page, "refused-move")
-    assert held, "the page follows the game by long-polling the event log"
+    assert held, "the page follows the game's stream"
     assert page.locator("button.choice:not([disabled])").count() > 0  # and it can play on
+
+
+def test_a_seat_follows_the_stream_with_tickets_that_no_log_line_shows(live_server, context, console):
+    page = console.watch(context.new_page())
+    streams = []
+    page.on("request", lambda request: streams.append(request) if "/stream?" in request.url else None)
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    page.locator("button.choice:not([disabled])").first.click()
+    # the server ends each stream after STREAM_MAX_SECONDS (5 here): the page opens the next with a new ticket
+    deadline = time.monotonic() + 12
+    while len({r.url for r in streams}) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    tickets = [re.search(r"ticket=(twst_[\w-]+)", r.url).group(1) for r in streams]
+    assert len(set(tickets)) >= 2, [r.url for r in streams]
+    assert all("authorization" not in r.headers for r in streams)
+    assert all("last_event_id=" in r.url for r in streams[1:]), "a new stream resumes after the last event seen"
+    assert page.locator("#live-note").inner_text() == ""  # live by the stream, not by polling
+    lines = live_server.log.lines
+    assert any("ticket=[redacted]" in line for line in lines), lines[-5:]
+    assert not [line for line in lines if any(ticket in line for ticket in tickets)]
+    stored = page.evaluate("JSON.stringify(localStorage) + location.href + document.body.innerHTML")
+    assert not any(ticket in stored for ticket in tickets)
+    # and a move the page did not make (another client on the same seat) shows through the stream
+    token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
+    client = live_server.client()
+    auth = {"Authorization": f"Bearer {token}"}
+    page.wait_for_function("document.querySelector('button.choice:not([disabled])')")
+    legal = client.get(f"/games/{game_id}/legal-commands", headers=auth).get_json()
+    assert (
+        client.post(f"/games/{game_id}/commands", headers=auth, json={"command": legal["commands"][0]}).status_code
+        == 200
+    )
+    version = client.get(f"/games/{game_id}").get_json()["version"]
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version === '{version}'", timeout=3000)
+
+
+def test_without_the_stream_the_table_falls_back_to_long_polling(live_server, context, console):
+    page = console.watch(context.new_page())
+    console.allow("EventSource")  # Chromium reports the refused stream
+    console.allow("ERR_FAILED")
+    page.route(re.compile(r"/games/[^/]+/stream\?"), lambda route: route.abort())
+    polls = []
+    page.on("request", lambda request: polls.append(request.url) if "wait=" in request.url else None)
+    create_from_lobby(page, live_server.url, "puerto_rico")
+    page.locator("#live-note").filter(has_text="live by polling").wait_for(timeout=10_000)
+    before = page.locator("#version").get_attribute("data-version")
+    page.locator("button.choice:not([disabled])").first.click()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+    assert polls, "the page long-polls the event log"
+
+
+def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, console):
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico")
+    board = page.locator(".board")
+    role = board.get_by_role("button", name=re.compile(r"^Take the settler role"))
+    role.focus()  # board pieces are keyboard controls with the legal move's label
+    page.keyboard.press("Enter")
+    log = page.locator("ol.log")
+    log.filter(has_text="Player 1 takes the settler role.").wait_for()
+    plantation = board.get_by_role("button", name=re.compile(r"^Take a face-up \w+ plantation"))
+    plantation.first.click()
+    log.filter(has_text=re.compile(r"Player 1 takes an? \w+ plantation\.")).wait_for()
+    assert "{" not in log.inner_text(), "events read as sentences, not raw fields"
+
+
+def test_a_refused_undo_shows_why(live_server, context, console):
+    page = console.watch(context.new_page())
+    held = []  # the page does not hear of the undo made behind its back
+    page.route(re.compile(r"/games/[^/]+/stream\?"), lambda route: held.append(route))
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    client = live_server.client()
+    before = client.get(f"/games/{game_id}").get_json()["version"]
+    page.locator("button.choice:not([disabled])").first.click()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+    token = page.evaluate(f"localStorage.getItem('tradewinds:seat:{game_id}')")
+    undone = client.post(
+        f"/games/{game_id}/undo", headers={"Authorization": f"Bearer {token}"}, json={"to_version": before}
+    )
+    assert undone.status_code == 200 and undone.get_json()["status"] == "done"
+    console.allow("status of 4")  # Chromium logs the refused request
+    page.get_by_role("button", name="Take back my last move").click()
+    note = page.get_by_role("status").filter(has_text="Undo refused:")
+    note.wait_for()
+    assert "to_version must be from" in note.inner_text()  # the API's detail, word for word
