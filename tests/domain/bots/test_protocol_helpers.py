@@ -18,7 +18,7 @@ from domain.bots.base import (
     seat_count,
     state_rewards,
 )
-from domain.game import GameResult
+from domain.game import Capabilities, GameResult
 from tests.domain.bots.support import secret_position
 from tests.support.secret_game import SecretGame
 
@@ -87,39 +87,24 @@ def test_state_rewards_use_the_result_when_over_and_the_evaluation_before():
     assert before == [1.0, 0.25, 0.25]  # ranks from the evaluation: 1, 2, 2
 
 
-def test_seat_count_prefers_the_rules_own_count_then_the_view_then_a_probe():
+def test_seat_count_is_the_rules_own_count_else_the_spectator_views_seats():
     state = secret_position([1, 2, 3])
 
     class Counted(SecretGame):
         def seat_count(self, state):
             return 7
 
-    class Players(SecretGame):
-        def view(self, state, seat):
-            return {"players": [{}, {}], "seats": True}  # a bool is not a count
-
     class SeatList(SecretGame):
         def view(self, state, seat):
             return {"seats": [0, 1, 2, 3]}
 
-    class Probe(SecretGame):
+    class SeatNumber(SecretGame):
         def view(self, state, seat):
-            return {"seats": 0}
-
-        def evaluate(self, state, seat):
-            if seat >= 6:
-                raise IndexError(seat)
-            return 1.0
-
-    class Endless(Probe):
-        def evaluate(self, state, seat):
-            return 0.0
+            return {"seats": 5}
 
     assert seat_count(Counted(), state) == 7
-    assert seat_count(Players(), state) == 2
     assert seat_count(SeatList(), state) == 4
-    assert seat_count(Probe(), state) == 6
-    assert seat_count(Endless(), state) == 16  # the probe stops at 16 seats
+    assert seat_count(SeatNumber(), state) == 5
 
 
 def test_private_copy_uses_copy_state_then_pickle_then_deepcopy():
@@ -138,6 +123,8 @@ def test_private_copy_uses_copy_state_then_pickle_then_deepcopy():
 
 def test_in_place_stepper_applies_events_in_place_or_takes_the_returned_state():
     class InPlace(SecretGame):
+        capabilities = Capabilities(apply_in_place=True)
+
         def decide(self, state, command, seat, rng):
             return [{"add": 1}, {"add": 2}]
 
@@ -153,6 +140,7 @@ def test_in_place_stepper_applies_events_in_place_or_takes_the_returned_state():
     state = [0]
     assert stepper.step(state, {}, 0, random.Random(1)) is state and state == [0, 1, 2]
     assert in_place_stepper(Returns()).step([0], {}, 0, random.Random(1)) == [0, 10, 20]
+    assert in_place_stepper(SecretGame()) is None  # nothing declared: no fast path, however the class looks
 
 
 def test_bot_names_parse_at_their_boundaries():

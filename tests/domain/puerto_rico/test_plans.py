@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.puerto_rico.evaluate import plan_evaluation
-from domain.puerto_rico.scoring import evaluate
+from domain.puerto_rico.evaluate import evaluate, plan_evaluation
 from tests.domain.puerto_rico.helpers import give, new_game
 
 
