@@ -6,12 +6,34 @@ Importing this module registers every event handler, those of ``evolve_map``, ``
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from domain.archipelago import data as D
 from domain.archipelago.fold import TOUCHES, apply, evolve, on
 from domain.archipelago.state import ArchState, Player, deep_copy, face_of, rotate_edges, step_of, t0_of, turn_of
 
 
 # ---------------------------------------------------------------------------------------------------- setup
+class _RoundFlags(TypedDict):
+    reproduced: bool
+    market_used: bool
+    port_used: bool
+    personal_explore_used: bool
+    taxed: int
+    passed: bool
+
+
+# What a player has used this round: set at the start and reset at every new round.
+_ROUND_FLAGS: _RoundFlags = {
+    "reproduced": False,
+    "market_used": False,
+    "port_used": False,
+    "personal_explore_used": False,
+    "taxed": 0,
+    "passed": False,
+}
+
+
 def _new_player(n: int) -> Player:
     mult = D.TWO_PLAYER_SUPPLY_FACTOR if n == 2 else 1
     return {
@@ -24,12 +46,7 @@ def _new_player(n: int) -> Player:
         "wonders": [],
         "sup_c": D.CITIZENS_PER_PLAYER * mult,
         "sup_s": D.SHIPS_PER_PLAYER * mult,
-        "reproduced": False,
-        "market_used": False,
-        "port_used": False,
-        "personal_explore_used": False,
-        "taxed": 0,
-        "passed": False,
+        **_ROUND_FLAGS,
         "contrib": 0,
     }
 
@@ -256,16 +273,7 @@ def _round(st: ArchState, ev: dict) -> None:
     st.card_used = set()
     for p in st.players:
         p["ad_avail"] = p["ad_total"]
-        p.update(
-            {
-                "reproduced": False,
-                "market_used": False,
-                "port_used": False,
-                "personal_explore_used": False,
-                "taxed": 0,
-                "passed": False,
-            }
-        )
+        p.update(_ROUND_FLAGS)
     st.shared_explores = 0
     st.tax_used = 0
     for u in st.units.values():
