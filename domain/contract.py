@@ -197,6 +197,11 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def a(noun: str) -> str:
+    """The noun with its indefinite article: "a corn barrel", "an indigo barrel"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract import default_label, plural
+from domain.contract import a, default_label, plural
 
 from . import queries as q
 from .catalogue import BUILDING_TITLES
@@ -15,7 +15,9 @@ from .state import PRState
 
 
 def _what(target: str) -> str:
-    return BUILDING_TITLES.get(target, f"a {target}" + ("" if target == "quarry" else " plantation")).lower()
+    if target in BUILDING_TITLES:
+        return "your " + BUILDING_TITLES[target].lower()
+    return a(target + ("" if target == "quarry" else " plantation"))
 
 
 def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +54,7 @@ def label(s: PRState, seat: int, c: dict[str, Any]) -> dict[str, Any]:
         return {"label": f"Take one more {c['good']} barrel"}
     if kind == "sell":
         price = q.sell_price(s, seat, GOOD_INDEX[c["good"]])
-        return {"label": f"Sell a {c['good']} barrel for {plural(price, 'doubloon')}", "gain": price}
+        return {"label": f"Sell {a(c['good'] + ' barrel')} for {plural(price, 'doubloon')}", "gain": price}
     if kind in ("load", "ship_with_wharf"):
         g = GOOD_INDEX[c["good"]]
         p = s.players[seat]

@@ -31,7 +31,7 @@ def test_settler_and_mayor_labels():
     assert label(s, {"type": "take_quarry"})["label"] == "Take a quarry"
     assert label(s, {"type": "place_colonist", "target": "quarry"})["label"] == "Place a colonist on a quarry"
     assert label(s, {"type": "place_colonist", "target": "corn"})["label"] == "Place a colonist on a corn plantation"
-    assert label(s, {"type": "place_colonist", "target": "harbor"})["label"] == "Place a colonist on harbor"
+    assert label(s, {"type": "place_colonist", "target": "harbor"})["label"] == "Place a colonist on your harbor"
     for step, text in (
         ("hospice", "Take a colonist for your new tile (hospice)"),
         ("university", "Take a colonist for your new building (university)"),
@@ -79,3 +79,11 @@ def test_storage_labels():
     assert label(s, {"type": "keep_barrel", "good": "corn"})["label"] == (
         "Keep one corn barrel; the rest not stored is lost"
     )
+
+
+def test_goods_starting_with_a_vowel_take_an():
+    s = new_game(4)
+    assert (
+        label(s, {"type": "place_colonist", "target": "indigo"})["label"] == "Place a colonist on an indigo plantation"
+    )
+    assert label(s, {"type": "place_colonist", "target": "quarry"})["label"] == "Place a colonist on a quarry"
