@@ -65,7 +65,7 @@ def _started(
     ctx.emit(ev)
 
 
-def cmd_harvest(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_harvest(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     r = req_resource(cmd)
     withs, fees = parse_with(st, seat, cmd, "HARVEST")
     bonus = [c for c in withs if c in D.HARVEST_BONUS_CARDS]
@@ -76,19 +76,18 @@ def cmd_harvest(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     _wheel(st, seat)
     if not harvest_targets(st, seat, r):
         illegal(f"none of your units can harvest {r}")
-    if ctx:
-        _started(
-            ctx,
-            seat,
-            "HARVEST",
-            withs,
-            fees,
-            resource=r,
-            step={"kind": "harvest", "resource": r, "with": withs, "assigned": []},
-        )
+    _started(
+        ctx,
+        seat,
+        "HARVEST",
+        withs,
+        fees,
+        resource=r,
+        step={"kind": "harvest", "resource": r, "with": withs, "assigned": []},
+    )
 
 
-def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     withs, fees = parse_with(st, seat, cmd, "RECRUIT")
     _wheel(st, seat)
     p = st.players[seat]
@@ -99,8 +98,7 @@ def cmd_recruit(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         price = max(0, price - D.OVERSEER_DISCOUNT)
     if p["money"] < price + len(fees):
         illegal("you cannot pay for a hire")
-    if ctx:
-        _started(ctx, seat, "RECRUIT", withs, fees, step={"kind": "recruit", "with": withs, "hires": 0})
+    _started(ctx, seat, "RECRUIT", withs, fees, step={"kind": "recruit", "with": withs, "hires": 0})
 
 
 def birth_step(st: ArchState, seat: int, source: str) -> dict[str, Any]:
@@ -108,15 +106,14 @@ def birth_step(st: ArchState, seat: int, source: str) -> dict[str, Any]:
     return {"kind": "birth", "source": source, "eligible": el, "done": []}
 
 
-def cmd_reproduce(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_reproduce(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     _wheel(st, seat)
     if st.players[seat]["reproduced"]:
         illegal("you already reproduced this round")
     step = birth_step(st, seat, "wheel")
     if not step["eligible"]:
         illegal("no birth is possible")
-    if ctx:
-        _started(ctx, seat, "REPRODUCE", step=step)
+    _started(ctx, seat, "REPRODUCE", step=step)
 
 
 def tax_income(st: ArchState, seat: int, collector: bool) -> int:
@@ -133,33 +130,31 @@ def tax_income(st: ArchState, seat: int, collector: bool) -> int:
     )
 
 
-def cmd_tax(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_tax(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     withs, fees = parse_with(st, seat, cmd, "TAX")
     _wheel(st, seat)
     if st.tax_used >= D.TAX_SLOTS[st.n]:
         illegal("no tax slot is left this round")
-    if ctx:
-        p = st.players[seat]
-        income = tax_income(st, seat, "C07" in withs)
-        cancel = (owns(st, seat, "P12") and p["taxed"] == 0) or (
-            owns(st, seat, "C20") and controlled_buildings(st, seat, "TOWN")
-        )
-        _started(ctx, seat, "TAX", withs, fees)
-        if income:
-            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": income, "reason": "tax"})
-        if not cancel:
-            change_reb(ctx, 1, "tax")
+    p = st.players[seat]
+    income = tax_income(st, seat, "C07" in withs)
+    cancel = (owns(st, seat, "P12") and p["taxed"] == 0) or (
+        owns(st, seat, "C20") and controlled_buildings(st, seat, "TOWN")
+    )
+    _started(ctx, seat, "TAX", withs, fees)
+    if income:
+        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": income, "reason": "tax"})
+    if not cancel:
+        change_reb(ctx, 1, "tax")
 
 
-def cmd_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     market = req_str(cmd, "market", ("DOM", "EXP"))
     op = req_str(cmd, "op", ("BUY", "SELL"))
     r = req_resource(cmd)
     _wheel(st, seat)
     price = market_ok(st, seat, market, op, r)
-    if ctx:
-        _started(ctx, seat, "TRADE")
-        ctx.emit({"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price})
+    _started(ctx, seat, "TRADE")
+    ctx.emit({"type": "MarketTraded", "seat": seat, "market": market, "op": op, "resource": r, "price": price})
 
 
 def explore_open(st: ArchState, seat: int, cmd: dict, withs_key: str = "with") -> tuple[str, list[str]]:
@@ -196,7 +191,7 @@ def explore_events(ctx: Ctx, seat: int, pick: str, cards: list[str]) -> None:
         ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
-def cmd_explore(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_explore(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     slot = req_str(cmd, "slot", ("PERSONAL", "SHARED"))
     pick, cards = explore_open(st, seat, cmd)
     _wheel(st, seat)
@@ -204,17 +199,16 @@ def cmd_explore(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("your personal explore slot is used")
     if slot == "SHARED" and st.shared_explores >= D.EXPLORE_SHARED_SLOTS[st.n]:
         illegal("no shared explore slot is left")
-    if ctx:
-        _started(
-            ctx,
-            seat,
-            "EXPLORE",
-            cards,
-            [],
-            slot=slot,
-            step={"kind": "explore", "phase": "draw", "with": cards, "tile": None},
-        )
-        explore_events(ctx, seat, pick, cards)
+    _started(
+        ctx,
+        seat,
+        "EXPLORE",
+        cards,
+        [],
+        slot=slot,
+        step={"kind": "explore", "phase": "draw", "with": cards, "tile": None},
+    )
+    explore_events(ctx, seat, pick, cards)
 
 
 MIGRATE_STEP = {
@@ -229,10 +223,9 @@ MIGRATE_STEP = {
 }
 
 
-def cmd_migrate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_migrate(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     _wheel(st, seat)
-    if ctx:
-        _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
+    _started(ctx, seat, "MIGRATE", step=MIGRATE_STEP)
 
 
 def build_cost_cubes(st: ArchState, seat: int, btype: str, waive: str | None) -> tuple[dict[str, int], int]:
@@ -264,7 +257,7 @@ def standing_citizens(st: ArchState, seat: int) -> int:
     return sum(1 for u in st.units.values() if u["owner"] == seat and u["kind"] == "C" and not u["lying"])
 
 
-def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     btype = req_str(cmd, "building", ("SHIP", "TOWN", "TEMPLE", "MARKET", "PORT"))
     tid = req_tile(st, cmd)
     builder = req_unit(st, cmd, "builder", seat)
@@ -302,28 +295,27 @@ def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("this tile is controlled by another player: you need their permission")
     cubes, money = build_cost(btype, withs, waive, seat, st)
     check_payment(st, seat, cubes, tokens, money + len(fees))
-    if ctx:
-        _started(ctx, seat, "BUILD", withs, fees, building=btype)
-        ctx.emit(payment_event(seat, cubes, tokens, money, "build"))
-        if btype == "SHIP":
-            from domain.archipelago.engine import add_ship
+    _started(ctx, seat, "BUILD", withs, fees, building=btype)
+    ctx.emit(payment_event(seat, cubes, tokens, money, "build"))
+    if btype == "SHIP":
+        from domain.archipelago.engine import add_ship
 
-            add_ship(ctx, seat, tid, "build")
-        else:
-            temp = tile_controller(st, tid) == seat and btype != "TOWN"
-            ctx.emit(
-                {
-                    "type": "BuildingBuilt",
-                    "seat": seat,
-                    "tile": tid,
-                    "building": btype,
-                    "builder": builder,
-                    "temp": temp,
-                }
-            )
+        add_ship(ctx, seat, tid, "build")
+    else:
+        temp = tile_controller(st, tid) == seat and btype != "TOWN"
+        ctx.emit(
+            {
+                "type": "BuildingBuilt",
+                "seat": seat,
+                "tile": tid,
+                "building": btype,
+                "builder": builder,
+                "temp": temp,
+            }
+        )
 
 
-def cmd_use_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_use_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     bid = req_str(cmd, "building")
     if ":" not in bid:
         invalid("building ids look like '<tile>:<TYPE>'")
@@ -344,36 +336,33 @@ def cmd_use_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
     fee = D.MARKET_USE_FEE if btype == "MARKET" else D.PORT_USE_FEE
     if p["money"] < fee:
         illegal(f"the fee is {fee} florin")
-    if ctx:
-        extra = "P08" if btype == "MARKET" else "P09"
-        trades = 3 if owns(st, seat, extra) else 2
-        ctx.emit(
-            {
-                "type": "BuildingAbilityUsed",
-                "seat": seat,
-                "tile": tid,
-                "building": btype,
-                "anchor": anchor(st, tid, btype),
-                "fee": fee,
-                "trades": trades,
-            }
-        )
+    extra = "P08" if btype == "MARKET" else "P09"
+    trades = 3 if owns(st, seat, extra) else 2
+    ctx.emit(
+        {
+            "type": "BuildingAbilityUsed",
+            "seat": seat,
+            "tile": tid,
+            "building": btype,
+            "anchor": anchor(st, tid, btype),
+            "fee": fee,
+            "trades": trades,
+        }
+    )
 
 
-def cmd_end_turn(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_end_turn(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if not turn_of(st)["acted"]:
         illegal("end_turn needs an action, card use or building ability this turn; send pass instead")
-    if ctx:
-        ctx.emit({"type": "TurnEnded", "seat": seat, "passed": False})
+    ctx.emit({"type": "TurnEnded", "seat": seat, "passed": False})
 
 
-def cmd_pass(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
+def cmd_pass(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "TurnEnded", "seat": seat, "passed": True})
 
 
 # ---------------------------------------------------------------------------------------------------- wonders
-def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     cid = req_str(cmd, "card")
     if cid not in D.CARDS or D.CARDS[cid].use != "WONDER":
         illegal("card must be a wonder")
@@ -389,8 +378,6 @@ def cmd_build_wonder(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> No
     assert cost is not None, "every wonder has a cost"
     cubes, money = cost
     check_payment(st, seat, cubes, tokens, money)
-    if not ctx:
-        return
     ctx.emit(
         {
             "type": "CardUsed",

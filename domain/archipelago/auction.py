@@ -7,19 +7,17 @@ from domain.archipelago.engine import Ctx
 from domain.archipelago.state import ArchState
 
 
-def cmd_bid(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_bid(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     amount = req_int(cmd, "amount")
     if seat in st.bids:
         illegal("you already bid")
     if not 0 <= amount <= st.players[seat]["money"]:
         illegal("bid between 0 and your money")
-    if ctx:
-        ctx.emit({"type": "BidCommitted", "seat": seat, "amount": amount, "attempt": st.bid_attempt})
+    ctx.emit({"type": "BidCommitted", "seat": seat, "amount": amount, "attempt": st.bid_attempt})
 
 
-def cmd_order_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_order_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     s = req_int(cmd, "seat")
     if not 0 <= s < st.n or s in st.picked:
         illegal("pick a seat not yet placed in the order")
-    if ctx:
-        ctx.emit({"type": "OrderPicked", "seat": seat, "picked": s})
+    ctx.emit({"type": "OrderPicked", "seat": seat, "picked": s})

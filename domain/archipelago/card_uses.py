@@ -279,12 +279,10 @@ CARD_USES: dict[str, CardHandler] = {
 }
 
 
-def cmd_use_card(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_use_card(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     cid = req_str(cmd, "card")
     owner, fee = card_user(st, seat, cid)
     plan = CARD_USES.get(cid, _no_condition)(st, seat, cmd, fee)
-    if not ctx:
-        return
     card = D.CARDS[cid]
     ctx.emit(
         {

@@ -24,7 +24,7 @@ def supply_sources(st: ArchState, seat: int) -> list[str]:
     return [s for s, ok in (("CUBE", p["cubes"][r] > 0), ("TOKEN", p["tokens"] > 0)) if ok]
 
 
-def cmd_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     src = req_str(cmd, "source", ("MARKET", "CUBE", "TOKEN"))
     c = crisis_of(st)
     if c["pending"] or c["temple"] is not None:
@@ -34,16 +34,15 @@ def cmd_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("nobody is lying")
     if src not in supply_sources(st, seat):
         illegal("while the domestic row holds a cube it is the only source; otherwise use your cube or a token")
-    if ctx:
-        ctx.emit(
-            {
-                "type": "CubeSupplied",
-                "seat": seat,
-                "resource": c["resource"],
-                "source": src,
-                "stand_ups": min(c["per_cube"], lying),
-            }
-        )
+    ctx.emit(
+        {
+            "type": "CubeSupplied",
+            "seat": seat,
+            "resource": c["resource"],
+            "source": src,
+            "stand_ups": min(c["per_cube"], lying),
+        }
+    )
 
 
 def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
@@ -64,13 +63,12 @@ def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
     return out
 
 
-def cmd_crisis_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_crisis_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     uid = req_str(cmd, "citizen")
     modes = dict(stand_targets(st, seat))
     if uid not in modes:
         illegal("you cannot stand that citizen up now")
-    if ctx:
-        ctx.emit({"type": "CitizenStood", "seat": seat, "unit": uid, "mode": modes[uid]})
+    ctx.emit({"type": "CitizenStood", "seat": seat, "unit": uid, "mode": modes[uid]})
 
 
 def temple_options(st: ArchState, seat: int) -> list[str]:
@@ -87,38 +85,35 @@ def temple_options(st: ArchState, seat: int) -> list[str]:
     ]
 
 
-def cmd_activate_temple(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_activate_temple(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     t = req_str(cmd, "temple")
     tid = t.split(":")[0]
     if tid not in temple_options(st, seat):
         illegal("you cannot activate that temple now")
-    if ctx:
-        ctx.emit(
-            {
-                "type": "TempleActivated",
-                "seat": seat,
-                "tile": tid,
-                "priest": D.PRIEST_STANDS if owns(st, seat, "C19") else 0,
-            }
-        )
+    ctx.emit(
+        {
+            "type": "TempleActivated",
+            "seat": seat,
+            "tile": tid,
+            "priest": D.PRIEST_STANDS if owns(st, seat, "C19") else 0,
+        }
+    )
 
 
-def cmd_temple_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_temple_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if crisis_of(st)["temple"] is None:
         illegal("no temple is open")
-    if ctx:
-        ctx.emit({"type": "TempleClosed", "seat": seat})
+    ctx.emit({"type": "TempleClosed", "seat": seat})
 
 
-def cmd_supply_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_supply_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     c = crisis_of(st)
     if c["part"] == "DOM" and (c["pending"] or c["temple"] is not None):
         illegal("finish the pending stand-ups or close the temple first")
-    if ctx:
-        ctx.emit({"type": "SupplyTurnEnded", "seat": seat})
+    ctx.emit({"type": "SupplyTurnEnded", "seat": seat})
 
 
-def cmd_export_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_export_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     k = req_int(cmd, "unit")
     src = req_str(cmd, "source", ("MARKET", "CUBE", "TOKEN"))
     r = req_str(cmd, "resource", D.RESOURCES)
@@ -131,5 +126,4 @@ def cmd_export_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> N
     ok = {"MARKET": st.exp[r] > 0, "CUBE": p["cubes"][r] > 0, "TOKEN": p["tokens"] > 0}[src]
     if not ok:
         illegal(f"no {r} available from {src}")
-    if ctx:
-        ctx.emit({"type": "CubeSupplied", "seat": seat, "resource": r, "source": src, "unit": k})
+    ctx.emit({"type": "CubeSupplied", "seat": seat, "resource": r, "source": src, "unit": k})

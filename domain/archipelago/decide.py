@@ -61,7 +61,7 @@ PROMPT_COMMANDS = {
     **{f"step_{k}": v for k, v in STEP_COMMANDS.items()},
 }
 
-CommandHandler = Callable[[ArchState, int, dict, Ctx | None], None]
+CommandHandler = Callable[[ArchState, int, dict, Ctx], None]
 
 HANDLERS: dict[str, CommandHandler] = {
     "keep_objectives": O.cmd_keep_objectives,

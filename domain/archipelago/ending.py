@@ -11,9 +11,8 @@ from domain.archipelago.scoring import declarable
 from domain.archipelago.state import ArchState
 
 
-def cmd_declare_end(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_declare_end(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     oid = req_str(cmd, "objective")
     if oid not in declarable(st, seat):
         illegal("that objective is not yours or its end condition does not hold")
-    if ctx:
-        end_game(ctx, "DECLARED", seat, oid)
+    end_game(ctx, "DECLARED", seat, oid)

@@ -12,7 +12,7 @@ def occupied_slots(st: ArchState) -> list[int]:
     return [i for i, m in enumerate(st.market) if m is not None]
 
 
-def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     slot = req_int(cmd, "slot")
     rot = cmd.get("rotate")
     if rot is not None and (not isinstance(rot, int) or isinstance(rot, bool)):
@@ -28,17 +28,14 @@ def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
     others = [s for s in occ if s != slot]
     if (rot is None and others) or (rot is not None and rot not in others):
         illegal(f"rotate must be another occupied slot: {others}" if others else "rotate must be null")
-    if ctx:
-        ctx.emit(
-            {"type": "EvolutionBought", "seat": seat, "slot": slot, "card": offered_card(st, slot)[0], "price": price}
-        )
-        if rot is not None:
-            ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": [rot]})
-        if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
-            ctx.emit({"type": "DiscardRequired", "seat": seat})
+    ctx.emit({"type": "EvolutionBought", "seat": seat, "slot": slot, "card": offered_card(st, slot)[0], "price": price})
+    if rot is not None:
+        ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": [rot]})
+    if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
+        ctx.emit({"type": "DiscardRequired", "seat": seat})
 
 
-def cmd_evo_rotate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_evo_rotate(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     slots = opt_list(cmd, "slots")
     if any(not isinstance(s, int) or isinstance(s, bool) for s in slots):
         invalid("slots must be slot numbers")
@@ -46,13 +43,11 @@ def cmd_evo_rotate(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None
     want = 2 if len(occ) >= 2 else 1
     if len(slots) != want or len(set(slots)) != want or any(s not in occ for s in slots):
         illegal(f"rotate {want} different occupied slot(s)")
-    if ctx:
-        ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": list(slots)})
+    ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": list(slots)})
 
 
-def cmd_discard_card(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_discard_card(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     c = req_str(cmd, "card")
     if c not in st.players[seat]["track"]:
         illegal("discard one of your own cards")
-    if ctx:
-        ctx.emit({"type": "CardDiscarded", "seat": seat, "card": c})
+    ctx.emit({"type": "CardDiscarded", "seat": seat, "card": c})

@@ -20,18 +20,17 @@ from domain.archipelago.state import (
 )
 
 
-def cmd_keep_objectives(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_keep_objectives(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     cards = opt_list(cmd, "cards")
     want = 2 if st.n == 2 else 1
     if len(cards) != want or len(set(map(str, cards))) != want:
         illegal(f"keep exactly {want} distinct objective(s)")
     if any(c not in st.dealt_objectives[seat] for c in cards):
         illegal("you may only keep objectives dealt to you")
-    if ctx:
-        ctx.emit({"type": "ObjectivesKept", "seat": seat, "cards": sorted(cards)})
+    ctx.emit({"type": "ObjectivesKept", "seat": seat, "cards": sorted(cards)})
 
 
-def cmd_place_start_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_place_start_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     tid = req_str(cmd, "tile")
     pos = req_pos(cmd)
     face = req_str(cmd, "face", ("A", "B"))
@@ -44,23 +43,22 @@ def cmd_place_start_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -
         illegal("place a tile from your hand on a free position next to the start tile")
     if not placement_ok(st, pos, rotate_edges(face_of(tid, face).edges, rot), t0_of(st)["relaxed"]):
         illegal("the edges do not match the neighbouring tiles")
-    if ctx:
-        ctx.emit(
-            {
-                "type": "StartTilePlaced",
-                "seat": seat,
-                "tile": tid,
-                "pos": {"q": pos[0], "r": pos[1]},
-                "face": face,
-                "rot": rot,
-            }
-        )
-        if st.start == "OCEAN":
-            add_ship(ctx, seat, tid, "start")
-            add_citizen(ctx, seat, tid, "start")
-            add_citizen(ctx, seat, tid, "start")
-        else:
-            add_citizen(ctx, seat, st.start, "start")
-            add_citizen(ctx, seat, tid, "start")
-        take_token(ctx, seat)
-        change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
+    ctx.emit(
+        {
+            "type": "StartTilePlaced",
+            "seat": seat,
+            "tile": tid,
+            "pos": {"q": pos[0], "r": pos[1]},
+            "face": face,
+            "rot": rot,
+        }
+    )
+    if st.start == "OCEAN":
+        add_ship(ctx, seat, tid, "start")
+        add_citizen(ctx, seat, tid, "start")
+        add_citizen(ctx, seat, tid, "start")
+    else:
+        add_citizen(ctx, seat, st.start, "start")
+        add_citizen(ctx, seat, tid, "start")
+    take_token(ctx, seat)
+    change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")

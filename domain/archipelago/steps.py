@@ -52,30 +52,28 @@ from domain.archipelago.state import (
 
 
 # ---------------------------------------------------------------------------------------------------- harvest
-def cmd_harvest_assign(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_harvest_assign(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     uid = req_unit(st, cmd, "unit", seat)
     icon = req_int(cmd, "icon")
     if (uid, icon) not in harvest_targets(st, seat, step_of(st)["resource"]):
         illegal("that unit cannot harvest that icon (own tile, matching free icon, available, not housed)")
-    if ctx:
-        ctx.emit({"type": "UnitAssigned", "seat": seat, "unit": uid, "icon": icon})
+    ctx.emit({"type": "UnitAssigned", "seat": seat, "unit": uid, "icon": icon})
 
 
-def cmd_harvest_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_harvest_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     step = step_of(st)
     if not step["assigned"]:
         illegal("assign at least one unit first")
-    if ctx:
-        r = step["resource"]
-        k = len(step["assigned"])
-        if "C05" in step["with"] and k >= 2:
-            k += 1
-        if any(c in D.HARVEST_BONUS_CARDS for c in step["with"]):
-            k += 1
-        k = min(k, st.bank[r])
-        if k:
-            ctx.emit({"type": "CubesGained", "seat": seat, "resource": r, "count": k, "reason": "harvest"})
-        ctx.emit({"type": "StepClosed", "seat": seat})
+    r = step["resource"]
+    k = len(step["assigned"])
+    if "C05" in step["with"] and k >= 2:
+        k += 1
+    if any(c in D.HARVEST_BONUS_CARDS for c in step["with"]):
+        k += 1
+    k = min(k, st.bank[r])
+    if k:
+        ctx.emit({"type": "CubesGained", "seat": seat, "resource": r, "count": k, "reason": "harvest"})
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- recruit
@@ -88,7 +86,7 @@ def hire_price(st: ArchState, seat: int) -> int | None:
     return price
 
 
-def cmd_hire(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_hire(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     tid = req_tile(st, cmd)
     price = hire_price(st, seat)
     if price is None:
@@ -99,51 +97,46 @@ def cmd_hire(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("you need a standing citizen or a ship on that land tile, within the per-tile limit")
     if st.players[seat]["money"] < price:
         illegal(f"a hire costs {price} florins")
-    if ctx:
-        if price:
-            ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": -price, "reason": "recruit"})
-        change_sur(ctx, -1, "recruit")
-        add_citizen(ctx, seat, tid, "recruit")
-        ctx.emit({"type": "StepUpdated", "changes": {"hires": step_of(st)["hires"] + 1}})
+    if price:
+        ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": -price, "reason": "recruit"})
+    change_sur(ctx, -1, "recruit")
+    add_citizen(ctx, seat, tid, "recruit")
+    ctx.emit({"type": "StepUpdated", "changes": {"hires": step_of(st)["hires"] + 1}})
 
 
-def cmd_recruit_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_recruit_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if step_of(st)["hires"] < 1:
         illegal("hire at least one citizen first")
-    if ctx:
-        ctx.emit({"type": "StepClosed", "seat": seat})
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- births
-def cmd_birth(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_birth(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     tid = req_tile(st, cmd)
     step = step_of(st)
     if tid not in step["eligible"] or tid in step["done"]:
         illegal("no birth possible on that tile (2 standing citizens at the start, one birth per tile)")
     if st.players[seat]["sup_c"] < 1 or not can_add_citizen(st, seat, tid):
         illegal("no citizen in supply or the tile is full")
-    if ctx:
-        add_citizen(ctx, seat, tid, "birth")
-        ctx.emit({"type": "StepUpdated", "changes": {"done": step["done"] + [tid]}})
+    add_citizen(ctx, seat, tid, "birth")
+    ctx.emit({"type": "StepUpdated", "changes": {"done": step["done"] + [tid]}})
 
 
-def cmd_reproduce_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_reproduce_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if not step_of(st)["done"]:
         illegal("make at least one birth first")
-    if ctx:
-        ctx.emit({"type": "StepClosed", "seat": seat})
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- explore
-def cmd_cartographer_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_cartographer_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if step_of(st)["phase"] != "cartographer":
         illegal("no CARTOGRAPHER choice is open")
     idx = req_int(cmd, "index")
     if not 0 <= idx < step_of(st)["look"]:
         illegal("index out of range")
-    if ctx:
-        tid = st.stack[idx][0]
-        ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
+    tid = st.stack[idx][0]
+    ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
 def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -> list[str]:
@@ -181,7 +174,7 @@ def explore_positions(st: ArchState) -> list[tuple[int, int]]:
     return out
 
 
-def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     step = step_of(st)
     if step["phase"] != "place":
         illegal("no drawn tile waits for placement")
@@ -201,21 +194,20 @@ def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None
         illegal("the edges do not match the neighbouring tiles")
     if mover not in explore_movers(st, seat, pos, edges):
         illegal("the mover must be an available unit next to it across a matching link")
-    if ctx:
-        ctx.emit(
-            {
-                "type": "TilePlaced",
-                "seat": seat,
-                "tile": tid,
-                "pos": {"q": pos[0], "r": pos[1]},
-                "face": face,
-                "rot": rot,
-                "mover": mover,
-            }
-        )
-        take_token(ctx, seat)
-        change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
-        finish_icons(ctx, seat)
+    ctx.emit(
+        {
+            "type": "TilePlaced",
+            "seat": seat,
+            "tile": tid,
+            "pos": {"q": pos[0], "r": pos[1]},
+            "face": face,
+            "rot": rot,
+            "mover": mover,
+        }
+    )
+    take_token(ctx, seat)
+    change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
+    finish_icons(ctx, seat)
 
 
 def finish_icons(ctx: Ctx, seat: int) -> None:
@@ -223,15 +215,14 @@ def finish_icons(ctx: Ctx, seat: int) -> None:
         ctx.emit({"type": "StepClosed", "seat": seat, "explore": True})
 
 
-def cmd_discard_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_discard_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if step_of(st)["phase"] != "place":
         illegal("no drawn tile waits for placement")
-    if ctx:
-        ctx.emit({"type": "TileDiscarded", "seat": seat, "tile": step_of(st)["tile"]})
+    ctx.emit({"type": "TileDiscarded", "seat": seat, "tile": step_of(st)["tile"]})
 
 
-def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx | None], None]:
-    def handler(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx], None]:
+    def handler(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
         if st.phase == "TURN0":
             holder, tid = t0_of(st), t0_of(st)["tile"]
             if t0_of(st)["sub"] != "icons":
@@ -246,10 +237,9 @@ def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx | None], None]:
             illegal(f"the pending choice is {pending}")
         if icon not in cands:
             illegal(f"icon must be one of {cands}")
-        if ctx:
-            emit_icon(ctx, seat, tid, which, icon)
-            if ctx.st.phase != "TURN0":
-                finish_icons(ctx, seat)
+        emit_icon(ctx, seat, tid, which, icon)
+        if ctx.st.phase != "TURN0":
+            finish_icons(ctx, seat)
 
     return handler
 
@@ -269,7 +259,7 @@ def _mover(st: ArchState, seat: int, cmd: dict, key: str, kind: str | None = Non
     return uid, u
 
 
-def cmd_move_ship(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_move_ship(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     ship, u = _mover(st, seat, cmd, "ship", "S")
     to = req_tile(st, cmd, "to")
     passengers = opt_list(cmd, "passengers")
@@ -292,13 +282,12 @@ def cmd_move_ship(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
             illegal("passengers need land at the destination")
         if not can_add_citizen(st, seat, to, len(passengers)):
             illegal("the per-tile citizen limit would be exceeded")
-    if ctx:
-        ctx.emit({"type": "UnitMoved", "seat": seat, "unit": ship, "to": to, "via": "sea"})
-        for c in passengers:
-            ctx.emit({"type": "UnitMoved", "seat": seat, "unit": c, "to": to, "via": "carried"})
+    ctx.emit({"type": "UnitMoved", "seat": seat, "unit": ship, "to": to, "via": "sea"})
+    for c in passengers:
+        ctx.emit({"type": "UnitMoved", "seat": seat, "unit": c, "to": to, "via": "carried"})
 
 
-def cmd_convoy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_convoy(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     cid, u = _mover(st, seat, cmd, "citizen", "C")
     to = req_tile(st, cmd, "to")
     if step_of(st)["convoy"].get(cid, 0) >= 1 + step_of(st)["ship_moves"]:
@@ -307,11 +296,10 @@ def cmd_convoy(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("no bridge of your ships leads there")
     if not can_add_citizen(st, seat, to):
         illegal("the per-tile citizen limit would be exceeded")
-    if ctx:
-        ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "convoy"})
+    ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "convoy"})
 
 
-def cmd_walk(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_walk(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     cid, u = _mover(st, seat, cmd, "citizen", "C")
     to = req_tile(st, cmd, "to")
     allowance = 2 if owns(st, seat, "P11") else 1
@@ -321,11 +309,10 @@ def cmd_walk(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
         illegal("citizens walk only across a plain link")
     if not can_add_citizen(st, seat, to):
         illegal("the per-tile citizen limit would be exceeded")
-    if ctx:
-        ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "walk"})
+    ctx.emit({"type": "UnitMoved", "seat": seat, "unit": cid, "to": to, "via": "walk"})
 
 
-def cmd_enter_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_enter_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     uid, u = _mover(st, seat, cmd, "unit")
     bid = req_str(cmd, "building")
     if ":" not in bid:
@@ -347,53 +334,48 @@ def cmd_enter_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> 
             illegal("the per-tile citizen limit would be exceeded")
     if not permitted(st, seat, "ENTER", tid, bid):
         illegal("that tile is controlled by another player: you need their permission")
-    if ctx:
-        ctx.emit({"type": "UnitHoused", "seat": seat, "unit": uid, "tile": tid, "building": btype})
+    ctx.emit({"type": "UnitHoused", "seat": seat, "unit": uid, "tile": tid, "building": btype})
 
 
-def cmd_leave_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_leave_building(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     uid, u = _mover(st, seat, cmd, "unit")
     if not housed(u):
         illegal("the unit is not in a building")
     if uid in step_of(st)["left_b"]:
         illegal("the unit already left a building in this migration")
-    if ctx:
-        ctx.emit({"type": "UnitLeftBuilding", "seat": seat, "unit": uid})
+    ctx.emit({"type": "UnitLeftBuilding", "seat": seat, "unit": uid})
 
 
-def cmd_migrate_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit({"type": "StepClosed", "seat": seat})
+def cmd_migrate_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- ability
-def cmd_ability_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_ability_trade(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     op = req_str(cmd, "op", ("BUY", "SELL"))
     r = req_resource(cmd)
     if step_of(st)["left"] < 1:
         illegal("no transaction left")
     price = market_ok(st, seat, step_of(st)["market"], op, r)
-    if ctx:
-        ctx.emit(
-            {
-                "type": "MarketTraded",
-                "seat": seat,
-                "market": step_of(st)["market"],
-                "op": op,
-                "resource": r,
-                "price": price,
-                "step": True,
-            }
-        )
+    ctx.emit(
+        {
+            "type": "MarketTraded",
+            "seat": seat,
+            "market": step_of(st)["market"],
+            "op": op,
+            "resource": r,
+            "price": price,
+            "step": True,
+        }
+    )
 
 
-def cmd_ability_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit({"type": "StepClosed", "seat": seat})
+def cmd_ability_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- research
-def cmd_research_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_research_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     pick = cmd.get("card", "missing")
     if pick == "missing":
         invalid("research_pick needs a 'card' field (a revealed card id or null)")
@@ -409,26 +391,23 @@ def cmd_research_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> N
         price = D.CARDS[pick].prices[2]
         if st.players[seat]["money"] < price:
             illegal(f"the card costs {price} florins")
-    if ctx:
-        ctx.emit({"type": "ResearchPicked", "seat": seat, "pick": pick, "price": price})
-        if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
-            ctx.emit({"type": "DiscardRequired", "seat": seat})
+    ctx.emit({"type": "ResearchPicked", "seat": seat, "pick": pick, "price": price})
+    if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
+        ctx.emit({"type": "DiscardRequired", "seat": seat})
 
 
 # ---------------------------------------------------------------------------------------------------- diplomat
-def cmd_diplomat_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_diplomat_stand(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     uid = req_unit(st, cmd, "citizen", None, "C")
     if step_of(st)["left"] < 1:
         illegal("DIPLOMAT stands up at most 2 citizens")
     if not st.units[uid]["lying"]:
         illegal("that citizen is not lying")
-    if ctx:
-        ctx.emit({"type": "CitizenStood", "seat": seat, "unit": uid, "mode": "diplomat"})
+    ctx.emit({"type": "CitizenStood", "seat": seat, "unit": uid, "mode": "diplomat"})
 
 
-def cmd_card_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit({"type": "StepClosed", "seat": seat})
+def cmd_card_done(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "StepClosed", "seat": seat})
 
 
 _ = (link, citizens_on)

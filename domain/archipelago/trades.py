@@ -14,14 +14,13 @@ from domain.archipelago.state import (
 )
 
 
-def cmd_offer_open(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_offer_open(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     to = req_int(cmd, "to")
     if not 0 <= to < st.n or to == seat:
         illegal("offer to another seat")
     if turn_of(st)["offers"] >= D.OFFER_LIMIT:
         illegal(f"at most {D.OFFER_LIMIT} offers per turn")
-    if ctx:
-        ctx.emit({"type": "OfferOpened", "seat": seat, "to": to})
+    ctx.emit({"type": "OfferOpened", "seat": seat, "to": to})
 
 
 ITEM_KINDS = ("MONEY_1", "MONEY_5", "CUBE", "TOKEN", "CARD", "GRANT")
@@ -62,7 +61,7 @@ def others_public_cubes(st: ArchState, seat: int, r: str) -> int:
     return D.CUBE_TOTALS[r] - st.bank[r] - st.dom[r] - st.exp[r] - st.players[seat]["cubes"][r]
 
 
-def cmd_offer_add(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_offer_add(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     side = req_str(cmd, "side", ("GIVE", "GET"))
     item = parse_item(cmd)
     off = offer_of(st)
@@ -101,28 +100,25 @@ def cmd_offer_add(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
                 illegal("a grant must concern a tile the recipient controls")
             if item in off["get"]:
                 illegal("that grant is already asked for")
-    if ctx:
-        ctx.emit({"type": "OfferItemAdded", "seat": seat, "side": side, "item": item})
+    ctx.emit({"type": "OfferItemAdded", "seat": seat, "side": side, "item": item})
 
 
-def cmd_offer_send(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_offer_send(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if not offer_of(st)["give"] and not offer_of(st)["get"]:
         illegal("add at least one item")
-    if ctx:
-        ctx.emit(
-            {
-                "type": "OfferSent",
-                "seat": seat,
-                "to": offer_of(st)["to"],
-                "give": offer_of(st)["give"],
-                "get": offer_of(st)["get"],
-            }
-        )
+    ctx.emit(
+        {
+            "type": "OfferSent",
+            "seat": seat,
+            "to": offer_of(st)["to"],
+            "give": offer_of(st)["give"],
+            "get": offer_of(st)["get"],
+        }
+    )
 
 
-def cmd_offer_cancel(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit({"type": "OfferClosed", "seat": seat, "accepted": False, "cancelled": True})
+def cmd_offer_cancel(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "OfferClosed", "seat": seat, "accepted": False, "cancelled": True})
 
 
 def acceptance_problem(st: ArchState, seat: int) -> str | None:
@@ -152,19 +148,13 @@ def acceptance_problem(st: ArchState, seat: int) -> str | None:
     return None
 
 
-def cmd_offer_accept(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
+def cmd_offer_accept(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     problem = acceptance_problem(st, seat)
     if problem is not None:
         illegal(problem)
-    if ctx:
-        off = offer_of(st)
-        ctx.emit(
-            {"type": "OfferAccepted", "seat": turn_of(st)["seat"], "to": seat, "give": off["give"], "get": off["get"]}
-        )
+    off = offer_of(st)
+    ctx.emit({"type": "OfferAccepted", "seat": turn_of(st)["seat"], "to": seat, "give": off["give"], "get": off["get"]})
 
 
-def cmd_offer_decline(st: ArchState, seat: int, cmd: dict, ctx: Ctx | None) -> None:
-    if ctx:
-        ctx.emit(
-            {"type": "OfferClosed", "seat": turn_of(st)["seat"], "to": seat, "accepted": False, "cancelled": False}
-        )
+def cmd_offer_decline(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
+    ctx.emit({"type": "OfferClosed", "seat": turn_of(st)["seat"], "to": seat, "accepted": False, "cancelled": False})

@@ -1,15 +1,16 @@
 """The trial-based legal-command generator the rules used before, kept as the oracle for the constructive one:
-every candidate command of a prompt, filtered by running its handler in validation mode and catching
-``IllegalCommand``."""
+every candidate command of a prompt, filtered by deciding it (on a copy: ``decide`` leaves the state as it was)
+and catching ``IllegalCommand``."""
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import harvest_targets, hire_tiles, reachable_by_convoy, token_options
 from domain.archipelago.crises import stand_targets, supply_sources, temple_options
-from domain.archipelago.decide import PROMPT_COMMANDS, handler_for, prompt
+from domain.archipelago.decide import PROMPT_COMMANDS, decide, prompt
 from domain.archipelago.engine import icon_choices, turn0_placements
 from domain.archipelago.scoring import declarable
 from domain.archipelago.state import ArchState, card_owner, linked, owns
@@ -313,10 +314,9 @@ def trial_legal_commands(st: ArchState, seat: int) -> list[dict]:
         return []
     out = []
     for ctype in PROMPT_COMMANDS[kind]:
-        handler = handler_for(st, kind, ctype)
         for cmd in candidates(st, seat, kind, ctype):
             try:
-                handler(st, seat, cmd, None)
+                decide(st, cmd, seat, random.Random(0))
             except IllegalCommand:
                 continue
             out.append(cmd)
