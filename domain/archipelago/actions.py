@@ -2,7 +2,9 @@
 
 Every handler has the signature ``(st, seat, cmd, ctx)``: it checks the whole of ``cmd`` against ``st`` (raising
 ``IllegalCommand``) before it emits its first event through ``ctx``, which applies it to ``st`` (``decide`` passes a
-copy). Without ``ctx`` a handler only checks: the tests' trial oracle for ``legal_commands`` uses that.
+copy).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from domain.archipelago.checks import (
     req_tokens,
     req_unit,
 )
-from domain.archipelago.engine import Ctx, change_reb, change_sur, take_token
+from domain.archipelago.flow import Ctx, change_reb, change_sur, take_token
 from domain.archipelago.state import (
     ArchState,
     available,
@@ -174,7 +176,7 @@ def explore_open(st: ArchState, seat: int, cmd: dict, withs_key: str = "with") -
 
 
 def explore_events(ctx: Ctx, seat: int, pick: str, cards: list[str]) -> None:
-    st = ctx.st
+    st = ctx.state
     if cards:
         k = min(D.CARTOGRAPHER_LOOK, len(st.stack))
         ctx.emit(
@@ -298,7 +300,7 @@ def cmd_build(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     _started(ctx, seat, "BUILD", withs, fees, building=btype)
     ctx.emit(payment_event(seat, cubes, tokens, money, "build"))
     if btype == "SHIP":
-        from domain.archipelago.engine import add_ship
+        from domain.archipelago.flow import add_ship
 
         add_ship(ctx, seat, tid, "build")
     else:

@@ -1,9 +1,12 @@
-"""Commands of the turn-order auction (§5.2): sealed bids and the winner's order picks."""
+"""Commands of the turn-order auction (§5.2): sealed bids and the winner's order picks.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago.checks import illegal, req_int
-from domain.archipelago.engine import Ctx
+from domain.archipelago.flow import Ctx
 from domain.archipelago.state import ArchState
 
 

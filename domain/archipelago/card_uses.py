@@ -3,6 +3,8 @@
 A card handler ``(st, seat, cmd, fee) -> CardPlan`` checks the card's own fields and conditions (raising
 ``IllegalCommand``) and returns what the use opens (``step``) and what follows the ``CardUsed`` event
 (``then``, run with the emitting context once ``CardUsed`` is applied).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from domain.archipelago.checks import (
     req_tokens,
     req_unit,
 )
-from domain.archipelago.engine import Ctx, change_reb, change_sur
+from domain.archipelago.flow import Ctx, change_reb, change_sur
 from domain.archipelago.state import (
     ArchState,
     available,
@@ -89,7 +91,9 @@ def _research(card: str) -> CardHandler:
             illegal("the deck is empty")
 
         def reveal(ctx: Ctx, seat: int) -> None:
-            ctx.emit({"type": "CardsRevealed", "seat": seat, "card": card, "cards": ctx.st.deck[: D.RESEARCH_REVEAL]})
+            ctx.emit(
+                {"type": "CardsRevealed", "seat": seat, "card": card, "cards": ctx.state.deck[: D.RESEARCH_REVEAL]}
+            )
 
         return CardPlan(then=reveal)
 
@@ -117,7 +121,7 @@ def _missionary(st: ArchState, seat: int, cmd: dict, fee: int) -> CardPlan:
         illegal("rebellion is already 0")
 
     def calm(ctx: Ctx, seat: int) -> None:
-        change_reb(ctx, -(2 if controlled_buildings(ctx.st, seat, "TEMPLE") else 1), "missionary")
+        change_reb(ctx, -(2 if controlled_buildings(ctx.state, seat, "TEMPLE") else 1), "missionary")
 
     return CardPlan(then=calm)
 
@@ -188,7 +192,7 @@ def _pirate(st: ArchState, seat: int, cmd: dict, fee: int) -> CardPlan:
 
     def raid(ctx: Ctx, seat: int) -> None:
         ctx.emit({"type": "UnitEngaged", "unit": ship})
-        loot = min(D.PIRATE_LOOT, ctx.st.players[victim]["money"])
+        loot = min(D.PIRATE_LOOT, ctx.state.players[victim]["money"])
         if loot:
             ctx.emit({"type": "MoneyChanged", "seat": seat, "delta": loot, "counterpart": victim, "reason": "pirate"})
         change_reb(ctx, 1, "pirate")

@@ -1,4 +1,7 @@
-"""Validation helpers shared by the command handlers: field parsing and rule predicates."""
+"""Validation helpers shared by the command handlers: field parsing and rule predicates.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from domain.archipelago.state import (
     owns,
     permitted,
 )
+from domain.decider import int_field, str_field
 from domain.game import IllegalCommand
 
 
@@ -26,17 +30,11 @@ def illegal(msg: str) -> NoReturn:
     raise IllegalCommand("illegal_command", msg)
 
 
-def req_int(cmd: dict, key: str) -> int:
-    v = cmd.get(key)
-    if not isinstance(v, int) or isinstance(v, bool):
-        invalid(f"field {key!r} must be an integer")
-    return v
+req_int = int_field
 
 
 def req_str(cmd: dict, key: str, choices: tuple | list | None = None) -> str:
-    v = cmd.get(key)
-    if not isinstance(v, str):
-        invalid(f"field {key!r} must be a string")
+    v = str_field(cmd, key)
     if choices is not None and v not in choices:
         invalid(f"field {key!r} must be one of {list(choices)}")
     return v

@@ -1,10 +1,13 @@
-"""Commands of a crisis (§6.2, §6.3): domestic supply, stand-ups, temples, export supply."""
+"""Commands of a crisis (§6.2, §6.3): domestic supply, stand-ups, temples, export supply.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, req_int, req_str
-from domain.archipelago.engine import Ctx
+from domain.archipelago.flow import Ctx
 from domain.archipelago.state import (
     ArchState,
     anchor_ready,

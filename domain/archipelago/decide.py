@@ -14,10 +14,10 @@ from domain.archipelago import opening as O
 from domain.archipelago import steps as S
 from domain.archipelago import trades as T
 from domain.archipelago.card_uses import cmd_use_card
-from domain.archipelago.checks import illegal, invalid
-from domain.archipelago.engine import Ctx, GameOver, advance
+from domain.archipelago.checks import illegal
+from domain.archipelago.flow import Ctx, GameOver, advance
 from domain.archipelago.state import ArchState, copy_on_write, t0_of
-from domain.game import IllegalCommand, NotYourTurn
+from domain.decider import open_command
 
 STEP_COMMANDS = {
     "harvest": ("harvest_assign", "harvest_done"),
@@ -120,6 +120,9 @@ HANDLERS: dict[str, CommandHandler] = {
 }
 
 
+KNOWN = frozenset(HANDLERS) | {"stand"}
+
+
 def prompt(st: ArchState) -> tuple[str | None, list[int]]:
     """The current prompt kind and the seats in it."""
     ph = st.phase
@@ -170,18 +173,11 @@ def handler_for(st: ArchState, kind: str, ctype: str) -> CommandHandler:
 
 
 def opening(st: ArchState, cmd: object, seat: object) -> tuple[str, str]:
-    """The checks every command passes before its handler: game running, a command object, the seat's turn,
-    a known type that the current prompt allows. Returns the prompt kind and the command type."""
-    if not st.started or st.phase == "OVER":
-        raise IllegalCommand("game_over", "the game is over")
-    if not isinstance(cmd, dict):
-        invalid("a command must be an object with a 'type'")
+    """The skeleton's opening checks (``domain.decider.open_command``), then Archipelago's own: a type that the
+    current prompt allows. Returns the prompt kind and the command type."""
     kind, seats = prompt(st)
-    if kind is None or not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
-        raise NotYourTurn()
-    ctype = cmd.get("type")
-    if not isinstance(ctype, str) or (ctype not in HANDLERS and ctype != "stand"):
-        invalid(f"unknown command type {ctype!r}")
+    ctype = open_command(cmd, seat, started=st.started, over=st.phase == "OVER", acting=seats, known=KNOWN)
+    assert kind is not None, "a seat is prompted only within a prompt"
     if ctype != "declare_end" and ctype not in PROMPT_COMMANDS[kind]:
         illegal(f"{ctype} is not possible now; expected one of {', '.join(PROMPT_COMMANDS[kind])} or declare_end")
     if ctype == "declare_end" and st.phase in ("OBJECTIVES", "TURN0"):
@@ -210,7 +206,7 @@ def _handle(
 
 def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
     """The events ``cmd`` causes; ``st`` is left as it was. The handler runs once, on a copy that shares every
-    container with ``st`` until an event touches it (``engine.Ctx``)."""
+    container with ``st`` until an event touches it (``flow.Ctx``)."""
     kind, ctype = opening(st, cmd, seat)
     return _handle(copy_on_write(st, ()), kind, ctype, cmd, seat, rng, shared=True)  # type: ignore[arg-type]
 

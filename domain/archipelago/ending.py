@@ -1,9 +1,12 @@
-"""Declaring the end of the game (§12.2)."""
+"""Declaring the end of the game (§12.2).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago.checks import illegal, req_str
-from domain.archipelago.engine import (
+from domain.archipelago.flow import (
     Ctx,
     end_game,
 )

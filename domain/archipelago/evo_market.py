@@ -1,10 +1,13 @@
-"""Commands of Phase 6, the evolution market (§5.6): buying, rotating, discarding a card."""
+"""Commands of Phase 6, the evolution market (§5.6): buying, rotating, discarding a card.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, invalid, opt_list, req_int, req_str
-from domain.archipelago.engine import Ctx
+from domain.archipelago.flow import Ctx
 from domain.archipelago.state import ArchState, offered_card
 
 
@@ -31,7 +34,7 @@ def cmd_evo_buy(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     ctx.emit({"type": "EvolutionBought", "seat": seat, "slot": slot, "card": offered_card(st, slot)[0], "price": price})
     if rot is not None:
         ctx.emit({"type": "EvolutionRotated", "seat": seat, "slots": [rot]})
-    if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
+    if len(ctx.state.players[seat]["track"]) > D.EVO_TRACK_SIZE:
         ctx.emit({"type": "DiscardRequired", "seat": seat})
 
 

@@ -1,4 +1,7 @@
-"""Archipelago fold, part 3: crises (domestic and export demand, beige events)."""
+"""Archipelago fold, part 3: crises (domestic and export demand, beige events).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 

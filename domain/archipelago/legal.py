@@ -19,7 +19,7 @@ from domain.archipelago.checks import (
 )
 from domain.archipelago.crises import stand_targets, supply_sources, temple_options
 from domain.archipelago.decide import PROMPT_COMMANDS, prompt
-from domain.archipelago.engine import icon_choices, placement_ok, turn0_placements
+from domain.archipelago.flow import icon_choices, placement_ok, turn0_placements
 from domain.archipelago.legal_base import Command, Generator, pos_json, units_of
 from domain.archipelago.legal_turn import TURN_GENERATORS, has_turn_action
 from domain.archipelago.scoring import declarable

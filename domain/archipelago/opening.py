@@ -1,9 +1,12 @@
-"""Commands of the opening: keeping objectives (MORE_FUN, §16) and placing turn-0 tiles (§4)."""
+"""Commands of the opening: keeping objectives (MORE_FUN, §16) and placing turn-0 tiles (§4).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago.checks import illegal, invalid, opt_list, req_int, req_pos, req_str
-from domain.archipelago.engine import (
+from domain.archipelago.flow import (
     Ctx,
     add_citizen,
     add_ship,
@@ -61,4 +64,4 @@ def cmd_place_start_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
         add_citizen(ctx, seat, st.start, "start")
         add_citizen(ctx, seat, tid, "start")
     take_token(ctx, seat)
-    change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
+    change_sur(ctx, ctx.state.tiles[tid]["huts"], "huts")

@@ -1,4 +1,7 @@
-"""The Archipelago ``Rules`` object: setup, fold, decide, views, redaction, result, determinize."""
+"""The Archipelago ``Rules`` object: setup, fold, decide, views, redaction, result, determinize.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,11 @@ from typing import Any
 
 from domain.archipelago import catalogue, labels, schema, scoring
 from domain.archipelago import data as D
+from domain.archipelago import evaluate as evaluation
 from domain.archipelago.decide import decide as _decide
 from domain.archipelago.decide import prompt, run
-from domain.archipelago.engine import Ctx, advance, shuffled_stack
 from domain.archipelago.evolve import apply, evolve
+from domain.archipelago.flow import Ctx, advance, shuffled_stack
 from domain.archipelago.legal import legal_commands as _legal
 from domain.archipelago.state import ArchState, clone, composed_tile, face_source
 from domain.archipelago.view import reveal_all, view
@@ -53,9 +57,6 @@ def parse_trend_list(text: str) -> list[str]:
     return ids
 
 
-OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)
-
-
 class Archipelago(Rules):
     name = "archipelago"
     title = "Archipelago"
@@ -75,6 +76,7 @@ class Archipelago(Rules):
     )
 
     def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        self.check_seats(seats)
         opts = validate_options(self.options_schema, options)
         if opts["no_secrets"] and (
             opts["more_fun"] or opts["more_trends"] or opts["choose_trends"] or opts["good_guys"]
@@ -84,8 +86,6 @@ class Archipelago(Rules):
             parse_trend_list(opts["choose_trends"])
         if opts["more_fun"] and opts["good_guys"] and seats > 4:
             raise InvalidOptions("more_fun with good_guys allows at most 4 players")
-        if not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions("Archipelago takes 2 to 5 players")
         return opts
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -132,7 +132,7 @@ class Archipelago(Rules):
         if opts["more_fun"]:
             ctx.emit({"type": "ObjectiveChoiceStarted"})
         else:
-            from domain.archipelago.engine import start_turn0
+            from domain.archipelago.flow import start_turn0
 
             start_turn0(ctx)
         advance(ctx)
@@ -228,13 +228,7 @@ class Archipelago(Rules):
         return scoring.result(state)
 
     def evaluate(self, state: ArchState, seat: int) -> float:
-        """``scoring.evaluate``, less a small cost for a trade offer the seat has open: an offer only pays once
-        answered, so a bot opens one when a search finds it worth it, never on a tie. Bots play out the seat's
-        own open step before scoring (``domain.bots.lookahead``)."""
-        value = scoring.evaluate(state, seat)
-        if state.offer is not None and state.turn is not None and state.turn.get("seat") == seat:
-            value -= OPEN_OFFER_COST
-        return value
+        return evaluation.evaluate(state, seat)
 
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)

@@ -1,4 +1,7 @@
-"""Archipelago state and read-only helpers (geometry, control, counts)."""
+"""Archipelago state and read-only helpers (geometry, control, counts).
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 

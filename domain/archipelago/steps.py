@@ -1,4 +1,7 @@
-"""Commands inside an open Phase-5 step (§8.1–§8.8, §9, §10.4): same ``(st, seat, cmd, ctx)`` shape."""
+"""Commands inside an open Phase-5 step (§8.1–§8.8, §9, §10.4): same ``(st, seat, cmd, ctx)`` shape.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from domain.archipelago.checks import (
     req_tile,
     req_unit,
 )
-from domain.archipelago.engine import (
+from domain.archipelago.flow import (
     Ctx,
     add_citizen,
     change_sur,
@@ -206,12 +209,12 @@ def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
         }
     )
     take_token(ctx, seat)
-    change_sur(ctx, ctx.st.tiles[tid]["huts"], "huts")
+    change_sur(ctx, ctx.state.tiles[tid]["huts"], "huts")
     finish_icons(ctx, seat)
 
 
 def finish_icons(ctx: Ctx, seat: int) -> None:
-    if icon_progress(ctx, seat, step_of(ctx.st), step_of(ctx.st)["tile"]):
+    if icon_progress(ctx, seat, step_of(ctx.state), step_of(ctx.state)["tile"]):
         ctx.emit({"type": "StepClosed", "seat": seat, "explore": True})
 
 
@@ -238,7 +241,7 @@ def _icon_cmd(which: str) -> Callable[[ArchState, int, dict, Ctx], None]:
         if icon not in cands:
             illegal(f"icon must be one of {cands}")
         emit_icon(ctx, seat, tid, which, icon)
-        if ctx.st.phase != "TURN0":
+        if ctx.state.phase != "TURN0":
             finish_icons(ctx, seat)
 
     return handler
@@ -392,7 +395,7 @@ def cmd_research_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
         if st.players[seat]["money"] < price:
             illegal(f"the card costs {price} florins")
     ctx.emit({"type": "ResearchPicked", "seat": seat, "pick": pick, "price": price})
-    if len(ctx.st.players[seat]["track"]) > D.EVO_TRACK_SIZE:
+    if len(ctx.state.players[seat]["track"]) > D.EVO_TRACK_SIZE:
         ctx.emit({"type": "DiscardRequired", "seat": seat})
 
 

@@ -1,6 +1,9 @@
 """English texts of Archipelago's cards, metrics and end conditions, from docs of the rules (§6.4, §9, §10.4, §13).
 
-Section numbers refer to the rules file. Command parameters are named in {...}."""
+Section numbers refer to the rules file. Command parameters are named in {...}.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 

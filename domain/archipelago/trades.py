@@ -1,10 +1,13 @@
-"""Commands of a trade between two seats (§11): drafting, sending and answering an offer."""
+"""Commands of a trade between two seats (§11): drafting, sending and answering an offer.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import illegal, invalid, req_int, req_str
-from domain.archipelago.engine import Ctx
+from domain.archipelago.flow import Ctx
 from domain.archipelago.state import (
     ArchState,
     card_owner,

@@ -1,4 +1,7 @@
-"""What each seat sees (§3.10), and the full state once the game is over."""
+"""What each seat sees (§3.10), and the full state once the game is over.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
 
 from __future__ import annotations
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from domain.archipelago import RULES
 from domain.archipelago.evolve import place_tile
 from domain.archipelago.state import ArchState, clone
-from domain.game import IllegalCommand
 from domain.rng import rng_for
+from tests.domain.scenario import Scenario
 
 
 def first_legal_until(st: ArchState, until, limit: int = 3000) -> ArchState:
@@ -118,13 +116,8 @@ def do(st: ArchState, cmd: dict, seat: int | None = None) -> tuple[ArchState, li
     return RULES.fold(events, st), events
 
 
-def refused(st: ArchState, cmd: dict, seat: int | None = None, code: str = "illegal_command") -> str:
-    if seat is None:
-        seat = sorted(RULES.to_act(st))[0]
-    with pytest.raises(IllegalCommand) as err:
-        RULES.decide(st, cmd, seat, rng_for(11, 3))
-    assert err.value.code == code, err.value.message
-    return err.value.message
+GAME = Scenario(RULES, rng=lambda: rng_for(11, 3), on_turn=lambda st: sorted(RULES.to_act(st))[0])
+refused = GAME.refused
 
 
 def types(events: list[dict]) -> list[str]:

@@ -11,7 +11,7 @@ from domain.archipelago import data as D
 from domain.archipelago.checks import harvest_targets, hire_tiles, reachable_by_convoy, token_options
 from domain.archipelago.crises import stand_targets, supply_sources, temple_options
 from domain.archipelago.decide import PROMPT_COMMANDS, decide, prompt
-from domain.archipelago.engine import icon_choices, turn0_placements
+from domain.archipelago.flow import icon_choices, turn0_placements
 from domain.archipelago.scoring import declarable
 from domain.archipelago.state import ArchState, card_owner, linked, owns
 from domain.archipelago.steps import explore_movers, explore_positions
@@ -250,7 +250,7 @@ def _card_candidates(st, seat):
 
 
 def _placements(st, seat):
-    from domain.archipelago.engine import placement_ok
+    from domain.archipelago.flow import placement_ok
     from domain.archipelago.state import face_of, rotate_edges
 
     out = []

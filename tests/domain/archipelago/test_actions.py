@@ -44,7 +44,7 @@ def test_harvest_needs_a_possible_assignment_and_one_action_per_turn():
 def test_fish_takes_ships_only_and_housed_units_cannot_harvest():
     st = turn_of(island(), 1)
     st, _ = do(st, {"type": "harvest", "resource": "FISH", "with": []}, 1)
-    refused(st, {"type": "harvest_assign", "unit": "c1-91", "icon": 0}, 1)
+    refused(st, {"type": "harvest_assign", "unit": "c1-91", "icon": 0}, seat=1)
     st, _ = do(st, {"type": "harvest_assign", "unit": "s1-90", "icon": 0}, 1)
     st2 = turn_of(island(), 0)
     put_building(st2, "E07", "MARKET", "c0-91")
@@ -442,7 +442,7 @@ def test_ability_needs_a_standing_anchor_and_control():
     refused(st, {"type": "use_building", "building": "E07:MARKET"})
     st = turn_of(island(), 1)
     put_building(st, "E07", "MARKET", "c0-91")
-    refused(st, {"type": "use_building", "building": "E07:MARKET"}, 1)
+    refused(st, {"type": "use_building", "building": "E07:MARKET"}, seat=1)
 
 
 # ---------------------------------------------------------------------------------------------------- turn structure

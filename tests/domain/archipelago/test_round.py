@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.engine import Ctx, advance
+from domain.archipelago.flow import Ctx, advance
 from domain.archipelago.state import clone, lying_count, population
 from tests.domain.archipelago.fixtures import (
     do,
@@ -26,7 +26,7 @@ from tests.domain.archipelago.fixtures import (
 def auto(st):
     ctx = Ctx(clone(st), None)
     advance(ctx)
-    return ctx.st, ctx.events
+    return ctx.state, ctx.events
 
 
 def bid_state(seats=3):
@@ -73,8 +73,8 @@ def test_bids_are_secret_until_all_committed_then_everyone_pays():
     assert RULES.redact(ev[0], 1)["amount"] is None and RULES.redact(ev[0], 0)["amount"] == 3
     assert RULES.to_act(st) == {1, 2} and "bid" not in RULES.view(st, 1)["players"][0]
     assert RULES.view(st, 1)["players"][0]["bid_committed"] is True
-    refused(st, {"type": "bid", "amount": 1}, 0, "not_your_turn")
-    refused(st, {"type": "bid", "amount": 99}, 1)
+    refused(st, {"type": "bid", "amount": 1}, "not_your_turn", seat=0)
+    refused(st, {"type": "bid", "amount": 99}, seat=1)
     st, _ = do(st, {"type": "bid", "amount": 1}, 1)
     money = [p["money"] for p in st.players]
     st, ev = do(st, {"type": "bid", "amount": 0}, 2)
@@ -86,7 +86,7 @@ def test_bids_are_secret_until_all_committed_then_everyone_pays():
     assert [p["money"] for p in st.players] == [money[0] - 3, money[1] - 1, money[2]]
     assert st.phase == "ORDER" and RULES.to_act(st) == {0}
     st, _ = do(st, {"type": "order_pick", "seat": 2}, 0)
-    refused(st, {"type": "order_pick", "seat": 2}, 0)
+    refused(st, {"type": "order_pick", "seat": 2}, seat=0)
     st, ev = do(st, {"type": "order_pick", "seat": 0}, 0)
     assert of(ev, "TurnOrderSet")[0]["order"] == [2, 0, 1]
 
@@ -199,8 +199,8 @@ def test_yellow_domestic_demand_lays_everyone_down_and_market_is_compulsory():
     assert [c["source"] for c in RULES.legal_commands(st, first) if c["type"] == "supply"] == ["MARKET"]
     st, ev = do(st, {"type": "supply", "source": "MARKET"}, first)
     assert of(ev, "CubeSupplied")[0]["stand_ups"] == 3 and st.dom["FISH"] == 0
-    refused(st, {"type": "supply_done"}, first)
-    refused(st, {"type": "supply", "source": "MARKET"}, first)
+    refused(st, {"type": "supply_done"}, seat=first)
+    refused(st, {"type": "supply", "source": "MARKET"}, seat=first)
     for u in ("c1-91", "c0-91", "c0-92"):
         st, ev = do(st, {"type": "stand", "citizen": u}, first)
     assert lying_count(st) == 0
@@ -212,7 +212,7 @@ def test_domestic_demand_own_cubes_and_penalty():
     st.bank["FISH"] += st.dom["FISH"]
     st.dom["FISH"] = 0
     first = st.order[0]
-    refused(st, {"type": "supply", "source": "CUBE"}, first)
+    refused(st, {"type": "supply", "source": "CUBE"}, seat=first)
     st.players[first]["cubes"]["FISH"] = 1
     st.bank["FISH"] -= 1
     assert [c["source"] for c in RULES.legal_commands(st, first) if c["type"] == "supply"] == ["CUBE"]
@@ -234,10 +234,10 @@ def test_export_demand_counts_missing_units():
         st, _ = do(st, {"type": "supply_done"}, s)
     assert st.crisis["part"] == "EXP" and st.reb == 1
     first = st.order[0]
-    refused(st, {"type": "export_supply", "unit": 0, "source": "MARKET", "resource": "WOOD"}, first)
+    refused(st, {"type": "export_supply", "unit": 0, "source": "MARKET", "resource": "WOOD"}, seat=first)
     st.players[first]["cubes"]["WOOD"] = 1
     st.bank["WOOD"] -= 1
-    refused(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "FISH"}, first)
+    refused(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "FISH"}, seat=first)
     st, ev = do(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "WOOD"}, first)
     assert of(ev, "DemandResolved")[0]["rebellion"] == 0 and st.crisis is None
     assert st.players[first]["contrib"] == 1
@@ -260,13 +260,13 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     st.dom["FISH"] = 0
     assert {"type": "activate_temple", "temple": "E03:TEMPLE"} in RULES.legal_commands(st, 1)
     st, _ = do(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
-    refused(st, {"type": "supply_done"}, 1)
+    refused(st, {"type": "supply_done"}, seat=1)
     st, _ = do(st, {"type": "stand", "citizen": "c0-95"}, 1)
     st, _ = do(st, {"type": "stand", "citizen": "c0-91"}, 1)  # adjacent tile E07, PRIEST
     st, _ = do(st, {"type": "stand", "citizen": "c0-92"}, 1)
-    refused(st, {"type": "stand", "citizen": "c2-95"}, 1)  # PRIEST allows only 2 adjacent
+    refused(st, {"type": "stand", "citizen": "c2-95"}, seat=1)  # PRIEST allows only 2 adjacent
     st, _ = do(st, {"type": "temple_done"}, 1)
-    refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
+    refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, seat=1)
 
 
 def test_phase_four_is_over_before_phase_five_starts():
@@ -349,8 +349,8 @@ def evo_state():
 def test_buy_pays_price_rotates_another_card_and_refills():
     st = evo_state()
     seat = st.order[0]
-    refused(st, {"type": "evo_buy", "slot": 0, "rotate": 0}, seat)
-    refused(st, {"type": "evo_buy", "slot": 0, "rotate": None}, seat)
+    refused(st, {"type": "evo_buy", "slot": 0, "rotate": 0}, seat=seat)
+    refused(st, {"type": "evo_buy", "slot": 0, "rotate": None}, seat=seat)
     top = st.deck[0]
     st, ev = do(st, {"type": "evo_buy", "slot": 0, "rotate": 1}, seat)
     assert st.players[seat]["money"] == 5 and "C03" in st.players[seat]["track"]

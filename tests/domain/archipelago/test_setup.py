@@ -6,8 +6,8 @@ import pytest
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.engine import placement_ok
 from domain.archipelago.evolve import place_tile
+from domain.archipelago.flow import placement_ok
 from domain.archipelago.state import clone, population
 from domain.game import InvalidOptions
 from tests.domain.archipelago.fixtures import do, first_legal_until, of, refused, types
@@ -80,8 +80,8 @@ def test_more_fun_objective_choice_is_simultaneous_and_hidden():
     assert st.phase == "OBJECTIVES" and RULES.to_act(st) == {0, 1, 2}
     dealt = st.dealt_objectives[1]
     assert len(dealt) == 2
-    refused(st, {"type": "keep_objectives", "cards": dealt}, 1)
-    refused(st, {"type": "keep_objectives", "cards": [st.dealt_objectives[0][0]]}, 1)
+    refused(st, {"type": "keep_objectives", "cards": dealt}, seat=1)
+    refused(st, {"type": "keep_objectives", "cards": [st.dealt_objectives[0][0]]}, seat=1)
     st2, ev = do(st, {"type": "keep_objectives", "cards": [dealt[1]]}, 1)
     assert st2.objectives[1] == [dealt[1]] and RULES.to_act(st2) == {0, 2}
     assert RULES.redact(ev[0], 0)["cards"] is None
@@ -125,10 +125,10 @@ def test_turn0_placement_must_touch_the_start_tile_and_match():
     st, _ = setup_state(3)
     seat = st.order[0]
     tid = st.hands[seat][0][0]
-    refused(st, {"type": "place_start_tile", "tile": tid, "pos": {"q": 2, "r": 0}, "face": "A", "rot": 0}, seat)
-    refused(st, {"type": "place_start_tile", "tile": "E99", "pos": {"q": 1, "r": 0}, "face": "A", "rot": 0}, seat)
+    refused(st, {"type": "place_start_tile", "tile": tid, "pos": {"q": 2, "r": 0}, "face": "A", "rot": 0}, seat=seat)
+    refused(st, {"type": "place_start_tile", "tile": "E99", "pos": {"q": 1, "r": 0}, "face": "A", "rot": 0}, seat=seat)
     other = st.hands[(seat + 1) % 3][0][0]
-    refused(st, {"type": "place_start_tile", "tile": other, "pos": {"q": 1, "r": 0}, "face": "A", "rot": 0}, seat)
+    refused(st, {"type": "place_start_tile", "tile": other, "pos": {"q": 1, "r": 0}, "face": "A", "rot": 0}, seat=seat)
     # a face whose edge facing the ocean start is not sea is refused
     for face in ("A", "B"):
         edges = D.EXPLORATION_TILES[tid][face].edges
@@ -138,7 +138,7 @@ def test_turn0_placement_must_touch_the_start_tile_and_match():
                 refused(
                     st,
                     {"type": "place_start_tile", "tile": tid, "pos": {"q": 1, "r": 0}, "face": face, "rot": rot},
-                    seat,
+                    seat=seat,
                 )
                 return
 
@@ -163,12 +163,12 @@ def test_turn0_unplaceable_hand_is_set_aside_and_redealt():
     seat = st.order[0]
     st.stack = [x for x in st.stack if x[0] not in no_m] + [x for x in st.hands[seat] if x[0] not in no_m]
     st.hands[seat] = [[t, "A"] for t in no_m[:3]]
-    from domain.archipelago.engine import Ctx, advance
+    from domain.archipelago.flow import Ctx, advance
 
     ctx = Ctx(st, None)
     advance(ctx)
     assert "Turn0HandSetAside" in types(ctx.events) and "Turn0HandDealt" in types(ctx.events)
-    assert RULES.legal_commands(ctx.st, seat)
+    assert RULES.legal_commands(ctx.state, seat)
 
 
 def test_relaxed_rule_checks_only_the_start_edge():

@@ -72,8 +72,8 @@ def test_invalid_offers_are_refused():
     st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "MONEY_5"}})
     st, _ = do(st, {"type": "offer_send"})
     st.players[1]["money"] = 3
-    refused(st, {"type": "offer_accept"}, 1)  # the recipient does not hold it
-    refused(st, {"type": "pass"}, 0, code="not_your_turn")
+    refused(st, {"type": "offer_accept"}, seat=1)  # the recipient does not hold it
+    refused(st, {"type": "pass"}, seat=0, code="not_your_turn")
 
 
 def test_grant_allows_harvest_on_a_controlled_tile_for_the_turn():
@@ -99,7 +99,7 @@ def test_trade_may_not_exceed_five_cards():
     st, _ = do(st, {"type": "offer_open", "to": 1})
     st, _ = do(st, {"type": "offer_add", "side": "GET", "item": {"kind": "CARD", "card": "C11"}})
     st, _ = do(st, {"type": "offer_send"})
-    refused(st, {"type": "offer_accept"}, 1)
+    refused(st, {"type": "offer_accept"}, seat=1)
 
 
 def test_hidden_holdings_never_make_offer_items_illegal():

@@ -33,14 +33,14 @@ def test_malformed_fields_are_refused_as_invalid_commands(command, message):
     if command.get("builder") == "<unit>":  # a real unit of the seat and its tile, so the tokens are read
         unit = next(u for u, x in sorted(st.units.items()) if x["owner"] == st.turn["seat"])
         command = {**command, "builder": unit, "tile": st.units[unit]["tile"]}
-    text = refused(st, command, code="invalid_command")
+    text = refused(st, command, code="invalid_command").message
     assert message in text
 
 
 def test_a_command_that_is_not_an_object_is_refused():
     st = action_state(3)
     for command in (["trade"], "pass", None, 7):
-        assert "must be an object" in refused(st, command, code="invalid_command")  # type: ignore[arg-type]
+        assert "must be a JSON object" in refused(st, command, code="invalid_command").message  # type: ignore[arg-type]
 
 
 def test_our_own_bug_in_a_handler_surfaces_instead_of_becoming_a_refusal(monkeypatch):

@@ -1,6 +1,8 @@
 """Archipelago automatic progression: phases, crises, turn-0 redeals, Phase 6 refills, end of game.
 
 ``advance(ctx)`` runs every step that needs no player decision, emitting events, until some seat must act.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 """
 
 from __future__ import annotations
@@ -29,39 +31,42 @@ from domain.archipelago.state import (
     step_of,
     t0_of,
 )
+from domain.decider import Recorder
 
 
 class GameOver(Exception):
     """Raised after the GameEnded event to unwind whatever was in progress."""
 
 
-class Ctx:
-    """Emits events: each is applied to ``st`` at once and recorded.
+class Ctx(Recorder[ArchState]):
+    """The skeleton's recorder (``domain.decider.Recorder``): emits events, each applied to ``state`` at once
+    and recorded; with the game's shared steps (the independence check, AUTO_END).
 
-    With ``shared=True``, ``st`` is a shallow copy whose containers still belong to another state: before an event
-    is applied, the fields it touches (``fold.TOUCHES``) are copied once, so the other state never changes. Command
-    handlers only read the state and emit; the fold handlers are the only code that changes it.
+    With ``shared=True``, ``state`` is a shallow copy whose containers still belong to another state: before an
+    event is applied, the fields it touches (``fold.TOUCHES``) are copied once, so the other state never changes.
+    Command handlers only read the state and emit; the fold handlers are the only code that changes it.
     """
 
+    __slots__ = ("rng", "_shared")
+
     def __init__(self, st: ArchState, rng: random.Random | None, shared: bool = False) -> None:
-        self.st = st
+        super().__init__(st, apply)
         self.rng = rng
-        self.events: list[dict] = []
         self._shared: set[str] | None = set(COPIERS) if shared else None
 
     def emit(self, ev: dict) -> None:
         shared = self._shared
         if shared:
-            fields = self.st.__dict__
+            fields = self.state.__dict__
             for name in TOUCHES.get(ev["type"], ()):
                 if name in shared:
                     shared.discard(name)
                     value = fields[name]
                     if value is not None:
                         fields[name] = COPIERS[name](value)
-        apply(self.st, ev)
+        apply(self.state, ev)
         self.events.append(ev)
-        if self.st.options.get("auto_end") and self.st.phase not in _NO_AUTO_END:
+        if self.state.options.get("auto_end") and self.state.phase not in _NO_AUTO_END:
             auto_end(self)  # §12.2: AUTO_END ends the game after any event that makes a condition true
 
     def checked(self, ev: dict) -> None:
@@ -71,7 +76,7 @@ class Ctx:
 
 
 def check_loss(ctx: Ctx) -> None:
-    st = ctx.st
+    st = ctx.state
     if st.reb and st.phase != "OVER" and st.reb > population(st):
         winner = None
         for s, oid in objectives_in_play(st):
@@ -92,26 +97,26 @@ def check_loss(ctx: Ctx) -> None:
 
 
 def change_reb(ctx: Ctx, delta: int, reason: str) -> None:
-    actual = max(-ctx.st.reb, delta)
+    actual = max(-ctx.state.reb, delta)
     if actual:
         ctx.checked({"type": "RebellionChanged", "delta": actual, "reason": reason})
 
 
 def change_sur(ctx: Ctx, delta: int, reason: str) -> None:
-    st = ctx.st
+    st = ctx.state
     actual = max(0, min(D.SURPLUS_MAX, st.sur + delta)) - st.sur
     if actual:
         ctx.emit({"type": "SurplusChanged", "delta": actual, "reason": reason})
 
 
 def gain_cubes(ctx: Ctx, seat: int, resource: str, count: int, reason: str) -> None:
-    k = min(count, ctx.st.bank[resource])
+    k = min(count, ctx.state.bank[resource])
     if k > 0:
         ctx.emit({"type": "CubesGained", "seat": seat, "resource": resource, "count": k, "reason": reason})
 
 
 def take_token(ctx: Ctx, seat: int) -> None:
-    for i, s in enumerate(ctx.st.stacks):
+    for i, s in enumerate(ctx.state.stacks):
         if s > 0:
             ctx.emit({"type": "ExplorerTokenTaken", "seat": seat, "stack": i, "stack_emptied": s == 1})
             return
@@ -123,17 +128,19 @@ def new_unit_id(st: ArchState, seat: int, kind: str) -> str:
 
 def add_citizen(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
     ctx.checked(
-        {"type": "CitizenAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "C"), "tile": tid, "reason": reason}
+        {"type": "CitizenAdded", "seat": seat, "unit": new_unit_id(ctx.state, seat, "C"), "tile": tid, "reason": reason}
     )
 
 
 def add_ship(ctx: Ctx, seat: int, tid: str, reason: str) -> None:
-    ctx.emit({"type": "ShipAdded", "seat": seat, "unit": new_unit_id(ctx.st, seat, "S"), "tile": tid, "reason": reason})
+    ctx.emit(
+        {"type": "ShipAdded", "seat": seat, "unit": new_unit_id(ctx.state, seat, "S"), "tile": tid, "reason": reason}
+    )
 
 
 def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str | None = None) -> None:
     """A scored end (§12.3): the event names the winner(s); ``winner`` is the seat when exactly one seat won."""
-    _, _, ranks = final_ranking(ctx.st, cause)
+    _, _, ranks = final_ranking(ctx.state, cause)
     winners = [s for s, r in enumerate(ranks) if r == 1]
     ctx.emit(
         {
@@ -141,7 +148,7 @@ def end_game(ctx: Ctx, cause: str, declarer: int | None = None, objective: str |
             "cause": cause,
             "declarer": declarer,
             "objective": objective,
-            "round": ctx.st.round,
+            "round": ctx.state.round,
             "winner": winners[0] if len(winners) == 1 else None,
             "winners": winners,
         }
@@ -181,7 +188,7 @@ def turn0_placements(st: ArchState, seat: int) -> list[tuple[str, tuple[int, int
 
 
 def deal_hand(ctx: Ctx, seat: int) -> None:
-    st = ctx.st
+    st = ctx.state
     if not st.stack and st.set_aside:
         ctx.emit({"type": "SetAsidePileRecycled", "seat": seat})
     tiles = [x[0] for x in st.stack[: D.TURN0_HAND_SIZE]]
@@ -199,7 +206,7 @@ def icon_choices(st: ArchState, holder: dict, tid: str) -> tuple[str, list[int]]
 
 
 def emit_icon(ctx: Ctx, seat: int, tid: str, which: str, icon: int) -> None:
-    st = ctx.st
+    st = ctx.state
     r = st.tiles[tid]["icons"][icon]
     if which == "market":
         ok = st.bank[r] > 0 and st.dom[r] < D.DOM_CAP
@@ -213,13 +220,13 @@ def emit_icon(ctx: Ctx, seat: int, tid: str, which: str, icon: int) -> None:
 def icon_progress(ctx: Ctx, seat: int, holder: dict, tid: str) -> bool:
     """Make automatic icon choices; True when all choices are made."""
     while True:
-        which, cands = icon_choices(ctx.st, holder, tid)
+        which, cands = icon_choices(ctx.state, holder, tid)
         if which == "done":
             return True
-        if len({ctx.st.tiles[tid]["icons"][i] for i in cands}) > 1:
+        if len({ctx.state.tiles[tid]["icons"][i] for i in cands}) > 1:
             return False
         emit_icon(ctx, seat, tid, which, cands[0])
-        holder = t0_of(ctx.st) if ctx.st.phase == "TURN0" else step_of(ctx.st)
+        holder = t0_of(ctx.state) if ctx.state.phase == "TURN0" else step_of(ctx.state)
 
 
 def shuffled_stack(rng: random.Random, tiles: list[str]) -> list[dict]:
@@ -230,7 +237,7 @@ def shuffled_stack(rng: random.Random, tiles: list[str]) -> list[dict]:
 
 # ---------------------------------------------------------------------------------------------------- phases
 def _objectives(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     if all(st.kept):
         start_turn0(ctx)
         return True
@@ -238,14 +245,14 @@ def _objectives(ctx: Ctx) -> bool:
 
 
 def start_turn0(ctx: Ctx) -> None:
-    st = ctx.st
+    st = ctx.state
     ctx.emit({"type": "Turn0Started"})
     for seat in st.order:
         deal_hand(ctx, seat)
 
 
 def _turn0(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     t0 = t0_of(st)
     if t0["idx"] >= st.n:
         assert ctx.rng is not None, "turn 0 ends inside a command, which has a generator"
@@ -268,12 +275,12 @@ def _turn0(ctx: Ctx) -> bool:
 
 
 def _reset(ctx: Ctx) -> bool:
-    ctx.emit({"type": "BiddingStarted", "seats": list(range(ctx.st.n)), "attempt": 1})
+    ctx.emit({"type": "BiddingStarted", "seats": list(range(ctx.state.n)), "attempt": 1})
     return True
 
 
 def _bid(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     if len(st.bids) < len(st.bidders):
         return False
     bids = [{"seat": s, "amount": st.bids[s]} for s in sorted(st.bids)]
@@ -291,7 +298,7 @@ def _bid(ctx: Ctx) -> bool:
 
 
 def _order(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     if len(st.picked) < st.n - 1:
         return False
     rest = [s for s in range(st.n) if s not in st.picked]
@@ -300,7 +307,7 @@ def _order(ctx: Ctx) -> bool:
 
 
 def _influence(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     glut = sum(1 for r in D.RESOURCES if st.dom[r] >= D.GLUT_THRESHOLD)
     if glut:
         change_reb(ctx, min(glut, D.P3_GLUT_MAX_REB), "glut")
@@ -325,7 +332,7 @@ def _influence(ctx: Ctx) -> bool:
 
 
 def beige_event(ctx: Ctx, card: str) -> None:
-    st = ctx.st
+    st = ctx.state
     back = D.CARDS[card].back
     code = back.event
     ev: dict[str, Any] = {"type": "BeigeEventApplied", "back": back.id, "event": code}  # the front stays hidden (§3.10)
@@ -347,7 +354,7 @@ def beige_event(ctx: Ctx, card: str) -> None:
 
 def _balance(ctx: Ctx) -> bool:
     """Phase 4. A crisis runs while the phase is still BALANCE; Phase 5 starts once it has ended."""
-    st = ctx.st
+    st = ctx.state
     if st.round > 1 and st.deck and not st.p4_done:
         top = st.deck[0]
         back = D.CARDS[top].back
@@ -361,7 +368,7 @@ def _balance(ctx: Ctx) -> bool:
 
 
 def _actions(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     if st.turn is not None:
         return False
     from domain.archipelago.legal_turn import has_turn_action
@@ -380,7 +387,7 @@ def _actions(ctx: Ctx) -> bool:
 
 
 def _evolution(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     stage = p6_of(st)["stage"]
     if stage == "step":
         if st.active >= st.n:
@@ -410,7 +417,7 @@ def _evolution(ctx: Ctx) -> bool:
 
 # ---------------------------------------------------------------------------------------------------- crises
 def _crisis(ctx: Ctx) -> bool:
-    st = ctx.st
+    st = ctx.state
     c = crisis_of(st)
     back = D.CARDS[c["card"]].back
     if c["part"] is None:
@@ -438,7 +445,7 @@ def _crisis(ctx: Ctx) -> bool:
 
 
 def red_check(ctx: Ctx) -> None:
-    st = ctx.st
+    st = ctx.state
     ctx.emit({"type": "RedCheckDone"})
     if st.deck:
         top = st.deck[0]
@@ -461,7 +468,7 @@ _PHASES = {
 
 
 def advance(ctx: Ctx) -> None:
-    st = ctx.st
+    st = ctx.state
     try:
         check_loss(ctx)
         while st.phase != "OVER":
@@ -484,7 +491,7 @@ _NO_AUTO_END = frozenset({"OVER", "OBJECTIVES", "TURN0", "SETUP"})
 
 
 def auto_end(ctx: Ctx) -> None:
-    st = ctx.st
+    st = ctx.state
     for seat in st.order:
         ok = declarable(st, seat)
         if ok:

@@ -1,0 +1,84 @@
+"""The bots' heuristic for Archipelago: score lead, economy and the colony's safety.
+
+Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
+"""
+
+from __future__ import annotations
+
+from domain.archipelago import data as D
+from domain.archipelago.scoring import condition_true, result, score_totals, seat_stats
+from domain.archipelago.state import ArchState
+
+
+def projected_rebellion(st: ArchState) -> int:
+    """Rebellion after the open crisis resolves and the next Phase 3 (a rough forecast for the heuristic)."""
+    reb = st.reb
+    c = st.crisis
+    if c is not None and c.get("part") == "DOM":
+        reb += -(-sum(1 for u in st.units.values() if u["kind"] == "C" and u["lying"]) // c["divisor"])
+    elif c is not None and c.get("part") == "EXP":
+        reb += sum(1 for u in c["units"] if not u["met"])
+    glut = sum(1 for r in D.RESOURCES if st.dom[r] >= D.GLUT_THRESHOLD)
+    if glut:
+        reb += min(glut, D.P3_GLUT_MAX_REB)
+    elif sum(1 for r in D.RESOURCES if st.dom[r] > 0) >= D.P3_CONTENT_ROWS:
+        reb -= 1
+    for threshold, up in D.P3_SURPLUS_STEPS:
+        if st.sur >= threshold:
+            reb += up
+            break
+    return max(0, reb)
+
+
+OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)
+
+
+def evaluate(st: ArchState, seat: int) -> float:
+    """``heuristic``, less a small cost for a trade offer the seat has open: an offer only pays once answered,
+    so a bot opens one when a search finds it worth it, never on a tie. Bots play out the seat's own open step
+    before scoring (``domain.bots.lookahead``)."""
+    value = heuristic(st, seat)
+    if st.offer is not None and st.turn is not None and st.turn.get("seat") == seat:
+        value -= OPEN_OFFER_COST
+    return value
+
+
+def heuristic(st: ArchState, seat: int) -> float:
+    """Greedy heuristic: score lead, economy and the colony's safety (independence loses for all)."""
+    if st.phase == "OVER":
+        end = st.end or {}
+        if end.get("cause") == "INDEPENDENCE":
+            return 1000.0 if end.get("winner") == seat else -1000.0
+        res = result(st)
+        return 500.0 if res.ranks[seat] == 1 else -100.0 * (res.ranks[seat] - 1)
+    p = st.players[seat]
+    all_stats = seat_stats(st)
+    totals = score_totals(st, all_stats)
+    mine = totals[seat]
+    best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
+    pop = sum(s["CITIZENS"] for s in all_stats)  # population(st), from the counts at hand
+    margin = pop - projected_rebellion(st)
+    separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
+    safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
+    if separatist:
+        safety = -0.3 * safety
+    stats = all_stats[seat]
+    units = stats["CITIZENS"] + stats["SHIPS"]
+    mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
+    money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
+    val = (
+        3.0 * (mine - best_other)
+        + 0.3 * money
+        + 0.45 * sum(p["cubes"].values())
+        + 0.5 * p["tokens"]
+        + 1.3 * units
+        + 1.5 * mine_b
+        + 1.0 * len(p["track"])
+        + 0.8 * p["ad_total"]
+        + safety
+    )
+    held = st.objectives[seat] if st.objectives else []
+    for oid in held:
+        if D.OBJECTIVES[oid].special != "SEPARATIST" and condition_true(st, oid) and mine >= best_other:
+            val += 3.0
+    return val
