@@ -70,13 +70,6 @@ def _engaged(st: ArchState, ev: dict) -> None:
     st.units[ev["unit"]]["engaged"] = True
 
 
-@on("CitizensLaidDown", "units")
-def _laid_down(st: ArchState, ev: dict) -> None:
-    for u in st.units.values():
-        if u["kind"] == "C":
-            u["lying"] = True
-
-
 @on("CitizenStood", "crisis", "step", "units")
 def _stood(st: ArchState, ev: dict) -> None:
     st.units[ev["unit"]]["lying"] = False

@@ -191,6 +191,20 @@ export function sentence(e, w) {
     case 'OfferSent': return `${who} sends the trade offer.`;
     case 'OfferAccepted': return `${who} accepts the trade.`;
     case 'OfferClosed': return `The trade offer is ${d.accepted ? 'accepted' : d.cancelled ? 'withdrawn' : 'declined'}.`;
+    case 'CardsRevealed': return `${who} reveals ${w.list(d.cards)} from the deck with ${w.name(d.card)}.`;
+    case 'CartographerLooked': return `${who} looks at the top ${w.n(d.count, 'exploration tile')}.`;
+    case 'CubesToMarket': return `${who} gives ${w.list(d.resources, res)} to the market${d.reason ? ` (${d.reason})` : ''}.`;
+    case 'DiscardRequired': return `${who} has too many evolution cards and must discard one.`;
+    case 'EvolutionStepSkipped': return `${who} skips the evolution market.`;
+    case 'ObjectivesLaidOut': return `Objectives are laid out: ${w.list(d.cards)}.`;
+    case 'ResearchPicked': return d.pick === null || d.pick === undefined ? `${who} takes none of the revealed cards.` : `${who} takes ${w.name(d.pick)}${d.price ? ` for ${w.n(d.price, 'coin')}` : ''}.`;
+    case 'SetAsidePileRecycled': return 'The set-aside start tiles are shuffled back.';
+    case 'TempleActivated': return `${who} opens the temple on ${d.tile}${d.priest ? ` (the priest stands ${w.n(d.priest, 'citizen')} up)` : ''}.`;
+    case 'TempleClosed': return `${who} is done with the temple.`;
+    case 'Turn0HandSetAside': return `${who} sets aside ${w.n((d.tiles || []).length, 'start tile')} and draws again.`;
+    case 'UnitEngaged': return `A ship (${d.unit}) is engaged.`;
+    case 'UnitHoused': return `${who} moves a citizen into the ${w.name(d.building).toLowerCase()} on ${d.tile}.`;
+    case 'UnitLeftBuilding': return `${who}'s citizen leaves its building.`;
     case 'GameEnded': return `The game ends${d.cause === 'DECLARED' ? ` (${w.who(d.declarer)} declares an objective)` : ''}: ${w.list(d.winners, (s) => w.who(s))} ${d.winners.length === 1 ? 'wins' : 'win'}.`;
     default: return null;
   }

@@ -128,6 +128,8 @@ export function sentence(e, w) {
     case 'CharacterKept': return `${who} hires ${d.card ? w.name(d.card) : 'a character'} for ${d.price} gold.`;
     case 'CharactersDeclined': return `${who} hires nobody.`;
     case 'TileBought': return `${who} buys ${tile(w, d.kind, d.face)} (${d.mode === 'choose' ? 'chosen from the stack' : 'top of the stack'}) for ${d.price} gold.`;
+    case 'StackViewed': return `${who} looks through the ${String(d.kind).replace(/_/g, ' ')} stack${d.price ? ` for ${d.price} gold` : ''}.`;
+    case 'StackShuffled': return `The ${String(d.kind).replace(/_/g, ' ')} stack is shuffled.`;
     case 'StreetDrawn': return `${who} draws ${tile(w, 'street', d.face)}.`;
     case 'TilePlaced': return `${who} places ${tile(w, d.kind, d.face)} on ${where(w, d.space)}${d.vp ? ` for ${d.vp} VP` : ''}${d.free ? ' (free placement)' : ''}.`;
     case 'BuildStopped': return `${who} stops building.`;
