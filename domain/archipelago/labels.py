@@ -25,6 +25,24 @@ def _with(c: dict[str, Any]) -> str:
     return f" with {', '.join(_card(x) for x in cards)}" if cards else ""
 
 
+def _unit(uid: Any) -> str:
+    """A unit by kind and id ("citizen c0-1", "ship s1-0"): ids start with their kind's letter."""
+    kind = {"c": "citizen", "s": "ship"}.get(str(uid)[:1])
+    return f"{kind} {uid}" if kind else str(uid)
+
+
+def _icon_tile(st: ArchState) -> str | None:
+    """The tile whose icons are being chosen: the turn-0 tile, else the explored tile of the open step."""
+    holder = st.t0 if st.phase == "TURN0" else st.step
+    return holder.get("tile") if isinstance(holder, dict) else None
+
+
+def _icon(st: ArchState, tile: str | None, icon: int) -> str:
+    """The resource of an icon of a placed tile ("stone")."""
+    icons = st.tiles[tile]["icons"] if tile in st.tiles else []
+    return _res(icons[icon]) if isinstance(icon, int) and 0 <= icon < len(icons) else "resource"
+
+
 def _where(pos: dict[str, int]) -> str:
     return f"({pos['q']}, {pos['r']})"
 
@@ -59,9 +77,9 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "place_start_tile":
         return {"label": f"Place tile {c['tile']} face {c['face']} at {_where(c['pos'])}, rotation {c['rot']}"}
     if kind == "choose_market_icon":
-        return {"label": f"Put the cube of icon {c['icon']} on the market"}
+        return {"label": f"Put a {_icon(st, _icon_tile(st), c['icon'])} cube on the market (icon {c['icon'] + 1})"}
     if kind == "choose_own_icon":
-        return {"label": f"Take the cube of icon {c['icon']}"}
+        return {"label": f"Take a {_icon(st, _icon_tile(st), c['icon'])} cube (icon {c['icon'] + 1})"}
     if kind == "discard_card":
         return {"label": f"Discard {_card(c['card'])}"}
     if kind == "supply":
@@ -116,7 +134,9 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "evo_rotate":
         return {"label": f"Rotate market slots {', '.join(map(str, c.get('slots') or [])) or 'none'}"}
     if kind == "harvest_assign":
-        return {"label": f"Put {c['unit']} on icon {c['icon']}"}
+        unit = st.units.get(c["unit"])
+        tile = unit["tile"] if unit else None
+        return {"label": f"Put {_unit(c['unit'])} on {tile}'s {_icon(st, tile, c['icon'])} icon (icon {c['icon'] + 1})"}
     if kind in ("hire", "birth"):
         return {"label": f"{'Hire a citizen' if kind == 'hire' else 'A new citizen'} on {c['tile']}"}
     if kind == "cartographer_pick":
@@ -130,9 +150,9 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind in ("convoy", "walk"):
         return {"label": f"{'Convoy' if kind == 'convoy' else 'Walk'} {c['citizen']} to {c['to']}"}
     if kind == "enter_building":
-        return {"label": f"Move {c['unit']} into the {c['building'].partition(':')[2].lower()}"}
+        return {"label": f"Move {_unit(c['unit'])} into the {c['building'].partition(':')[2].lower()}"}
     if kind == "leave_building":
-        return {"label": f"Move {c['unit']} out of its building"}
+        return {"label": f"Move {_unit(c['unit'])} out of its building"}
     if kind == "ability_trade":
         return {"label": f"{c['op'].capitalize()} {_res(c['resource'])}"}
     if kind == "research_pick":

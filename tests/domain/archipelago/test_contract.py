@@ -7,6 +7,7 @@ import pytest
 from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.decide import HANDLERS
+from tests.domain.archipelago.fixtures import do, island
 from tests.domain.contract_checks import (
     check_catalogue,
     check_unknown_fields_refused,
@@ -91,3 +92,10 @@ def test_hex_directions_are_symmetric_and_edges_match_them():
     for comp in RULES.catalogue()["components"]:
         for face in comp["data"].get("faces", {}).values():
             assert len(face["edges"]) == len(directions)
+
+
+def test_harvest_labels_name_the_unit_and_the_resource_of_the_icon():
+    st = island()  # E07 face A: icon 0 cattle, icon 2 wood; c0-91 stands on E07
+    st, _ = do(st, {"type": "harvest", "resource": "WOOD", "with": []})
+    label = RULES.label(st, 0, {"type": "harvest_assign", "unit": "c0-91", "icon": 2})
+    assert label == {"label": "Put citizen c0-91 on E07's wood icon (icon 3)"}
