@@ -3,7 +3,9 @@
 ``EventSource`` cannot send ``Authorization``, and a seat token in a URL would end up in logs and
 browser history. A ticket is random, names one game and one seat, expires after a minute, and is
 deleted by the request that redeems it (``take_document``: of two racing requests one gets it). Only its
-SHA-256 is stored. ``api.serving`` scrubs ``ticket=`` from access-log lines.
+SHA-256 is stored. ``api.serving`` scrubs ``ticket=`` from access-log lines. Tickets never redeemed are
+swept as new ones are issued: each issue deletes the expired tickets among the first ``SWEEP_BATCH`` stored,
+so at most the tickets of the last minute and one batch of expired ones are kept.
 """
 
 from __future__ import annotations
@@ -38,7 +40,22 @@ def _key(ticket: str) -> str:
     return hashlib.sha256(ticket.encode()).hexdigest()
 
 
+SWEEP_BATCH = 100
+
+
+def sweep_expired(store: EventStore, now: float | None = None) -> int:
+    """Delete the expired tickets among the first ``SWEEP_BATCH`` stored; the number deleted."""
+    now = time.time() if now is None else now
+    gone = 0
+    for key, doc in store.list_documents(COLLECTION, limit=SWEEP_BATCH):
+        if float(doc.get("expires", 0)) <= now:
+            store.delete_document(COLLECTION, key)
+            gone += 1
+    return gone
+
+
 def issue_ticket(store: EventStore, game_id: str, seat: int, seconds: int) -> dict:
+    sweep_expired(store)
     ticket = PREFIX + secrets.token_urlsafe(24)
     expires = time.time() + seconds
     store.put_document(COLLECTION, _key(ticket), {"game_id": game_id, "seat": seat, "expires": expires})

@@ -100,6 +100,20 @@ def test_a_ticket_is_for_one_game_only_and_needs_a_seat_token(client):
     assert forged.status_code == 401
 
 
+def test_unused_tickets_are_swept_once_expired(runtime):
+    app = create_app(runtime, {"STREAM_TICKET_SECONDS": 1, "STREAM_MAX_SECONDS": 5})
+    client = app.test_client()
+    game = create_secret_game(client)
+    for seat in (0, 1, 0):
+        ticket_for(client, game, seat)
+    store = runtime.store
+    assert len(store.list_documents("stream_tickets")) == 3
+    time.sleep(1.1)
+    fresh = ticket_for(client, game, 1)
+    assert len(store.list_documents("stream_tickets")) == 1
+    assert client.get(fresh["stream_url"] + "&max_seconds=1").status_code == 200
+
+
 def test_a_stream_ticket_expires(runtime):
     app = create_app(runtime, {"STREAM_TICKET_SECONDS": 1, "STREAM_MAX_SECONDS": 5})
     client = app.test_client()
