@@ -5,7 +5,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from domain.archipelago import data as D
 from domain.archipelago.state import (
@@ -271,7 +271,3 @@ def market_ok(
     price = market_price(st, seat, market, op, resource, extra_money, bonus)
     assert price is not None
     return price
-
-
-def any_id(x: Any) -> bool:
-    return isinstance(x, str)

@@ -109,12 +109,6 @@ def change_sur(ctx: Ctx, delta: int, reason: str) -> None:
         ctx.emit({"type": "SurplusChanged", "delta": actual, "reason": reason})
 
 
-def gain_cubes(ctx: Ctx, seat: int, resource: str, count: int, reason: str) -> None:
-    k = min(count, ctx.state.bank[resource])
-    if k > 0:
-        ctx.emit({"type": "CubesGained", "seat": seat, "resource": resource, "count": k, "reason": reason})
-
-
 def take_token(ctx: Ctx, seat: int) -> None:
     for i, s in enumerate(ctx.state.stacks):
         if s > 0:

@@ -5,7 +5,6 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict
@@ -292,10 +291,6 @@ def copy_on_write(state: ArchState, touched: tuple[str, ...]) -> ArchState:
 _ATOMS = frozenset({int, str, bool})
 
 
-def pickle_clone(state: ArchState) -> ArchState:
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-
-
 # ---------------------------------------------------------------------------------------------------- geometry
 def neighbor(pos: tuple[int, int], i: int) -> tuple[int, int]:
     dq, dr = D.DIRECTIONS[i]
@@ -476,21 +471,9 @@ def buildings_on_map(st: ArchState) -> int:
     return sum(len(b) for b in st.buildings.values())
 
 
-def tokens_held_total(st: ArchState) -> int:
-    return sum(p["tokens"] for p in st.players)
-
-
-def player_cards(st: ArchState, seat: int) -> int:
-    return len(st.players[seat]["track"])
-
-
 def market_price(market: str, resource: str, count: int, op: str) -> int:
     table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
     return table[resource][count - 1] if op == "BUY" else table[resource][count]
-
-
-def market_cap(market: str) -> int:
-    return D.DOM_CAP if market == "DOM" else D.EXP_CAP
 
 
 def offered_card(st: ArchState, slot: int) -> list[Any]:
