@@ -83,6 +83,7 @@ JOBS = frozenset(
     {
         "play_bot_turn",
         "check_clock",
+        "expire_game",
         "finish_game",
         "advance_tournament",
         "sync_webhooks",
@@ -148,6 +149,11 @@ def redeliver_webhook(sub_id: str, message_id: str) -> bool:
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     """Scheduled at a clock's earliest flag-fall: seats out of time get the game's timeout policy."""
     return get_runtime().service.check_clock(game_id, version, generation)
+
+
+def expire_game(game_id: str, version: int, generation: int) -> str:
+    """Scheduled a quiet spell after a game's last event: a game still at that version ends as abandoned."""
+    return str(get_runtime().service.expire(game_id, version, generation))
 
 
 def finish_game(game_id: str) -> str:
