@@ -13,7 +13,7 @@ event                      data
 ``platform.UndoAccepted``  ``request_id``, ``seat``
 ``platform.UndoDeclined``  ``request_id``, ``seat``: the request closes
 ``platform.Aborted``       ``by`` (``integrator:<key id>`` or ``seat:<n>``): status ``aborted``
-``platform.GameAbandoned`` ``idle_seconds``: no event for that long, status ``abandoned``
+``platform.GameAbandoned`` ``idle_seconds``, ``last_event_at``: no event for that long: ``abandoned``
 ``platform.GameFinished``  ``result``: the final result, status ``finished``
 =========================  ==========================================================================
 
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import Any
 
 from domain.game import Rules
@@ -54,11 +53,6 @@ RESIGN_LOSE_LEVEL = "random"  # plays a seat that resigned to lose, so the rules
 
 def facts_now() -> str:
     return utc_now_iso()
-
-
-def facts_epoch(recorded_at: str | None) -> float:
-    """Seconds since the epoch of a stored ``recorded_at`` (0 for none)."""
-    return datetime.fromisoformat(recorded_at.replace("Z", "+00:00")).timestamp() if recorded_at else 0.0
 
 
 def is_platform(event: Mapping[str, Any]) -> bool:
