@@ -452,7 +452,7 @@ class GameService:
         if game.over:
             raise GameError("game_over", "the game is over; no more moves are accepted")
         if actor == "human" and game.seats[seat]["kind"] != "human":
-            raise GameError("forbidden", f"seat {seat} ran out of time and is played by a bot now")
+            raise GameError("forbidden", f"seat {seat} is played by a bot now (it ran out of time or resigned)")
         return self._decide_all(game, seat, commands)
 
     def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> tuple[list[dict], Any]:

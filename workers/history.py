@@ -158,12 +158,15 @@ class History:
             raise GameError("game_over", "a finished game cannot be undone")
 
     def _own_private_moves(self, game: LoadedGame, later: list[StoredEvent], seat: int) -> bool:
+        """Every move since the target is this seat's own and revealed nothing (undo requests and votes in
+        between are no moves; any other platform fact, such as a timeout, is another seat's business)."""
         return all(
             e.meta.get("seat") == seat
             and e.meta.get("actor") == "human"
             and not facts.is_platform(e.data)
             and not game.rules.reveals(e.data)
             for e in later
+            if e.data["type"] not in facts.UNDO_FACTS
         )
 
     def _truncate(
