@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from domain.game import Rules
@@ -55,6 +56,11 @@ RESIGN_LOSE_LEVEL = "random"  # plays a seat that resigned to lose, so the rules
 
 def facts_now() -> str:
     return utc_now_iso()
+
+
+def facts_epoch(recorded_at: str | None) -> float:
+    """Seconds since the epoch of a stored ``recorded_at`` (0 for none)."""
+    return datetime.fromisoformat(recorded_at.replace("Z", "+00:00")).timestamp() if recorded_at else 0.0
 
 
 def is_platform(event: Mapping[str, Any]) -> bool:

@@ -233,6 +233,7 @@ class GameService:
         info = StreamInfo(game_id, game_type, "", "active", len(events), 0, metadata)
         opening = LoadedGame(info, rules, facts.rules_fold(rules, events), len(events), 0, facts.initial(seat_records))
         work = self.work_for(opening, meta.get("clock")) if start_bots else []
+        work += self.expiry_work(game_id)
         self.store.append(game_id, events, 0, meta=meta, outbox=work)
         game = self.load(game_id)
         dispatch_now(self.dispatcher, work)
@@ -603,25 +604,23 @@ class GameService:
         actor = "human" if seat is not None else "integrator"
         return self.append_facts(game, [{"type": facts.ABORTED, "by": by}], actor=actor, seat=seat)
 
-    def expire(self, game_id: str, version: int, generation: int) -> str:
-        """Scheduled ``expiry_seconds`` after a game's last event: a game still there ends as ``abandoned``."""
+    def expire(self, game_id: str) -> str | float:
+        """A game whose last event is ``expiry_seconds`` old ends as ``abandoned``; otherwise the seconds
+        until it would be (the job runs again then)."""
         game = self.load(game_id)
-        if game.version != version or game.generation != generation or game.over:
-            return "moved on"
+        if game.over:
+            return "over"
         if self.expiry_seconds <= 0:
             return "expiry is off"
-        # every change rewrites this work with its own version, so work that comes due at an unchanged
-        # version proves the quiet spell
-        event = {
-            "type": facts.ABANDONED,
-            "idle_seconds": self.expiry_seconds,
-            "last_event_at": game.facts.last_event_at,
-        }
+        idle = time.time() - facts.facts_epoch(game.facts.last_event_at)
+        if idle < self.expiry_seconds:
+            return self.expiry_seconds - idle
+        event = {"type": facts.ABANDONED, "idle_seconds": round(idle, 3), "last_event_at": game.facts.last_event_at}
         try:
             self.append_facts(game, [event], actor="platform", seat=None)
         except GameError as exc:
-            if exc.code == "stale_version":
-                return "moved on"
+            if exc.code == "stale_version":  # an event got there first: the game is not idle
+                return self.expiry_seconds
             raise
         return "abandoned"
 
@@ -682,13 +681,15 @@ class GameService:
         if flag is not None:
             delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
             work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))
-        if self.expiry_seconds > 0:  # rewritten by every change: it comes due only after a quiet spell
-            work.append(
-                work_item(
-                    f"expiry:{stream}", "expire_game", [stream, game.version, game.generation], self.expiry_seconds
-                )
-            )
         return work
+
+    def expiry_work(self, stream: str, delay: float | None = None) -> list[dict[str, Any]]:
+        """The game's expiry check, written once at creation: when it comes due it ends a game that had no
+        event for ``expiry_seconds``, or puts itself off until that much time after the last event (so a
+        move writes no expiry work of its own)."""
+        if self.expiry_seconds <= 0:
+            return []
+        return [work_item(f"expiry:{stream}", "expire_game", [stream], self.expiry_seconds if delay is None else delay)]
 
     def schedule(self, work: list[dict[str, Any]]) -> None:
         """Store work in the outbox, then hand what is due now to the dispatcher (failures only logged)."""
@@ -759,11 +760,13 @@ class GameService:
         while streams := self.store.list_streams(status="active", limit=page, offset=offset):
             offset += len(streams)
             for info in streams:
-                if any(f"{kind}:{info.stream}" in pending for kind in ("bot", "clock", "expiry")):
+                has_work = any(f"{kind}:{info.stream}" in pending for kind in ("bot", "clock"))
+                if has_work and f"expiry:{info.stream}" in pending:
                     continue
                 try:
                     game = self.load(info.stream)
-                    work = [w for w in self.work_for(game, self.last_clock(game)) if w["key"] not in pending]
+                    work = [] if has_work else self.work_for(game, self.last_clock(game))
+                    work = [w for w in work + self.expiry_work(info.stream) if w["key"] not in pending]
                 except Exception:
                     log.exception("could not load game %s", info.stream)
                     continue

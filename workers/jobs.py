@@ -151,9 +151,14 @@ def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     return get_runtime().service.check_clock(game_id, version, generation)
 
 
-def expire_game(game_id: str, version: int, generation: int) -> str:
-    """Scheduled a quiet spell after a game's last event: a game still at that version ends as abandoned."""
-    return str(get_runtime().service.expire(game_id, version, generation))
+def expire_game(game_id: str) -> str:
+    """A game's expiry check: an idle game ends as abandoned, an active one is checked again later."""
+    from workers.sweeper import RetryLater
+
+    outcome = get_runtime().service.expire(game_id)
+    if isinstance(outcome, float):
+        raise RetryLater(outcome)
+    return outcome
 
 
 def finish_game(game_id: str) -> str:

@@ -172,8 +172,17 @@ def test_two_votes_at_once_cannot_both_win(durable, monkeypatch, second):  # noq
 
 
 # ------------------------------------------------------------------------------------- resign
+def wait_for(receiver, count):
+    deadline = time.monotonic() + 5
+    while len(receiver.accepted) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return receiver.accepted
+
+
 def test_resigning_to_lose_with_one_seat_left_ends_the_game(site):
     runtime, client, key = site
+    receiver = Receiver()
+    client.post("/webhooks", headers=auth(key), json={"url": receiver.url, "events": ["game.finished"]})
     game = create(client, HUMANS[:2], key=key)
     seat_tokens = tokens(game)
     play(client, game["id"], seat_tokens, until=1)
@@ -190,6 +199,11 @@ def test_resigning_to_lose_with_one_seat_left_ends_the_game(site):
     export = client.get(f"/games/{game['id']}/export").get_data(as_text=True)
     report = client.post("/verify", json={"export": export}).get_json()
     assert report["ok"], report
+    try:
+        (finished,) = wait_for(receiver, 1)
+        assert finished["data"]["status"] == "finished" and finished["data"]["result"] == body["result"]
+    finally:
+        receiver.close()
 
 
 def test_resigning_to_lose_in_a_larger_game_ranks_the_seat_last_and_play_goes_on(client):
@@ -266,25 +280,37 @@ def test_an_anonymous_game_is_aborted_by_its_first_human_seat_only(client):
 
 
 # ------------------------------------------------------------------------------------- expiry
-def test_a_game_without_a_move_expires_as_abandoned(runtime, client, monkeypatch):
-    now = [5000.0]
-    monkeypatch.setattr(time, "time", lambda: now[0])
-    runtime.service.expiry_seconds = 60
-    game = create(client, HUMANS[:2])
+def test_a_game_without_a_move_expires_as_abandoned(site):
+    runtime, client, key = site
+    receiver = Receiver()
+    client.post("/webhooks", headers=auth(key), json={"url": receiver.url, "events": ["game.finished"]})
+    runtime.service.expiry_seconds = 1.0
+    game = create(client, HUMANS[:2], key=key)
     seat_tokens = tokens(game)
-    now[0] += 50
-    play(client, game["id"], seat_tokens, until=1)  # a move rewrites the expiry: due 60 s from now
-    now[0] += 50
-    runtime.sweep()
+    (check,) = runtime.store.list_outbox(job="expire_game")  # written once, with the game
+    assert check.args == [game["id"]] and check.due_at > time.time() + 0.5
+    time.sleep(0.6)
+    play(client, game["id"], seat_tokens, until=1)  # a move writes no expiry work...
+    assert runtime.store.list_outbox(job="expire_game")[0].token == check.token
+    time.sleep(0.6)
+    runtime.sweep(now=time.time() + 3600)  # ...but the check, when it comes, counts from the last event
     assert client.get(f"/games/{game['id']}").get_json()["status"] == "active"
-    now[0] += 11
-    runtime.sweep()
+    (later,) = runtime.store.list_outbox(job="expire_game")
+    assert later.token != check.token and later.due_at <= time.time() + 0.5
+    time.sleep(0.5)
+    runtime.sweep(now=time.time() + 3600)
     body = client.get(f"/games/{game['id']}").get_json()
     assert body["status"] == "abandoned" and body["result"] is None
     assert runtime.store.stream_info(game["id"]).status == "abandoned"
+    assert runtime.store.list_outbox(job="expire_game") == []
     kind, data = platform(client, game["id"])[-1]
-    assert kind == "platform.GameAbandoned" and data["idle_seconds"] == 60
+    assert kind == "platform.GameAbandoned" and data["idle_seconds"] >= 1.0
     assert client.get(f"/games/{game['id']}/audit").get_json()["ok"]
+    try:
+        (ended,) = wait_for(receiver, 1)
+        assert ended["data"]["status"] == "abandoned" and ended["data"]["result"] is None
+    finally:
+        receiver.close()
 
 
 # ------------------------------------------------------------------------------------- tournaments, ratings

@@ -156,10 +156,10 @@ def test_migrate_gives_games_from_before_the_outbox_their_pending_work():
             "secret_numbers", [{"kind": "human"}, {"kind": "bot", "level": "random"}], {"rounds": 1}, start_bots=False
         )
         assert service.pending_bot_turns() == []
-        assert service.backfill_outbox() == 2  # the waiting game's bot turn, and each game's expiry
+        assert service.backfill_outbox() == 1
         assert [e.args[0] for e in service.pending_bot_turns()] == [waiting.info.stream]
         assert service.backfill_outbox() == 0  # once only
         human_work = {e.job for e in runtime.store.list_outbox() if e.args[0] == human.info.stream}
-        assert human_work == {"expire_game"}  # no bot turn for the game waiting on its human seat
+        assert human_work == {"expire_game"}  # written at creation; no bot turn for the game waiting on its human
     finally:
         jobs.set_runtime(None)
