@@ -77,7 +77,7 @@ def rules_fold(rules: Rules, events: Iterable[Mapping[str, Any]], state: Any = N
     return rules.fold(rules_events(events), state)
 
 
-def rules_evolve(rules: Rules, state: Any, event: Mapping[str, Any]) -> Any:
+def rules_evolve(rules: Rules, state: Any, event: dict[str, Any]) -> Any:
     return state if is_platform(event) else rules.evolve(state, event)
 
 
@@ -185,9 +185,9 @@ def evolve(facts: Facts, event: StoredEvent) -> Facts:
         }
         return replace(facts, undo_request=request)
     if kind in (UNDO_ACCEPTED, UNDO_DECLINED):
-        request = facts.undo_request
-        if request is None or request["id"] != data["request_id"]:
+        if facts.undo_request is None or facts.undo_request["id"] != data["request_id"]:
             return facts
+        request = facts.undo_request
         seat = int(data["seat"])
         pending = [s for s in request["pending"] if s != seat]
         if kind == UNDO_DECLINED:

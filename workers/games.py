@@ -678,7 +678,7 @@ class GameService:
         if game.bot_seats_to_act():
             work.append(work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation]))
         flag = clocks.next_flag_fall(clock) if clock else None
-        if flag is not None:
+        if clock and flag is not None:
             delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
             work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))
         return work
