@@ -32,7 +32,7 @@ from api.schemas import (
 )
 from domain import registry
 from eventstore.base import StoredEvent
-from workers import clocks
+from workers import clocks, facts
 from workers.games import LoadedGame, public_seats
 from workers.history import current_request
 
@@ -117,12 +117,12 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
     return {
         "id": info.stream,
         "game_type": info.game_type,
-        "status": "finished" if game.over else info.status,
+        "status": game.status,
         "version": game.version,
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": public_seats(info.metadata),
+        "seats": public_seats({"seats": game.seats}),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -142,7 +142,7 @@ def clock_body(game: LoadedGame) -> dict[str, Any] | None:
 
 
 def event_body(game: LoadedGame, event: StoredEvent, seat: int | None, reveal: bool) -> dict[str, Any]:
-    data = game.rules.public_event(event.data) if reveal else game.rules.redact(event.data, seat)
+    data = facts.public_event(game.rules, event.data) if reveal else facts.redact(game.rules, event.data, seat)
     return {
         "version": event.version,
         "generation": event.generation,
@@ -248,6 +248,8 @@ class Games(MethodView):
             undo=body["undo"],
             created_by=key.key_id if key else None,
             clock=body.get("clock"),
+            on_resign=body["on_resign"],
+            resign_level=body.get("resign_level"),
         )
         return (
             {**game_body(game, None), "seat_tokens": tokens},
@@ -392,7 +394,7 @@ class Commands(MethodView):
                 "replayed": outcome.replayed,
                 "events": [event_body(game, e, seat, reveal) for e in outcome.events],
                 "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
-                "status": "finished" if game.over else "active",
+                "status": game.status,
                 "head_hash": outcome.events[-1].hash if outcome.events else "",
             },
             200,
@@ -451,3 +453,55 @@ class PastState(MethodView):
             "to_act": [] if past.over else sorted(past.rules.to_act(past.state)),
             "state": state,
         }
+
+
+@blp.route("/<game_id:game_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, GAME_SCHEMA, headers={"ETag": ETAG_HEADER})
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "game_over", "stale_version")
+    @blp.doc(operationId="resignGame", security=[{"seatToken": []}])
+    def post(self, game_id):
+        """Resign the caller's seat: the game's `on_resign` choice applies (ranked last, or a bot plays on)
+
+        Stored as a `platform.Resigned` event in the game's chain. With `on_resign: lose` the seat is ranked
+        last and a random bot plays its turns; when at most one seat is left in play the game ends at once.
+        With `on_resign: bot` a bot of the game's `resign_level` plays on for the seat.
+        """
+        svc = service()
+        seat = caller_for(svc.info(game_id)).seat
+        if seat is None:
+            raise ApiError("unauthorized", "resigning needs the seat's token as a bearer token")
+        game = svc.resign(game_id, seat)
+        return game_body(game, seat), 200, etag_header(game)
+
+
+@blp.route("/<game_id:game_id>/abort")
+class Abort(MethodView):
+    @blp.response(200, GAME_SCHEMA, headers={"ETag": ETAG_HEADER})
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "game_over", "stale_version")
+    @blp.doc(operationId="abortGame", security=[{"apiKey": []}, {"seatToken": []}])
+    def post(self, game_id):
+        """End a running game without a result (status `aborted`): its creator only
+
+        The creator is the integrator key that created the game, or for a game created without a key, the
+        first human seat (its token). Stored as a `platform.Aborted` event; an aborted game is not rated.
+        """
+        svc = service()
+        info = svc.info(game_id)
+        caller = caller_for(info)
+        creator = info.creation.get("created_by", info.metadata.get("created_by"))
+        if caller.integrator is not None:
+            if creator != caller.integrator:
+                raise ApiError("forbidden", "only the integrator that created this game may abort it")
+            by = f"integrator:{caller.integrator}"
+        elif caller.seat is not None:
+            first_human = next((s["seat"] for s in info.metadata["seats"] if s["kind"] == "human"), None)
+            if creator is not None or caller.seat != first_human:
+                raise ApiError(
+                    "forbidden", "only the game's creator may abort it (its key, or the first human seat without one)"
+                )
+            by = f"seat:{caller.seat}"
+        else:
+            raise ApiError("unauthorized", "aborting needs the creating integrator's API key or the first seat's token")
+        game = svc.abort(game_id, by)
+        return game_body(game, caller.seat), 200, etag_header(game)

@@ -122,6 +122,18 @@ class CreateGameSchema(ma.Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     undo = StrictBoolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
+    on_resign = fields.String(
+        load_default="lose",
+        validate=validate.OneOf(["lose", "bot"]),
+        metadata={
+            "description": "what POST /games/{id}/resign means: lose (the seat is ranked last, a random bot plays "
+            "its turns; the game ends when one seat is left in play) or bot (a bot of `resign_level` plays on for it)"
+        },
+    )
+    resign_level = fields.String(
+        validate=validate.OneOf(list(BOT_LEVELS)),
+        metadata={"description": "the bot level that takes over a seat that resigns when on_resign is bot"},
+    )
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
@@ -137,6 +149,9 @@ class SeatSchema(ma.Schema):
     external_id = fields.String(allow_none=True)
     timed_out = fields.Boolean(allow_none=True, metadata={"description": "the seat ran out of time"})
     forfeited = fields.Boolean(allow_none=True, metadata={"description": "ranked last after running out"})
+    resigned = fields.String(
+        allow_none=True, metadata={"description": "the seat resigned: lose (ranked last) or bot (a bot plays on)"}
+    )
 
 
 class SeatTokenSchema(ma.Schema):
@@ -147,7 +162,10 @@ class SeatTokenSchema(ma.Schema):
 class GameSchema(ma.Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "active or finished"})
+    status = fields.String(
+        required=True,
+        metadata={"description": "active, finished, aborted (by its creator) or abandoned (expired without a move)"},
+    )
     version = fields.Integer(required=True, metadata={"description": "number of events in the game's stream"})
     generation = fields.Integer(required=True, metadata={"description": "increments at every undo"})
     etag = fields.String(required=True, metadata={"description": "the value to send in If-Match"})
@@ -191,6 +209,7 @@ class GameResultSchema(ma.Schema):
     tiebreaks = fields.List(fields.Raw(), required=True, metadata={"description": "per seat, game-specific"})
     details = fields.Dict(required=True, metadata={"description": "game-specific details of the final scoring"})
     forfeited = fields.List(fields.Integer(), metadata={"description": "seats ranked last after running out"})
+    resigned = fields.List(fields.Integer(), metadata={"description": "seats ranked last after resigning"})
 
 
 class CreatedGameSchema(GameSchema):
@@ -208,7 +227,7 @@ class GameSummarySchema(ma.Schema):
 
 class GameListQuerySchema(ma.Schema):
     game_type = game_type_field(validate=hosted_game_type)
-    status = fields.String(validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(validate=validate.OneOf(["active", "finished", "aborted", "abandoned"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     cursor = fields.String(
         validate=validate.Regexp(r"^[0-9a-f]{32}$"),

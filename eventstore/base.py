@@ -189,7 +189,9 @@ class EventStore(Protocol):
       ``WrongExpectedVersion(actual=...)`` when the stream is not at ``expected_version``;
       ``DuplicateIdempotencyKey`` when ``idempotency_key`` was already used on this stream, checked
       before the version, so a retry (or a racing duplicate) is always recognised as such; the key is
-      stored in the same transaction as the events.
+      stored in the same transaction as the events. ``status`` (when given) becomes the stream's status
+      in that transaction too: the status is a cache of the facts in the chain, never written apart
+      from them.
     - ``read(from_version, to_version)`` is inclusive at both ends; ``read_all`` returns at most
       ``limit`` events with ``position > after_position``. Positions are strictly increasing, not
       necessarily dense (PostgreSQL positions are sparse).
@@ -198,7 +200,8 @@ class EventStore(Protocol):
       same locked transaction it raises ``WrongExpectedVersion`` when the stream is not at
       ``expected_version`` and then calls ``check(info, events_after)`` with the events it is about to
       archive, read under that lock: whatever ``check`` raises aborts the truncation (nothing archived),
-      so a policy evaluated there cannot be overtaken by a concurrent append.
+      so a policy evaluated there cannot be overtaken by a concurrent append. ``status`` (when given)
+      becomes the stream's status in the same transaction.
     """
 
     def migrate(self) -> None: ...
@@ -233,6 +236,7 @@ class EventStore(Protocol):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,  # work written in the same transaction (eventstore.outbox)
+        status: str | None = None,  # the stream's status, set in the same transaction
     ) -> list[StoredEvent]: ...
     def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]: ...
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
@@ -247,6 +251,7 @@ class EventStore(Protocol):
         *,
         expected_version: int,
         check: TruncationCheck | None = None,
+        status: str | None = None,
     ) -> Truncation: ...
     def truncations(self, stream: str) -> list[Truncation]: ...
     def archived(self, stream: str) -> list[ArchivedEvent]: ...

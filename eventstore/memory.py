@@ -159,8 +159,11 @@ class MemoryStore:
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
+        status: str | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        if status is not None:
+            check_name(status, "status")
         work = check_outbox(outbox)
         meta = check_dict(meta if meta is not None else {}, "meta")
         meta_text = canonical_json(meta)
@@ -195,7 +198,7 @@ class MemoryStore:
             head_signature = sign_head(self._signer, stream, info.generation, stored[-1].version, previous)
             entry.last_hash = previous
             entry.head_signature = head_signature
-            entry.info = replace(info, version=stored[-1].version)
+            entry.info = replace(info, version=stored[-1].version, status=status or info.status)
             if idempotency_key is not None:
                 entry.idempotency[idempotency_key] = IdempotencyRecord(
                     idempotency_key, request_hash or "", info.generation, stored[0].version, stored[-1].version
@@ -282,8 +285,11 @@ class MemoryStore:
         *,
         expected_version: int,
         check: TruncationCheck | None = None,
+        status: str | None = None,
     ) -> Truncation:
         check_truncation_args(actor, reason, expected_version)
+        if status is not None:
+            check_name(status, "status")
         with self._lock:
             entry = self._get(stream)
             info = entry.info
@@ -299,7 +305,7 @@ class MemoryStore:
             self._positions = [e.position for e in self._log]
             entry.last_hash = entry.events[-1].hash if entry.events else entry.genesis
             entry.head_signature = sign_head(self._signer, stream, generation, to_version, entry.last_hash)
-            entry.info = replace(info, version=to_version, generation=generation)
+            entry.info = replace(info, version=to_version, generation=generation, status=status or info.status)
             record = Truncation(stream, info.version, to_version, generation, actor, reason, utc_now_iso())
             entry.truncations.append(record)
             return record

@@ -326,8 +326,11 @@ class PostgresStore(PostgresOutbox):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
+        status: str | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        if status is not None:
+            check_name(status, "status")
         work = check_outbox(outbox)
         meta_text = canonical_json(check_dict(meta if meta is not None else {}, "meta"))
         check_expected_version(expected_version)
@@ -340,7 +343,7 @@ class PostgresStore(PostgresOutbox):
                 # one statement (one round trip): the outbox rows are written only if the append succeeds,
                 # since an error in tw_append aborts the whole statement; with a signer, the signature joins
                 # its transaction
-                with conn.transaction() if self._signer is not None else nullcontext():
+                with conn.transaction() if self._signer is not None or status is not None else nullcontext():
                     rows = conn.execute(
                         ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "")
                         + "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)",
@@ -358,6 +361,8 @@ class PostgresStore(PostgresOutbox):
                     if self._signer is not None:  # the stream row is locked by tw_append until commit
                         head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
                         conn.execute("UPDATE event_streams SET head_signature = %s WHERE stream = %s", (head, stream))
+                    if status is not None:  # the stream row is locked by tw_append until commit
+                        conn.execute("UPDATE event_streams SET status = %s WHERE stream = %s", (status, stream))
             except psycopg.Error as exc:
                 raise _append_error(exc, stream, expected_version, idempotency_key) from None
             try:
@@ -460,8 +465,11 @@ class PostgresStore(PostgresOutbox):
         *,
         expected_version: int,
         check: TruncationCheck | None = None,
+        status: str | None = None,
     ) -> Truncation:
         check_truncation_args(actor, reason, expected_version)
+        if status is not None:
+            check_name(status, "status")
         with self._connection() as conn, conn.transaction():
             info, _ = self._info(conn, stream, lock=True)
             check_truncation_target(stream, info, to_version, expected_version)
@@ -483,9 +491,16 @@ class PostgresStore(PostgresOutbox):
             ).fetchone()
             head = row[0] if row else _genesis(info)
             conn.execute(
-                "UPDATE event_streams SET version = %s, generation = %s, last_hash = %s, head_signature = %s"
-                " WHERE stream = %s",
-                (to_version, generation, head, sign_head(self._signer, stream, generation, to_version, head), stream),
+                "UPDATE event_streams SET version = %s, generation = %s, last_hash = %s, head_signature = %s,"
+                " status = %s WHERE stream = %s",
+                (
+                    to_version,
+                    generation,
+                    head,
+                    sign_head(self._signer, stream, generation, to_version, head),
+                    status or info.status,
+                    stream,
+                ),
             )
             at = conn.execute(
                 "INSERT INTO stream_truncations (stream, from_version, to_version, generation, actor, reason, truncated_at)"

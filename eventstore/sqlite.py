@@ -322,8 +322,11 @@ class SqliteStore(SqliteOutbox):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
+        status: str | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        if status is not None:
+            check_name(status, "status")
         work = check_outbox(outbox)
         meta = check_dict(meta if meta is not None else {}, "meta")
         check_expected_version(expected_version)
@@ -379,11 +382,12 @@ class SqliteStore(SqliteOutbox):
                     )
                 )
             conn.execute(
-                "UPDATE streams SET version = ?, last_hash = ?, head_signature = ? WHERE stream = ?",
+                "UPDATE streams SET version = ?, last_hash = ?, head_signature = ?, status = ? WHERE stream = ?",
                 (
                     last_version,
                     previous,
                     sign_head(self._signer, stream, info.generation, last_version, previous),
+                    status or info.status,
                     stream,
                 ),
             )
@@ -444,8 +448,11 @@ class SqliteStore(SqliteOutbox):
         *,
         expected_version: int,
         check: TruncationCheck | None = None,
+        status: str | None = None,
     ) -> Truncation:
         check_truncation_args(actor, reason, expected_version)
+        if status is not None:
+            check_name(status, "status")
         with self._transaction() as conn:
             info, _ = self._info(conn, stream)
             check_truncation_target(stream, info, to_version, expected_version)
@@ -467,8 +474,16 @@ class SqliteStore(SqliteOutbox):
             ).fetchone()
             head = row[0] if row else _genesis(info)
             conn.execute(
-                "UPDATE streams SET version = ?, generation = ?, last_hash = ?, head_signature = ? WHERE stream = ?",
-                (to_version, generation, head, sign_head(self._signer, stream, generation, to_version, head), stream),
+                "UPDATE streams SET version = ?, generation = ?, last_hash = ?, head_signature = ?, status = ?"
+                " WHERE stream = ?",
+                (
+                    to_version,
+                    generation,
+                    head,
+                    sign_head(self._signer, stream, generation, to_version, head),
+                    status or info.status,
+                    stream,
+                ),
             )
             record = Truncation(stream, info.version, to_version, generation, actor, reason, utc_now_iso())
             conn.execute(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import os
 import secrets
 import threading
 import time
@@ -28,7 +29,8 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
-from workers import clocks, snapshots
+from workers import clocks, facts, snapshots
+from workers.facts import Facts, facts_now
 from workers.signing import ServerKey
 from workers.sweeper import dispatch_now, work_item
 
@@ -39,6 +41,7 @@ APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the
 TOKEN_PREFIX = "tws_"
 DEFAULT_BOT_LEVEL = "medium"
 WAIT_SLICE = 1.0
+DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
 SEAT_TOKENS = "seat_tokens"  # document collection: per game, the hashes of its seat tokens
 
 
@@ -56,30 +59,47 @@ class GameError(Exception):
 class LoadedGame:
     info: StreamInfo
     rules: Rules
-    state: Any
+    state: Any  # the rules' state (platform events skipped)
     version: int
     generation: int
+    facts: Facts  # the platform facts (workers.facts)
 
     @property
     def etag(self) -> str:
         return make_etag(self.generation, self.version)
 
     @property
-    def over(self) -> bool:
+    def rules_over(self) -> bool:
         return self.rules.is_over(self.state)
 
     @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.info.metadata["seats"]
+    def over(self) -> bool:
+        """Ended: by the rules, or finished, aborted or abandoned by a platform event."""
+        return self.facts.status != facts.ACTIVE or self.rules.is_over(self.state)
 
-    def result_dict(self) -> dict[str, Any]:
-        """The final result, with seats that forfeited on time ranked last."""
-        result = self.rules.result(self.state).as_dict()
-        forfeited = [s["seat"] for s in self.seats if s.get("forfeited")]
-        if forfeited:
-            result["ranks"] = clocks.forfeit_ranks(result["ranks"], forfeited)
-            result["forfeited"] = forfeited
-        return result
+    @property
+    def status(self) -> str:
+        if self.facts.status != facts.ACTIVE:
+            return self.facts.status
+        return facts.FINISHED_STATUS if self.rules.is_over(self.state) else facts.ACTIVE
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return list(self.facts.seats)
+
+    def result_dict(self) -> dict[str, Any] | None:
+        """The final result as recorded by ``platform.GameFinished`` (seats that forfeited or resigned to lose
+        ranked last); computed from the rules for a game stored before results were events; None for a game
+        that did not finish (aborted, abandoned) or is not over."""
+        if self.facts.result is not None:
+            return self.facts.result
+        if self.facts.status != facts.ACTIVE or not self.rules.is_over(self.state):
+            return None
+        return self.computed_result()
+
+    def computed_result(self) -> dict[str, Any]:
+        """The rules' result of a finished position, with the platform facts applied."""
+        return facts.ranked_result(self.rules.result(self.state).as_dict(), self.facts)
 
     def bot_seats_to_act(self) -> list[int]:
         if self.over:
@@ -95,7 +115,7 @@ class MoveOutcome:
     replayed: bool  # True when an Idempotency-Key matched an earlier, identical request
 
 
-PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited")
+PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited", "resigned")
 
 
 def public_seats(metadata: dict[str, Any], fields: tuple[str, ...] = PUBLIC_SEAT_FIELDS) -> list[dict[str, Any]]:
@@ -134,7 +154,8 @@ class GameService:
         self.store = store
         self.key = key or ServerKey.generate()
         self.dispatcher = dispatcher
-        self._cache: OrderedDict[str, tuple[int, int, Any]] = OrderedDict()
+        self.expiry_seconds = float(os.environ.get("TRADEWINDS_GAME_EXPIRY_SECONDS", DEFAULT_EXPIRY_SECONDS))
+        self._cache: OrderedDict[str, tuple[int, int, Any, Facts]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
 
@@ -150,6 +171,8 @@ class GameService:
         created_by: str | None = None,
         clock: dict[str, Any] | None = None,
         start_bots: bool = True,
+        on_resign: str = "lose",
+        resign_level: str | None = None,
     ) -> tuple[LoadedGame, list[dict[str, Any]]]:
         """Create a game; returns it and one ``{"seat", "token"}`` per human seat (shown once)."""
         try:
@@ -197,16 +220,20 @@ class GameService:
             "undo": undo,
             "created_by": created_by,
             "clock": clock,
+            "on_resign": {"policy": on_resign, "level": resign_level or DEFAULT_BOT_LEVEL},
             **(extra_metadata or {}),
         }
         meta: dict[str, Any] = {"actor": "setup", "seat": None, "move": "setup"}
         if clock:
-            meta["clock"] = clocks.initial(clock, seat_records, rules.to_act(rules.fold(events)), time.time())
+            meta["clock"] = clocks.initial(
+                clock, seat_records, rules.to_act(facts.rules_fold(rules, events)), time.time()
+            )
         self.store.put_document(SEAT_TOKENS, game_id, {"seats": token_hashes})
         self.store.create_stream(game_id, game_type, metadata)
         info = StreamInfo(game_id, game_type, "", "active", len(events), 0, metadata)
-        opening = LoadedGame(info, rules, rules.fold(events), len(events), 0)
+        opening = LoadedGame(info, rules, facts.rules_fold(rules, events), len(events), 0, facts.initial(seat_records))
         work = self.work_for(opening, meta.get("clock")) if start_bots else []
+        work += self.expiry_work(game_id)
         self.store.append(game_id, events, 0, meta=meta, outbox=work)
         game = self.load(game_id)
         dispatch_now(self.dispatcher, work)
@@ -225,65 +252,72 @@ class GameService:
         return registry.get(info.game_type)
 
     def _snapshot_key(self, info: StreamInfo, rules: Rules) -> str:
-        return f"{info.game_type}:{rules.state_version}"
+        return f"{info.game_type}:{rules.state_version}:facts/1"  # the state with the platform facts
 
     def load(self, game_id: str, at_version: int | None = None, use_snapshots: bool = True) -> LoadedGame:
-        """Fold the stream (up to ``at_version``) starting from the newest usable snapshot."""
+        """Fold the stream (up to ``at_version``) starting from the newest usable snapshot: the rules' state
+        from the rules' events, the platform facts from the platform events."""
         info = self.info(game_id)
         rules = self.rules_for(info)
         target = info.version if at_version is None else at_version
         if not 0 <= target <= info.version:
             raise GameError("unknown_version", f"version must be between 0 and {info.version}, not {target}")
-        state, base, snap_base = None, 0, None
+        state: Any = None
+        known: Facts | None = None
+        base, snap_base = 0, None
         if use_snapshots:
             with self._cache_lock:
                 cached = self._cache.get(game_id)
             if cached and cached[0] == info.generation and cached[1] <= target:
-                base, state = cached[1], cached[2]
+                base, state, known = cached[1], cached[2], cached[3]
             key = self._snapshot_key(info, rules)
             if target - base >= SNAPSHOT_EVERY:
                 snap = self.store.load_snapshot(game_id, info.generation, target, key)
                 if snap and snap[0] > base:
                     snap_base = snap
+        events: list[StoredEvent] | None = None
         if snap_base is not None:
             # read from the snapshot's own version: its event's hash must be the one the snapshot names
             events = self.store.read(game_id, snap_base[0], target)
             if len(events) != target - snap_base[0] + 1:
                 return self.load(game_id, at_version, use_snapshots)  # raced with a truncation
             try:
-                state = snapshots.load(
+                snap_state, snap_facts = snapshots.load(
                     self.key, rules, snap_base[1], game_id, info.generation, snap_base[0], events[0].hash
                 )
+                state, known = snap_state, Facts.from_json(snap_facts)
                 base, events = snap_base[0], events[1:]
             except Exception as exc:  # a snapshot is a cache: one that is not ours for this chain is ignored
                 log.warning("ignored the snapshot of %s at version %s: %s", game_id, snap_base[0], exc)
                 events = None
-        else:
-            events = None
-        if state is None:
-            state = rules.initial_state()
+                state, known, base = None, None, 0
+        if state is None or known is None:
+            state, known, base = rules.initial_state(), facts.initial(info.metadata["seats"]), 0
         if target > base:
             if events is None:
                 events = self.store.read(game_id, base + 1, target)
             if len(events) != target - base:
                 return self.load(game_id, at_version, use_snapshots)  # raced with a truncation
-            state = rules.fold([e.data for e in events], state)
+            state = facts.rules_fold(rules, [e.data for e in events], state)
+            known = facts.fold(known, events)
             if use_snapshots and target - base >= SNAPSHOT_EVERY:
                 try:
-                    blob = snapshots.dump(self.key, rules, game_id, info.generation, target, events[-1].hash, state)
+                    blob = snapshots.dump(
+                        self.key, rules, game_id, info.generation, target, events[-1].hash, (state, known.to_json())
+                    )
                     self.store.save_snapshot(game_id, info.generation, target, self._snapshot_key(info, rules), blob)
                 except Exception:  # a snapshot is a cache: failing to write one changes no answer
                     log.warning("could not save snapshot of %s at %s", game_id, target, exc_info=True)
         if use_snapshots and at_version is None:
-            self._remember(game_id, info.generation, target, state)
-        return LoadedGame(info, rules, state, target, info.generation)
+            self._remember(game_id, info.generation, target, state, known)
+        return LoadedGame(info, rules, state, target, info.generation, known)
 
-    def _remember(self, game_id: str, generation: int, version: int, state: Any) -> None:
+    def _remember(self, game_id: str, generation: int, version: int, state: Any, known: Facts) -> None:
         with self._cache_lock:
             current = self._cache.get(game_id)
             if current and current[0] == generation and current[1] > version:
                 return
-            self._cache[game_id] = (generation, version, state)
+            self._cache[game_id] = (generation, version, state, known)
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
@@ -358,7 +392,13 @@ class GameService:
             meta: dict[str, Any] = {"actor": actor, "seat": seat, "move": uuid.uuid4().hex}
             if game.info.metadata.get("clock"):
                 meta["clock"] = self._clock_after_move(game, seat, state_after)
-            planned = LoadedGame(game.info, game.rules, state_after, game.version + len(events), game.generation)
+            planned = LoadedGame(
+                game.info, game.rules, state_after, game.version + len(events), game.generation, game.facts
+            )
+            status = None
+            if planned.over:  # the result is a fact of the chain, stored with the move that ends the game
+                events = [*events, facts.finished_event(planned.computed_result())]
+                status = facts.FINISHED_STATUS
             work = self.work_for(planned, meta.get("clock"))
             try:
                 stored = self.store.append(
@@ -369,6 +409,7 @@ class GameService:
                     idempotency_key=idempotency_key,
                     request_hash=request_hash if idempotency_key else None,
                     outbox=work,
+                    status=status,
                 )
             except DuplicateIdempotencyKey:
                 replay = self._replay(game_id, idempotency_key, request_hash)
@@ -412,7 +453,7 @@ class GameService:
         if game.over:
             raise GameError("game_over", "the game is over; no more moves are accepted")
         if actor == "human" and game.seats[seat]["kind"] != "human":
-            raise GameError("forbidden", f"seat {seat} ran out of time and is played by a bot now")
+            raise GameError("forbidden", f"seat {seat} is played by a bot now (it ran out of time or resigned)")
         return self._decide_all(game, seat, commands)
 
     def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> tuple[list[dict], Any]:
@@ -468,25 +509,131 @@ class GameService:
         return out
 
     def time_out(self, game_id: str, seats: list[int]) -> None:
-        info = self.info(game_id)
-        policy = info.metadata["clock"]["on_timeout"]
-        records = [dict(s) for s in info.metadata["seats"]]
-        for seat in seats:
-            records[seat].update(
-                kind="bot", level=clocks.TIMEOUT_BOT_LEVEL[policy], timed_out=True, forfeited=policy == "forfeit"
-            )
-        timeouts = info.metadata.get("timeouts", []) + [
-            {"seat": s, "at": clocks.iso(time.time()), "policy": policy} for s in seats
+        """Seats out of time get the game's policy: a ``platform.SeatTimedOut`` each, in the chain."""
+        game = self.load(game_id)
+        policy = game.info.metadata["clock"]["on_timeout"]
+        level = clocks.TIMEOUT_BOT_LEVEL[policy]
+        events = [
+            {"type": facts.SEAT_TIMED_OUT, "seat": s, "policy": policy, "level": level}
+            for s in seats
+            if game.seats[s]["kind"] == "human"
         ]
-        self.store.update_stream(game_id, metadata={"seats": records, "timeouts": timeouts})
-        self.after_change(self.load(game_id))
+        if not events:
+            return
+        try:
+            self.append_facts(game, events, actor="platform", seat=None)
+        except GameError as exc:
+            if exc.code != "stale_version":
+                raise
+            # a move or another timeout got there first: the clock check of the new version decides again
+
+    # ------------------------------------------------------------------ platform facts
+    def append_facts(
+        self,
+        game: LoadedGame,
+        events: list[dict[str, Any]],
+        actor: str,
+        seat: int | None,
+        extra_work: list[dict[str, Any]] | None = None,
+    ) -> LoadedGame:
+        """Append platform events to the game as loaded (expected version checked: a change stored meanwhile
+        fails this with ``stale_version`` and stores nothing), with the status they lead to and the work the
+        game then needs, in one transaction."""
+        stream = game.info.stream
+        planned_facts = facts.fold(
+            game.facts,
+            [
+                StoredEvent(stream, game.version + i + 1, 0, game.generation, e, {}, "", facts_now())
+                for i, e in enumerate(events)
+            ],
+        )
+        planned = LoadedGame(
+            game.info, game.rules, game.state, game.version + len(events), game.generation, planned_facts
+        )
+        status = None
+        resigned = any(e["type"] == facts.RESIGNED for e in events) and game.facts.out != planned_facts.out
+        if planned.facts.status == facts.ACTIVE and resigned and len(planned_facts.in_play) <= 1:
+            # a resignation left at most one seat in play: the game ends here (docs/facts.md)
+            result = facts.result_by_resignation(planned_facts)
+            events = [*events, facts.finished_event(result)]
+            return self.append_facts(game, events, actor, seat, extra_work)
+        if planned.facts.status != game.facts.status:
+            status = planned.facts.status
+        clock = self.last_clock(game)
+        meta: dict[str, Any] = {"actor": actor, "seat": seat, "move": uuid.uuid4().hex}
+        if clock is not None:
+            meta["clock"] = clock  # the clock runs on: a platform event neither charges nor credits time
+        work = self.work_for(planned, clock) + list(extra_work or [])
+        try:
+            stored = self.store.append(stream, events, game.version, meta=meta, outbox=work, status=status)
+        except WrongExpectedVersion as exc:
+            latest = self.load(stream)
+            raise GameError(
+                "stale_version",
+                f"the game changed meanwhile (it is at version {exc.actual}, not {exc.expected}); nothing was stored",
+                etag=latest.etag,
+            ) from None
+        after = self._fold_new(game, stored)
+        if after.over:
+            try:
+                self.record_finish(after)
+            except Exception:  # the finish_game job in the outbox records it later
+                log.warning("could not record the end of %s yet", stream, exc_info=True)
+        dispatch_now(self.dispatcher, work)
+        return after
+
+    def resign(self, game_id: str, seat: int) -> LoadedGame:
+        """A seat resigns; the game's ``on_resign`` policy (chosen at creation) applies (docs/facts.md)."""
+        game = self.load(game_id)
+        if game.over:
+            raise GameError("game_over", "the game is over; there is nothing to resign from")
+        record = game.seats[seat]
+        if record.get("resigned") or record.get("timed_out") or record["kind"] != "human":
+            raise GameError("forbidden", f"seat {seat} is played by a bot already")
+        policy = game.info.metadata.get("on_resign") or {"policy": "lose", "level": DEFAULT_BOT_LEVEL}
+        level = facts.RESIGN_LOSE_LEVEL if policy["policy"] == "lose" else policy["level"]
+        event = {"type": facts.RESIGNED, "seat": seat, "on_resign": policy["policy"], "level": level}
+        return self.append_facts(game, [event], actor="human", seat=seat)
+
+    def abort(self, game_id: str, by: str) -> LoadedGame:
+        """The game's creator ends it before it is over: status ``aborted``, no result, not rated."""
+        game = self.load(game_id)
+        if game.over:
+            raise GameError("game_over", f"the game is {game.status} already; only a running game can be aborted")
+        seat = int(by.split(":", 1)[1]) if by.startswith("seat:") else None
+        actor = "human" if seat is not None else "integrator"
+        return self.append_facts(game, [{"type": facts.ABORTED, "by": by}], actor=actor, seat=seat)
+
+    def expire(self, game_id: str) -> str | float:
+        """A game whose last event is ``expiry_seconds`` old ends as ``abandoned``; otherwise the seconds
+        until it would be (the job runs again then)."""
+        game = self.load(game_id)
+        if game.over:
+            return "over"
+        if self.expiry_seconds <= 0:
+            return "expiry is off"
+        idle = time.time() - facts.facts_epoch(game.facts.last_event_at)
+        if idle < self.expiry_seconds:
+            return self.expiry_seconds - idle
+        event = {"type": facts.ABANDONED, "idle_seconds": round(idle, 3), "last_event_at": game.facts.last_event_at}
+        try:
+            self.append_facts(game, [event], actor="platform", seat=None)
+        except GameError as exc:
+            if exc.code == "stale_version":  # an event got there first: the game is not idle
+                return self.expiry_seconds
+            raise
+        return "abandoned"
 
     def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
-        state = game.rules.fold([e.data for e in stored], game.state)
+        state = facts.rules_fold(game.rules, [e.data for e in stored], game.state)
+        known = facts.fold(game.facts, stored)
         version = stored[-1].version if stored else game.version
-        info = replace(game.info, version=version)  # an append changes nothing else of the stream
-        self._remember(game.info.stream, game.generation, version, state)
-        return LoadedGame(info, game.rules, state, version, game.generation)
+        status = known.status if known.status != facts.ACTIVE else game.info.status
+        if game.rules.is_over(state) and known.result is not None:
+            status = facts.FINISHED_STATUS
+        info = replace(game.info, version=version, status=status)  # what an append changes of the stream
+        self._remember(game.info.stream, game.generation, version, state, known)
+        return LoadedGame(info, game.rules, state, version, game.generation, known)
 
     def _replay(self, game_id: str, key: str, request_hash: str) -> MoveOutcome | None:
         record = self.store.get_idempotency(game_id, key)
@@ -531,10 +678,18 @@ class GameService:
         if game.bot_seats_to_act():
             work.append(work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation]))
         flag = clocks.next_flag_fall(clock) if clock else None
-        if flag is not None:
+        if clock and flag is not None:
             delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
             work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))
         return work
+
+    def expiry_work(self, stream: str, delay: float | None = None) -> list[dict[str, Any]]:
+        """The game's expiry check, written once at creation: when it comes due it ends a game that had no
+        event for ``expiry_seconds``, or puts itself off until that much time after the last event (so a
+        move writes no expiry work of its own)."""
+        if self.expiry_seconds <= 0:
+            return []
+        return [work_item(f"expiry:{stream}", "expire_game", [stream], self.expiry_seconds if delay is None else delay)]
 
     def schedule(self, work: list[dict[str, Any]]) -> None:
         """Store work in the outbox, then hand what is due now to the dispatcher (failures only logged)."""
@@ -552,15 +707,29 @@ class GameService:
         self.schedule(self.work_for(game, self.last_clock(game)))
 
     def record_finish(self, game: LoadedGame) -> None:
-        """Mark a finished game finished and keep its rated result (idempotent)."""
-        if game.over and game.info.status != "finished":
-            result = game.result_dict()
-            self.store.update_stream(game.info.stream, status="finished", metadata={"result": result})
+        """Keep a finished game's rated result (idempotent). Its status and result are events of its chain,
+        stored with the move that ended it; a game stored before they were gets its ``platform.GameFinished``
+        here. Aborted and abandoned games are not rated."""
+        if not game.over:
+            return
+        if game.facts.status == facts.ACTIVE:  # over by the rules, without the fact in the chain yet
+            try:
+                game = self.append_facts(game, [facts.finished_event(game.computed_result())], "platform", None)
+            except GameError as exc:
+                if exc.code != "stale_version":
+                    raise
+                game = self.load(game.info.stream)
+            return  # append_facts recorded it
+        result = game.result_dict()
+        if game.facts.status == facts.FINISHED_STATUS and result is not None:
             self._record_rated(game, result)
 
     def _record_rated(self, game: LoadedGame, result: dict[str, Any]) -> None:
         """Keep a finished rated game's placements for the leaderboards (removed again if it is undone)."""
         if not game.info.metadata.get("rated"):
+            return
+        existing = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
+        if existing is not None and existing.get("generation") == game.generation:
             return
         players = [rating_player_id(game.info.metadata, seat) for seat in game.seats]
         players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
@@ -571,6 +740,7 @@ class GameService:
                 "players": players,
                 "ranks": result["ranks"],
                 "finished_at": time.time(),
+                "generation": game.generation,
             },
         )
 
@@ -590,11 +760,13 @@ class GameService:
         while streams := self.store.list_streams(status="active", limit=page, offset=offset):
             offset += len(streams)
             for info in streams:
-                if f"bot:{info.stream}" in pending or f"clock:{info.stream}" in pending:
+                has_work = any(f"{kind}:{info.stream}" in pending for kind in ("bot", "clock"))
+                if has_work and f"expiry:{info.stream}" in pending:
                     continue
                 try:
                     game = self.load(info.stream)
-                    work = [w for w in self.work_for(game, self.last_clock(game)) if w["key"] not in pending]
+                    work = [] if has_work else self.work_for(game, self.last_clock(game))
+                    work = [w for w in work + self.expiry_work(info.stream) if w["key"] not in pending]
                 except Exception:
                     log.exception("could not load game %s", info.stream)
                     continue

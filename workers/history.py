@@ -27,18 +27,12 @@ from eventstore.base import (
     head_message,
 )
 from eventstore.verify import verify_events
-from workers.clocks import forfeit_ranks
+from workers import facts
 from workers.games import GameError, GameService, LoadedGame, make_etag, public_seats
 from workers.signing import ALGORITHM, signature_valid
 
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
-EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited")
-
-
-def _now() -> str:
-    from eventstore._common import utc_now_iso
-
-    return utc_now_iso()
+EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited", "resigned")
 
 
 class History:
@@ -70,19 +64,16 @@ class History:
             return self._truncate(
                 game, to_version, f"seat:{seat}", reason or "no other human seat to ask", self._same_history(game)
             )
-        request = {
-            "id": uuid.uuid4().hex,
+        event = {
+            "type": facts.UNDO_REQUESTED,
+            "request_id": uuid.uuid4().hex,
             "by": seat,
             "to_version": to_version,
-            "at_version": game.version,
-            "at_generation": game.generation,
             "reason": reason,
-            "accepted": [],
             "pending": others,
-            "created_at": _now(),
         }
-        self.store.update_stream(game_id, metadata={"undo_request": request})
-        return {"status": "requested", "request": request, "etag": game.etag}
+        after = self.service.append_facts(game, [event], actor="human", seat=seat)
+        return {"status": "requested", "request": after.facts.undo_request, "etag": after.etag}
 
     def answer(self, game_id: str, seat: int, accept: bool) -> dict:
         game = self.service.load(game_id)
@@ -91,18 +82,24 @@ class History:
             raise GameError("no_undo_request", "there is no open undo request on this game")
         if seat not in request["pending"]:
             raise GameError("forbidden", "this seat has no vote on the open undo request")
+        vote = {
+            "type": facts.UNDO_ACCEPTED if accept else facts.UNDO_DECLINED,
+            "request_id": request["id"],
+            "seat": seat,
+        }
         if not accept:
-            closed = {**request, "declined_by": seat, "closed_at": _now()}
-            self.store.update_stream(game_id, metadata={"undo_request": None, "last_undo_request": closed})
-            return {"status": "declined", "request": closed, "etag": game.etag}
+            after = self.service.append_facts(game, [vote], actor="human", seat=seat)
+            return {"status": "declined", "request": after.facts.last_undo_request, "etag": after.etag}
         request = {
             **request,
             "accepted": request["accepted"] + [seat],
             "pending": [s for s in request["pending"] if s != seat],
         }
         if request["pending"]:
-            self.store.update_stream(game_id, metadata={"undo_request": request})
-            return {"status": "requested", "request": request, "etag": game.etag}
+            after = self.service.append_facts(game, [vote], actor="human", seat=seat)
+            return {"status": "requested", "request": after.facts.undo_request, "etag": after.etag}
+        # the last vote performs the undo: the truncation (expected version checked) archives the request
+        # and its votes with the moves, and its record names the voters
         voters = ",".join(str(s) for s in [request["by"], *request["accepted"]])
         # the request was made at (at_generation, at_version); the truncation holds it to exactly that
         done = self._truncate(
@@ -161,9 +158,15 @@ class History:
             raise GameError("game_over", "a finished game cannot be undone")
 
     def _own_private_moves(self, game: LoadedGame, later: list[StoredEvent], seat: int) -> bool:
+        """Every move since the target is this seat's own and revealed nothing (undo requests and votes in
+        between are no moves; any other platform fact, such as a timeout, is another seat's business)."""
         return all(
-            e.meta.get("seat") == seat and e.meta.get("actor") == "human" and not game.rules.reveals(e.data)
+            e.meta.get("seat") == seat
+            and e.meta.get("actor") == "human"
+            and not facts.is_platform(e.data)
+            and not game.rules.reveals(e.data)
             for e in later
+            if e.data["type"] not in facts.UNDO_FACTS
         )
 
     def _truncate(
@@ -176,9 +179,10 @@ class History:
         closed_request: dict | None = None,
     ) -> dict:
         game_id = game.info.stream
+        status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         try:
             record = self.store.truncate(
-                game_id, to_version, actor, reason or "undo", expected_version=game.version, check=check
+                game_id, to_version, actor, reason or "undo", expected_version=game.version, check=check, status=status
             )
         except WrongExpectedVersion as exc:
             latest = self.service.load(game_id)
@@ -188,13 +192,8 @@ class History:
                 " nothing was undone",
                 etag=latest.etag,
             ) from None
-        metadata: dict[str, Any] = {"undo_request": None}
-        if closed_request is not None:
-            metadata["last_undo_request"] = closed_request
-        if game.info.status != "active":
-            metadata["result"] = None
+        if game.over and status == facts.ACTIVE:
             self._retract_result(game)
-        self.store.update_stream(game_id, status="active", metadata=metadata)
         self.service.forget(game_id)
         after = self.service.load(game_id)
         self.service.after_change(after)
@@ -228,13 +227,13 @@ class History:
         steps = []
         last = min(game.version, after + limit)
         for event in self.store.read(game_id, after + 1, last) if after < last else []:
-            state = rules.evolve(state, event.data)
+            state = facts.rules_evolve(rules, state, event.data)
             steps.append(
                 {
                     "version": event.version,
                     "seat": event.meta.get("seat"),
                     "actor": event.meta.get("actor", "unknown"),
-                    "event": rules.public_event(event.data) if reveal else rules.redact(event.data, seat),
+                    "event": facts.public_event(rules, event.data) if reveal else facts.redact(rules, event.data, seat),
                     "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
                 }
             )
@@ -263,7 +262,9 @@ class History:
                     "type": e.type,
                     "seat": e.meta.get("seat"),
                     "actor": e.meta.get("actor", "unknown"),
-                    "data": game.rules.public_event(e.data) if game.over else game.rules.redact(e.data, seat),
+                    "data": facts.public_event(game.rules, e.data)
+                    if game.over
+                    else facts.redact(game.rules, e.data, seat),
                     "recorded_at": e.recorded_at,
                 }
                 for e in archived.get(record.generation, [])
@@ -324,7 +325,8 @@ class History:
             "state_version": game.rules.state_version,
             "options": meta["options"],
             "seed": meta["seed"],
-            "seats": public_seats(meta, EXPORT_SEAT_FIELDS),
+            "seats": public_seats({"seats": game.seats}, EXPORT_SEAT_FIELDS),
+            "status": game.status,
             "setup_version": meta.get("setup_version", 1),
             "created_at": game.info.created_at,
             "version": game.version,
@@ -366,13 +368,8 @@ class History:
 
 
 def current_request(game: LoadedGame) -> dict | None:
-    """The open undo request, or None (a request lapses when any move was stored after it)."""
-    request = game.info.metadata.get("undo_request")
-    if not request:
-        return None
-    if request["at_version"] != game.version or request["at_generation"] != game.generation:
-        return None
-    return request
+    """The open undo request, or None (a request lapses when a move is stored after it: workers.facts)."""
+    return game.facts.undo_request
 
 
 def truncation_body(record: Any) -> dict:
@@ -464,13 +461,17 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     try:
         setup = rules.setup(metadata["seed"], len(metadata["seats"]), metadata["options"])
         report["setup_reproduced"] = data[: len(setup)] == setup
-        state = rules.fold(data)
-        over = rules.is_over(state)
-        replayed = rules.result(state).as_dict() if over else None
-        forfeited = [s["seat"] for s in header["seats"] if s.get("forfeited")]
-        if replayed and forfeited:
-            replayed = {**replayed, "ranks": forfeit_ranks(replayed["ranks"], forfeited), "forfeited": forfeited}
+        state = facts.rules_fold(rules, data)
+        known = facts.fold(facts.initial(metadata["seats"]), events)
+        # the result the chain records (platform.GameFinished) must be the one its moves lead to
+        replayed = facts.ranked_result(rules.result(state).as_dict(), known) if rules.is_over(state) else None
+        if known.status == facts.FINISHED_STATUS and replayed is None and known.result is not None:
+            if known.result.get("details", {}).get("ended_by") == "resignation":
+                replayed = facts.result_by_resignation(known)
+        if known.result is not None and known.result != replayed:
+            replayed = {"recorded_in_chain": known.result, "replayed": replayed}
         report["replayed_result"] = replayed
+        report["status"] = known.status
     except Exception as exc:  # a log this code's rules cannot fold is a failed verification, not a crash
         report["detail"] = f"the current rules cannot replay this log: {exc!r}"
         return report

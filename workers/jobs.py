@@ -83,6 +83,7 @@ JOBS = frozenset(
     {
         "play_bot_turn",
         "check_clock",
+        "expire_game",
         "finish_game",
         "advance_tournament",
         "sync_webhooks",
@@ -148,6 +149,16 @@ def redeliver_webhook(sub_id: str, message_id: str) -> bool:
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     """Scheduled at a clock's earliest flag-fall: seats out of time get the game's timeout policy."""
     return get_runtime().service.check_clock(game_id, version, generation)
+
+
+def expire_game(game_id: str) -> str:
+    """A game's expiry check: an idle game ends as abandoned, an active one is checked again later."""
+    from workers.sweeper import RetryLater
+
+    outcome = get_runtime().service.expire(game_id)
+    if isinstance(outcome, float):
+        raise RetryLater(outcome)
+    return outcome
 
 
 def finish_game(game_id: str) -> str:

@@ -209,13 +209,19 @@ class Tournaments:
             return "not running"
         for round_doc in t["rounds"]:  # earlier rounds too: a director may have undone and replayed a game
             for table in round_doc["tables"]:
-                if table["result"] is None and self.service.info(table["game_id"]).status == "finished":
-                    result = self.service.load(table["game_id"]).result_dict()
+                if table["result"] is not None:
+                    continue
+                game = self.service.load(table["game_id"])
+                result = game.result_dict()
+                if game.status == "finished" and result is not None:
                     table["result"] = {
                         "ranks": result["ranks"],
                         "scores": result["scores"],
                         "no_winner": result.get("no_winner", False),
                     }
+                elif game.status in ("aborted", "abandoned"):
+                    # a void table: the round goes on, and the game counts for nobody's standings
+                    table["result"] = {"status": game.status}
             if all(table["result"] is not None for table in round_doc["tables"]):
                 round_doc["status"] = "finished"
         current = t["rounds"][-1]
@@ -241,7 +247,7 @@ class Tournaments:
             {"players": table["players"], **table["result"]}
             for r in t["rounds"]
             for table in r["tables"]
-            if table["result"] is not None
+            if table["result"] is not None and "ranks" in table["result"]
         ]
 
     def standings(self, t: dict[str, Any]) -> list[dict[str, Any]]:

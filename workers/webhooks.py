@@ -26,7 +26,7 @@ import uuid
 from typing import Any
 
 from eventstore._common import utc_now_iso
-from workers import clocks
+from workers import clocks, facts
 from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
@@ -153,7 +153,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     seats = public_seats(info.metadata, WEBHOOK_SEAT_FIELDS)
     setup_version = info.metadata.get("setup_version", 1)
     for index, event in enumerate(events):
-        state = rules.evolve(state, event.data)
+        state = facts.rules_evolve(rules, state, event.data)
         last_of_move = index + 1 == len(events) or events[index + 1].meta.get("move") != event.meta.get("move")
         if not last_of_move:
             continue
@@ -174,20 +174,31 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                     game_id,
                 )
             )
-        if rules.is_over(state):
-            result = rules.result(state).as_dict()
-            forfeited = [s["seat"] for s in info.metadata["seats"] if s.get("forfeited")]
-            if forfeited:
-                result = {**result, "ranks": clocks.forfeit_ranks(result["ranks"], forfeited), "forfeited": forfeited}
+        ending = facts.ENDINGS.get(event.type)
+        if ending is not None or (rules.is_over(state) and not facts.is_platform(event.data)):
+            # the end as the chain records it (platform.GameFinished, Aborted, GameAbandoned); a game stored
+            # before results were events ends with its last move
+            if ending is None:
+                result = service.load(game_id, at_version=event.version).result_dict()
+            else:
+                result = event.data.get("result")
             touched.update(
                 emit(
                     store,
                     key_id,
                     "game.finished",
-                    {**base, "seats": seats, "result": result, "tournament_id": info.metadata.get("tournament_id")},
+                    {
+                        **base,
+                        "status": ending or facts.FINISHED_STATUS,
+                        "seats": seats,
+                        "result": result,
+                        "tournament_id": info.metadata.get("tournament_id"),
+                    },
                     game_id,
                 )
             )
+        elif facts.is_platform(event.data):
+            continue  # a timeout, a resignation or an undo vote: no turn changed hands
         else:
             to_act = sorted(rules.to_act(state))
             touched.update(

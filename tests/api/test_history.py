@@ -66,7 +66,10 @@ def test_another_seat_having_acted_needs_agreement_and_a_decline_closes(client):
     assert declined["status"] == "declined"
     again = client.post(f"/games/{game['id']}/undo/accept", headers=auth(tok(game, 1)))
     assert again.status_code == 409 and again.get_json()["code"] == "no_undo_request"
-    assert client.get(f"/games/{game['id']}").get_json()["version"] == before + 2
+    # nothing was undone; the request and the decline are facts of the chain (workers.facts)
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == before + 4
+    log = client.get(f"/games/{game['id']}/events?after={before + 2}").get_json()["events"]
+    assert [(e["type"], e["seat"]) for e in log] == [("platform.UndoRequested", 0), ("platform.UndoDeclined", 1)]
 
 
 def test_a_request_lapses_when_a_move_is_stored(client):

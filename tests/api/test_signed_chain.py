@@ -98,7 +98,13 @@ def change_seat_name(rows, creation):
     creation["metadata"]["seats"][1]["name"] = "Mallory"
 
 
-FORGERIES = [edit_event, move_timestamp, change_actor, change_seat_name]
+def edit_platform_fact(rows, creation):
+    """The recorded result (platform.GameFinished, a fact of the chain) names the other seat the winner."""
+    fact = next(r for r in reversed(rows) if r["data"]["type"] == "platform.GameFinished")
+    fact["data"]["result"]["ranks"] = list(reversed(fact["data"]["result"]["ranks"]))
+
+
+FORGERIES = [edit_event, move_timestamp, change_actor, change_seat_name, edit_platform_fact]
 
 
 def rehash(rows, creation):

@@ -32,11 +32,11 @@ def test_snapshots_are_a_pure_cache(client, runtime):
         )
     runtime.service.forget()
     runtime.service.load(game["id"])  # folds from scratch and writes a snapshot
-    assert runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1") is not None
+    assert runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1:facts/1") is not None
     with_cache = answers(client, game, [token])
     runtime.store.delete_snapshots()
     runtime.service.forget()
-    assert runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1") is None
+    assert runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1:facts/1") is None
     assert answers(client, game, [token]) == with_cache
     # and a move played with no cache at all lands on the same state as one played with it
     runtime.service.forget()
@@ -68,7 +68,7 @@ def long_game(client, runtime, moves=SNAPSHOT_EVERY + 10):
         )
     runtime.service.forget()
     runtime.service.load(game["id"])  # writes a snapshot
-    found = runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1")
+    found = runtime.store.load_snapshot(game["id"], 0, 10**9, "secret_numbers:1:facts/1")
     assert found is not None
     return game["id"], found
 
@@ -81,10 +81,12 @@ def tampered_rows(runtime, game_id, version, blob, tmp_path):
 
     body = json.loads(blob)
     richer = json.loads(blob)
-    richer["state"]["v"]["banked"] = {"t": [10**6]}  # the MAC still names the honest state
+    richer["state"]["t"][0]["v"]["banked"] = {"t": [10**6]}  # the MAC still names the honest state
     rules = runtime.service.rules_for(runtime.store.stream_info(game_id))
     honest_state = runtime.service.load(game_id, at_version=version, use_snapshots=False).state
-    forged_state = type(honest_state)(**{**honest_state.__dict__, "banked": (10**6,)})
+    forged = type(honest_state)(**{**honest_state.__dict__, "banked": (10**6,)})
+    # a snapshot holds the rules' state with the platform facts (workers.facts)
+    forged_state = (forged, runtime.service.load(game_id, at_version=version, use_snapshots=False).facts.to_json())
     return {
         "a pickle that runs code": pickle.dumps(RunsCode(str(tmp_path / "pwned"))),
         "an edited state under the old MAC": json.dumps(richer).encode(),
@@ -105,7 +107,7 @@ def test_a_tampered_snapshot_row_is_ignored_and_the_answer_comes_from_the_fold(c
     assert honest["state"]["banked"] != [10**6]
     for name, row in tampered_rows(runtime, game_id, version, blob, tmp_path).items():
         runtime.store.delete_snapshots(game_id)
-        runtime.store.save_snapshot(game_id, 0, version, "secret_numbers:1", row)
+        runtime.store.save_snapshot(game_id, 0, version, "secret_numbers:1:facts/1", row)
         runtime.service.forget()
         caplog.clear()
         with caplog.at_level("WARNING", logger="workers.games"):

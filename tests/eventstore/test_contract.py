@@ -124,6 +124,25 @@ def test_update_stream_merges_metadata_and_sets_status(store: EventStore) -> Non
     assert store.update_stream("game-1") == info
 
 
+def test_the_status_is_written_with_an_append_or_a_truncation_or_not_at_all(store: EventStore) -> None:
+    new_stream(store, events=2)
+    store.append("game-1", [ev("GameEnded")], 2, status="finished")
+    assert store.stream_info("game-1").status == "finished"
+    with pytest.raises(WrongExpectedVersion):  # a stale writer stores neither its events nor its status
+        store.append("game-1", [ev("platform.Aborted")], 2, status="aborted")
+    assert (store.stream_info("game-1").status, store.stream_info("game-1").version) == ("finished", 3)
+    store.append("game-1", [ev()], 3)  # no status given: it stays
+    assert store.stream_info("game-1").status == "finished"
+    with pytest.raises(WrongExpectedVersion):
+        store.truncate("game-1", 2, "seat:0", "undo", expected_version=3, status="active")
+    assert store.stream_info("game-1").status == "finished"
+    store.truncate("game-1", 2, "seat:0", "undo", expected_version=4, status="active")
+    assert (store.stream_info("game-1").status, store.stream_info("game-1").version) == ("active", 2)
+    assert [s.stream for s in store.list_streams(status="active")] == ["game-1"]
+    with pytest.raises(ValueError):
+        store.append("game-1", [ev()], 2, status="")
+
+
 # -- append and read ------------------------------------------------------------------------------
 
 

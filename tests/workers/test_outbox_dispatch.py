@@ -159,6 +159,7 @@ def test_migrate_gives_games_from_before_the_outbox_their_pending_work():
         assert service.backfill_outbox() == 1
         assert [e.args[0] for e in service.pending_bot_turns()] == [waiting.info.stream]
         assert service.backfill_outbox() == 0  # once only
-        assert human.info.stream not in {e.args[0] for e in runtime.store.list_outbox()}
+        human_work = {e.job for e in runtime.store.list_outbox() if e.args[0] == human.info.stream}
+        assert human_work == {"expire_game"}  # written at creation; no bot turn for the game waiting on its human
     finally:
         jobs.set_runtime(None)
