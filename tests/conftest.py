@@ -14,6 +14,10 @@ from tests.support.services import require_service, scratch_postgres_database
 
 REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
+# The tests' webhook receivers listen on 127.0.0.1: the operator's setting that allows private targets
+# (tests/workers/test_webhook_targets.py turns it off to check each refused class).
+os.environ.setdefault("TRADEWINDS_WEBHOOK_ALLOW_PRIVATE", "1")
+
 
 def redis_url_for_worker(worker_id: str) -> str:
     """Parallel test processes (pytest-xdist) each get a Redis database of their own: 15, 14, ..."""

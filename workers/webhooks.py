@@ -20,13 +20,11 @@ import json
 import logging
 import secrets
 import time
-import urllib.error
-import urllib.request
 import uuid
 from typing import Any
 
 from eventstore._common import utc_now_iso
-from workers import clocks
+from workers import clocks, webhook_targets
 from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
@@ -215,32 +213,31 @@ def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
 
 
 # ------------------------------------------------------------------------------------ delivering
-def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> tuple[bool, str]:
+def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> webhook_targets.SendResult:
+    """One signed POST; its outcome is a short category
+    (``workers.webhook_targets.CATEGORIES``): the target is resolved and checked again, redirects are not
+    followed, and no socket message is kept."""
     body = json.dumps(
         {"type": entry["type"], "timestamp": entry["timestamp"], "data": entry["data"]},
         separators=(",", ":"),
         sort_keys=True,
     )
     timestamp = int(time.time())
-    request = urllib.request.Request(
-        sub["url"],
-        data=body.encode(),
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "Tradewinds-Webhooks/1",
-            "webhook-id": entry["id"],
-            "webhook-timestamp": str(timestamp),
-            "webhook-signature": sign(sub["secret"], entry["id"], timestamp, body),
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return 200 <= response.status < 300, f"HTTP {response.status}"
-    except urllib.error.HTTPError as exc:
-        return False, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return False, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Tradewinds-Webhooks/1",
+        "webhook-id": entry["id"],
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign(sub["secret"], entry["id"], timestamp, body),
+    }
+    return webhook_targets.post(sub["url"], body.encode(), headers, timeout)
+
+
+def attempt_record(result: webhook_targets.SendResult, **extra: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"at": utc_now_iso(), "outcome": result.outcome, **extra}
+    if result.status is not None:
+        record["status"] = result.status
+    return record
 
 
 def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
@@ -261,9 +258,9 @@ def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) 
                 continue
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
-            ok, outcome = send(sub, entry)
-            entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome})
-            if not ok:
+            result = send(sub, entry)
+            entry["attempts"].append(attempt_record(result))
+            if not result.ok:
                 sub["failures"] += 1
                 delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (sub["failures"] - 1))
                 entry["status"] = "retrying"
@@ -295,9 +292,9 @@ def redeliver(store, sub_id: str, message_id: str) -> dict | None:
         return None
     for key, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
-            ok, outcome = send(sub, entry)
-            entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome, "redelivery": True})
-            if ok and entry["status"] != "delivered":
+            result = send(sub, entry)
+            entry["attempts"].append(attempt_record(result, redelivery=True))
+            if result.ok and entry["status"] != "delivered":
                 entry["status"] = "delivered"
                 entry["delivered_at"] = utc_now_iso()
             store.put_document(queue_name(sub_id), key, entry)
