@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import marshmallow as ma
-from flask import Response, request, url_for
+from flask import Response, g, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -31,7 +31,7 @@ from api.schemas import (
     SubmitSchema,
 )
 from domain import registry
-from eventstore.base import StoredEvent
+from eventstore.base import Audience, StoredEvent
 from workers import clocks
 from workers.games import LoadedGame, public_seats
 from workers.history import current_request
@@ -102,6 +102,24 @@ class MoveHeadersSchema(ma.Schema):
 
 
 # --------------------------------------------------------------------------- helpers
+def caller_key():
+    """The request's API key (looked up once per request), or None."""
+    if "caller_key" not in g:
+        g.caller_key = integrator_key()
+    return g.caller_key
+
+
+def seats_for(metadata: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game's public seats as this caller may see them: `external_id` only for the key that created the game."""
+    seats = public_seats(metadata)
+    creator = metadata.get("created_by")
+    key = caller_key() if creator is not None else None
+    if key is None or key.key_id != creator:
+        for seat in seats:
+            seat["external_id"] = None
+    return seats
+
+
 def caller_seat(game: LoadedGame) -> int | None:
     return caller_for(game.info).seat
 
@@ -122,7 +140,7 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": public_seats(info.metadata),
+        "seats": seats_for(info.metadata),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -248,6 +266,7 @@ class Games(MethodView):
             undo=body["undo"],
             created_by=key.key_id if key else None,
             clock=body.get("clock"),
+            extra_metadata={"public": body["public"]} if "public" in body else None,
         )
         return (
             {**game_body(game, None), "seat_tokens": tokens},
@@ -269,9 +288,14 @@ class Games(MethodView):
     @errors(blp)
     @blp.doc(operationId="listGames")
     def get(self, query):
-        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)"""
+        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)
+
+        Without an API key: the public games created without one. With a key: its own games and every public
+        game. A game created with a key is public only when created with `public: true` (docs/limits.md)."""
         limit = query["limit"]
+        key = caller_key()
         infos = service().store.list_streams(
+            audience=Audience(key.key_id if key else None),
             game_type=query.get("game_type"),
             status=query.get("status"),
             limit=limit + 1,
@@ -293,7 +317,7 @@ class Games(MethodView):
                     "status": info.status,
                     "version": info.version,
                     "created_at": info.created_at,
-                    "seats": public_seats(info.metadata),
+                    "seats": seats_for(info.metadata),
                 }
                 for info in infos
             ],

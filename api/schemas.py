@@ -122,6 +122,12 @@ class CreateGameSchema(ma.Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     undo = StrictBoolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
+    public = StrictBoolean(
+        metadata={
+            "description": "whether GET /games lists the game to other callers: by default true without an API key "
+            "and false with one (a key's games are listed only to that key); see docs/limits.md"
+        }
+    )
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
@@ -134,7 +140,9 @@ class SeatSchema(ma.Schema):
     kind = fields.String(required=True)
     name = fields.String(allow_none=True)
     level = fields.String(allow_none=True)
-    external_id = fields.String(allow_none=True)
+    external_id = fields.String(
+        allow_none=True, metadata={"description": "shown only to the API key that created the game, else null"}
+    )
     timed_out = fields.Boolean(allow_none=True, metadata={"description": "the seat ran out of time"})
     forfeited = fields.Boolean(allow_none=True, metadata={"description": "ranked last after running out"})
 

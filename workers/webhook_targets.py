@@ -226,7 +226,9 @@ class SendResult:
     status: int | None = None  # the receiver's HTTP status, when it answered
 
 
-def post(url: str, body: bytes, headers: dict[str, str], timeout: float, allow_private: bool | None = None) -> SendResult:
+def post(
+    url: str, body: bytes, headers: dict[str, str], timeout: float, allow_private: bool | None = None
+) -> SendResult:
     """POST ``body`` to ``url``: resolved and checked now, sent to the checked address, redirects not followed."""
     try:
         target = resolve(url, allow_private)

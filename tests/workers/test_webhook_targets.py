@@ -58,7 +58,9 @@ def test_each_refused_address_class_is_refused_at_registration(site, strict, url
 
 def test_a_host_name_is_resolved_and_its_addresses_checked(site, strict):  # noqa: F811
     runtime, client, key = site
-    response = client.post("/webhooks", json={"url": "http://localhost:9/x", "events": ["game.started"]}, headers=auth(key))
+    response = client.post(
+        "/webhooks", json={"url": "http://localhost:9/x", "events": ["game.started"]}, headers=auth(key)
+    )
     assert response.status_code == 422 and "loopback" in response.get_json()["detail"]
 
 
@@ -88,7 +90,9 @@ def test_a_public_address_is_accepted(site, strict):  # noqa: F811
 def test_the_operator_setting_allows_private_targets(site, monkeypatch):  # noqa: F811
     runtime, client, key = site
     monkeypatch.setenv(ALLOW_PRIVATE_SETTING, "1")
-    response = client.post("/webhooks", json={"url": "http://10.1.2.3/hook", "events": ["game.started"]}, headers=auth(key))
+    response = client.post(
+        "/webhooks", json={"url": "http://10.1.2.3/hook", "events": ["game.started"]}, headers=auth(key)
+    )
     assert response.status_code == 201
 
 
