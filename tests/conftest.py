@@ -17,6 +17,10 @@ REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/
 # The tests' webhook receivers listen on 127.0.0.1: the operator's setting that allows private targets
 # (tests/workers/test_webhook_targets.py turns it off to check each refused class).
 os.environ.setdefault("TRADEWINDS_WEBHOOK_ALLOW_PRIVATE", "1")
+# Every test client is one address (127.0.0.1) making thousands of requests a minute: the suite runs with
+# the per-address and per-seat limits out of the way, and tests/api/test_rate_limits.py sets its own.
+os.environ.setdefault("TRADEWINDS_RATE_LIMIT_ANONYMOUS", "0")
+os.environ.setdefault("TRADEWINDS_RATE_LIMIT_SEAT", "0")
 
 
 def redis_url_for_worker(worker_id: str) -> str:
