@@ -12,11 +12,12 @@ from flask import Response, g, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api import game_contract
+from api import bots, game_contract
 from api.app import Blueprint
 from api.common import caller_for, integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
+from api.ratelimit import address_bucket
 from api.schemas import (
     CreatedGameSchema,
     CreateGameSchema,
@@ -32,7 +33,7 @@ from api.schemas import (
 )
 from domain import registry
 from eventstore.base import Audience, StoredEvent
-from workers import clocks
+from workers import bot_tables, clocks
 from workers.games import LoadedGame, public_seats
 from workers.history import current_request
 
@@ -253,11 +254,22 @@ PAST_STATE_SCHEMA = PastStateSchema()
 class Games(MethodView):
     @blp.arguments(CREATE_GAME, example=CREATE_EXAMPLE)
     @blp.response(201, CREATED_GAME_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
+    @errors(
+        blp,
+        "unauthorized",
+        "unknown_game_type",
+        "invalid_seats",
+        "invalid_options",
+        "human_seat_required",
+        "too_many_bot_games",
+        "bot_capacity",
+    )
     @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
     def post(self, body):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
         key = integrator_key()
+        owner = bot_tables.owner_of(key.key_id if key else None, address_bucket(request.remote_addr or ""))
+        bots.admit(service(), body["seats"], owner)
         game, tokens = service().create_game(
             body["game_type"],
             body["seats"],
@@ -268,6 +280,7 @@ class Games(MethodView):
             clock=body.get("clock"),
             extra_metadata={"public": body["public"]} if "public" in body else None,
         )
+        bot_tables.register(service().store, game.info.stream, owner, body["seats"])
         return (
             {**game_body(game, None), "seat_tokens": tokens},
             201,

@@ -21,6 +21,9 @@ os.environ.setdefault("TRADEWINDS_WEBHOOK_ALLOW_PRIVATE", "1")
 # the per-address and per-seat limits out of the way, and tests/api/test_rate_limits.py sets its own.
 os.environ.setdefault("TRADEWINDS_RATE_LIMIT_ANONYMOUS", "0")
 os.environ.setdefault("TRADEWINDS_RATE_LIMIT_SEAT", "0")
+# likewise the caps on games with bot seats per address and key (tests/api/test_bot_limits.py sets its own)
+for _cap in ("TRADEWINDS_BOT_GAMES_PER_ADDRESS", "TRADEWINDS_BOT_GAMES_PER_KEY", "TRADEWINDS_BOT_GAMES_TOTAL"):
+    os.environ.setdefault(_cap, "0")
 
 
 def redis_url_for_worker(worker_id: str) -> str:

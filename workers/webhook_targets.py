@@ -171,18 +171,20 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self._address = address
 
     def connect(self) -> None:
-        self.sock = connect_to(self._address, self.port, self.timeout)
+        self.sock = connect_to(self._address, self.port, float(self.timeout or 5.0))
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=tls)
         self._address = address
+        self._tls = tls
 
     def connect(self) -> None:
-        raw = connect_to(self._address, self.port, self.timeout)
+        raw = connect_to(self._address, self.port, float(self.timeout or 5.0))
         try:
-            self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+            self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
         except BaseException:
             raw.close()
             raise
