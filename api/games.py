@@ -298,8 +298,8 @@ class Games(MethodView):
             }
         },
     )
-    @errors(blp)
-    @blp.doc(operationId="listGames")
+    @errors(blp, "unauthorized")
+    @blp.doc(operationId="listGames", security=[{"apiKey": []}, {}])
     def get(self, query):
         """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)
 

@@ -106,3 +106,8 @@ def test_the_memory_store_lists_by_the_same_rules(client, runtime):
     assert listed(client) == {anonymous}
     assert listed(client, auth(one)) == {anonymous, private, public}
     assert hidden not in listed(client, auth(one))
+
+
+def test_an_unknown_key_is_refused_rather_than_listed_as_anonymous(client):
+    response = client.get("/games", headers=auth("twk_" + "x" * 43))
+    assert response.status_code == 401 and response.get_json()["code"] == "unauthorized"
