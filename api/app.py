@@ -151,11 +151,12 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
 
     game_contract.register_components(api.spec)
 
-    from api import ratelimit
+    from api import bots, ratelimit
 
     conventions.install(app)
 
     ratelimit.install(app, int(os.environ.get("TRADEWINDS_RATE_LIMIT", "600")))
+    bots.install(app)
 
     @app.errorhandler(ApiError)
     def handle_api_error(exc: ApiError):

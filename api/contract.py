@@ -18,7 +18,7 @@ from api.errors import CODES, PROBLEM_CONTENT_TYPE
 API_VERSION_HEADER = "API-Version"
 CODES_KEY = "x-problem-codes"
 
-# every operation: the Accept header, the per-key rate limit and a store outage
+# every operation: the Accept header, the rate limits and a store outage
 ALWAYS = ("not_acceptable", "rate_limited", "unavailable")
 WITH_INPUT = ("invalid_request",)  # a path, query or header parameter, or a body
 WITH_BODY = ("invalid_request", "payload_too_large", "unsupported_media_type")
@@ -33,10 +33,11 @@ def _header(description: str, required: bool = False, schema: dict | None = None
 VERSION_HEADER = _header("the API version that answered (semantic versioning; see info.version)", True)
 RATE_HEADERS = {
     "RateLimit-Policy": _header(
-        'requests with an API key: the quota policy, e.g. `"key";q=600;w=60` (IETF draft RateLimit header fields)'
+        "the quota policies this request counted against (IETF draft RateLimit header fields): `key` (an API "
+        'key), `addr` (the client address, without a key) and `seat` (a seat token), e.g. `"key";q=600;w=60`'
     ),
     "RateLimit": _header(
-        'requests with an API key: what is left, e.g. `"key";r=598;t=41` '
+        'what is left of each policy, e.g. `"addr";r=598;t=41, "seat";r=290;t=41` '
         "(remaining requests, seconds to the window's end)"
     ),
 }

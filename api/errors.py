@@ -176,10 +176,44 @@ CODES: dict[str, Code] = {
     ),
     "rate_limited": Code(
         429,
-        "Too many requests for this API key",
+        "Too many requests",
         (
-            "The API key used up its requests for the current window; `Retry-After` says when to retry and the "
-            "`RateLimit` header how much is left."
+            "The caller (an API key, a seat token, or without a token the client address) used up its requests "
+            "for the current window; `Retry-After` says when to retry and the `RateLimit` header how much is left."
+        ),
+    ),
+    "too_many_bot_games": Code(
+        429,
+        "Too many active bot games for this caller",
+        (
+            "Games with bot seats are capped per API key and, without a key, per client address, counting the "
+            "caller's games that have not ended. Finish, resign or abort one first, or retry after `Retry-After`."
+        ),
+    ),
+    "bot_capacity": Code(
+        503,
+        "The server's bot budget is used up",
+        (
+            "The server runs at most a configured number of games with bot seats at once, whoever created them. "
+            "Retry after `Retry-After` seconds."
+        ),
+    ),
+    "human_seat_required": Code(
+        403,
+        "A game without a key needs a human seat",
+        (
+            "Without an integrator API key a game must have at least one human seat: a game of bots only runs "
+            "entirely on the server's processors with nobody pacing it, and a client address is too cheap to "
+            "change for a per-address cap to bound that. Integrators create bot-only games with their key."
+        ),
+    ),
+    "webhook_target_refused": Code(
+        422,
+        "The webhook URL is not an acceptable target",
+        (
+            "Webhooks go to public addresses only: the URL's host does not resolve, or resolves to a loopback, "
+            "private, link-local, multicast, reserved or unspecified address (IPv4 or IPv6, including IPv4-mapped "
+            "addresses). `detail` names the address class."
         ),
     ),
     "request_line_too_long": Code(

@@ -8,15 +8,16 @@ import re
 from typing import Any
 
 import marshmallow as ma
-from flask import Response, request, url_for
+from flask import Response, g, request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api import game_contract
+from api import bots, game_contract
 from api.app import Blueprint
 from api.common import caller_for, integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
+from api.ratelimit import address_bucket
 from api.schemas import (
     CreatedGameSchema,
     CreateGameSchema,
@@ -31,8 +32,8 @@ from api.schemas import (
     SubmitSchema,
 )
 from domain import registry
-from eventstore.base import StoredEvent
-from workers import clocks, facts
+from eventstore.base import Audience, StoredEvent
+from workers import bot_tables, clocks, facts
 from workers.games import LoadedGame, public_seats
 from workers.history import current_request
 
@@ -102,6 +103,25 @@ class MoveHeadersSchema(ma.Schema):
 
 
 # --------------------------------------------------------------------------- helpers
+def caller_key():
+    """The request's API key (looked up once per request), or None."""
+    if "caller_key" not in g:
+        g.caller_key = integrator_key()
+    return g.caller_key
+
+
+def seats_for(metadata: dict[str, Any], now: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """A game's public seats as this caller may see them: `external_id` only for the key that created the game.
+    ``now``: the seats as they play now (after resignations, from the game's facts), else as created."""
+    seats = public_seats({"seats": now} if now is not None else metadata)
+    creator = metadata.get("created_by")
+    key = caller_key() if creator is not None else None
+    if key is None or key.key_id != creator:
+        for seat in seats:
+            seat["external_id"] = None
+    return seats
+
+
 def caller_seat(game: LoadedGame) -> int | None:
     return caller_for(game.info).seat
 
@@ -122,7 +142,7 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": public_seats({"seats": game.seats}),
+        "seats": seats_for(info.metadata, game.seats),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -235,11 +255,22 @@ PAST_STATE_SCHEMA = PastStateSchema()
 class Games(MethodView):
     @blp.arguments(CREATE_GAME, example=CREATE_EXAMPLE)
     @blp.response(201, CREATED_GAME_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
+    @errors(
+        blp,
+        "unauthorized",
+        "unknown_game_type",
+        "invalid_seats",
+        "invalid_options",
+        "human_seat_required",
+        "too_many_bot_games",
+        "bot_capacity",
+    )
     @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
     def post(self, body):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
         key = integrator_key()
+        owner = bot_tables.owner_of(key.key_id if key else None, address_bucket(request.remote_addr or ""))
+        bots.admit(service(), body["seats"], owner)
         game, tokens = service().create_game(
             body["game_type"],
             body["seats"],
@@ -250,7 +281,9 @@ class Games(MethodView):
             clock=body.get("clock"),
             on_resign=body["on_resign"],
             resign_level=body.get("resign_level"),
+            extra_metadata={"public": body["public"]} if "public" in body else None,
         )
+        bot_tables.register(service().store, game.info.stream, owner, body["seats"])
         return (
             {**game_body(game, None), "seat_tokens": tokens},
             201,
@@ -268,12 +301,17 @@ class Games(MethodView):
             }
         },
     )
-    @errors(blp)
-    @blp.doc(operationId="listGames")
+    @errors(blp, "unauthorized")
+    @blp.doc(operationId="listGames", security=[{"apiKey": []}, {}])
     def get(self, query):
-        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)"""
+        """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)
+
+        Without an API key: the public games created without one. With a key: its own games and every public
+        game. A game created with a key is public only when created with `public: true` (docs/limits.md)."""
         limit = query["limit"]
+        key = caller_key()
         infos = service().store.list_streams(
+            audience=Audience(key.key_id if key else None),
             game_type=query.get("game_type"),
             status=query.get("status"),
             limit=limit + 1,
@@ -295,7 +333,7 @@ class Games(MethodView):
                     "status": info.status,
                     "version": info.version,
                     "created_at": info.created_at,
-                    "seats": public_seats(info.metadata),
+                    "seats": seats_for(info.metadata),
                 }
                 for info in infos
             ],

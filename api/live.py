@@ -22,6 +22,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
+from api.bots import looked
 from api.common import caller_for, service
 from api.contract import errors
 from api.errors import ApiError
@@ -265,6 +266,7 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                         return
                 if now - last_beat >= HEARTBEAT_SECONDS:
                     last_beat = now
+                    looked(follower.svc, follower.game_id)  # a follower still there watches the table
                     yield ": keep-alive\n\n" if fmt == "sse" else "\n"
     finally:
         slot.release()

@@ -1,85 +1,202 @@
-"""Per-API-key rate limits: a fixed one-minute window, counted in Redis when configured, else in-process.
+"""Rate limits for every caller: API keys, seat tokens and, without a key, the client address.
 
-Over the limit a request gets 429 with ``Retry-After`` (seconds to the next window). Every request with an
-API key carries ``RateLimit-Policy`` and ``RateLimit`` (the IETF draft header fields). Seat tokens and
-anonymous requests are not limited here (put a reverse proxy in front for that).
+Each policy is a fixed one-minute window counted with the ``limits`` library, in Redis when the server has
+one (shared by every ``serve`` process) and in the process otherwise:
+
+- ``key``: a request with an integrator API key counts against that key (``TRADEWINDS_RATE_LIMIT``);
+- ``addr``: every request without a key counts against its client address (``TRADEWINDS_RATE_LIMIT_ANONYMOUS``;
+  IPv6 clients by their /64 network, as one subscriber usually holds a whole /64);
+- ``seat``: a request with a seat token also counts against that token (``TRADEWINDS_RATE_LIMIT_SEAT``).
+
+Over a limit a request gets 429 ``rate_limited`` with ``Retry-After`` (seconds to the next window). Responses
+carry ``RateLimit-Policy`` and ``RateLimit`` (the IETF draft header fields) naming each policy that applied.
+A limit of 0 turns that policy off. Health and metrics paths are not limited.
+
+The client address is the peer's, unless ``TRADEWINDS_TRUSTED_PROXIES`` says which proxies' ``X-Forwarded-For``
+to believe: a number (that many proxies in front, werkzeug's ``ProxyFix``) or a comma-separated list of
+addresses and networks (the right-most address of the header not among them is the client). Without it the
+header is ignored, so a client cannot choose its own address.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
+import ipaddress
+import logging
+import os
 import time
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, request
+from limits import RateLimitItemPerMinute, storage, strategies
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.common import bearer_token
 from api.errors import ApiError
 from workers.apikeys import is_api_key
 
+log = logging.getLogger(__name__)
+
 WINDOW = 60
-POLICY = "key"  # the policy's name in the RateLimit header fields (draft-ietf-httpapi-ratelimit-headers)
+UNLIMITED_PATHS = ("/health", "/livez", "/readyz", "/metrics")  # probes and scrapers, from the operator's side
+SETTINGS = {  # app.config name: (environment variable, default requests a minute)
+    "RATE_LIMIT_PER_MINUTE": ("TRADEWINDS_RATE_LIMIT", 600),
+    "RATE_LIMIT_ANONYMOUS_PER_MINUTE": ("TRADEWINDS_RATE_LIMIT_ANONYMOUS", 600),
+    "RATE_LIMIT_SEAT_PER_MINUTE": ("TRADEWINDS_RATE_LIMIT_SEAT", 300),
+}
+POLICY_SETTING = {
+    "key": "RATE_LIMIT_PER_MINUTE",
+    "addr": "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
+    "seat": "RATE_LIMIT_SEAT_PER_MINUTE",
+}
+WHO = {"key": "this API key", "addr": "this client address", "seat": "this seat token"}
 
 
-class LocalCounter:
-    def __init__(self) -> None:
-        self._counts: dict[tuple[str, int], int] = {}
-        self._lock = threading.Lock()
-
-    def hit(self, key: str, window: int) -> int:
-        with self._lock:
-            for old in [k for k in self._counts if k[1] < window]:
-                del self._counts[old]
-            self._counts[(key, window)] = self._counts.get((key, window), 0) + 1
-            return self._counts[(key, window)]
+def setting(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
 
 
-class RedisCounter:
-    def __init__(self, redis) -> None:
-        self.redis = redis
+# --------------------------------------------------------------------------------------- client address
+class TrustedNetworks:
+    """WSGI middleware: the client is the right-most X-Forwarded-For address not in a trusted network,
+    believed only when the peer itself is in one."""
 
-    def hit(self, key: str, window: int) -> int:
-        name = f"tradewinds:rate:{key}:{window}"
-        pipe = self.redis.pipeline()
-        pipe.incr(name)
-        pipe.expire(name, WINDOW * 2)
-        return pipe.execute()[0]
+    def __init__(self, app: Any, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> None:
+        self.app = app
+        self.networks = networks
+
+    def trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address.strip().strip("[]"))
+        except ValueError:
+            return False
+        return any(ip in net for net in self.networks if net.version == ip.version)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        peer = environ.get("REMOTE_ADDR", "")
+        forwarded = environ.get("HTTP_X_FORWARDED_FOR", "")
+        if forwarded and self.trusted(peer):
+            client = peer
+            for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+                client = hop
+                if not self.trusted(hop):
+                    break
+            environ["werkzeug.proxy_fix.orig"] = {"REMOTE_ADDR": peer}
+            environ["REMOTE_ADDR"] = client
+        return self.app(environ, start_response)
 
 
-def install(app: Flask, limit_per_minute: int) -> None:
-    app.config.setdefault("RATE_LIMIT_PER_MINUTE", limit_per_minute)
+def trusted_proxies(app: Flask, value: str | None) -> None:
+    """Wrap the app for the trusted-proxies setting: a count, or addresses and networks."""
+    value = (value or "").strip()
+    if not value:
+        return
+    if value.isdigit():
+        if int(value) > 0:
+            app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(value))  # type: ignore[method-assign]
+        return
+    try:
+        networks = [ipaddress.ip_network(part.strip(), strict=False) for part in value.split(",") if part.strip()]
+    except ValueError as exc:
+        raise ValueError(f"TRADEWINDS_TRUSTED_PROXIES: {exc}") from None
+    app.wsgi_app = TrustedNetworks(app.wsgi_app, networks)  # type: ignore[method-assign]
+
+
+def address_bucket(address: str) -> str:
+    """The bucket of a client address: itself for IPv4, its /64 for IPv6."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+# ---------------------------------------------------------------------------------------------- limits
+@dataclass
+class Outcome:
+    policy: str
+    limit: int
+    remaining: int
+    reset: int
+
+
+class Limiter:
+    def __init__(self, redis_url: str | None) -> None:
+        uri = redis_url if redis_url else "memory://"
+        options = {"socket_connect_timeout": 1, "socket_timeout": 2} if redis_url else {}
+        self.storage = storage.storage_from_string(uri, **options)
+        self.strategy = strategies.FixedWindowRateLimiter(self.storage)
+
+    def hit(self, policy: str, identity: str, limit: int) -> Outcome:
+        item = RateLimitItemPerMinute(limit, namespace="tradewinds")
+        allowed = self.strategy.hit(item, policy, identity)
+        stats = self.strategy.get_window_stats(item, policy, identity)
+        reset = max(1, int(stats.reset_time - time.time() + 0.999))
+        return Outcome(policy, limit, stats.remaining if allowed else -1, reset)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+def install(app: Flask, limit_per_minute: int | None = None) -> None:
+    """Count every request against its policies; ``limit_per_minute`` is the key policy's default when
+    neither the app's config nor the environment sets it."""
+    for name, (env, default) in SETTINGS.items():
+        if name == "RATE_LIMIT_PER_MINUTE" and limit_per_minute is not None:
+            default = limit_per_minute
+        app.config.setdefault(name, setting(env, default))
+    trusted_proxies(app, os.environ.get("TRADEWINDS_TRUSTED_PROXIES"))
     rt = app.extensions["tradewinds"]
-    redis = getattr(rt.dispatcher, "redis", None)
-    counter = RedisCounter(redis) if redis is not None else LocalCounter()
+    limiter = Limiter(rt.redis_url)
+    app.extensions["tradewinds_limiter"] = limiter
 
     @app.before_request
     def limit():
+        if request.method == "OPTIONS" or request.path.startswith(UNLIMITED_PATHS):
+            return None
         try:
             token = bearer_token()
         except ApiError:
-            return None  # malformed headers are answered by the endpoint
-        if token is None or not is_api_key(token):
-            return None
-        limit = current_app.config["RATE_LIMIT_PER_MINUTE"]
-        now = time.time()
-        window = int(now // WINDOW)
-        key_id = hashlib.sha256(token.encode()).hexdigest()[:16]
-        used = counter.hit(key_id, window)
-        reset = max(1, int((window + 1) * WINDOW - now))
-        g.rate_limit = (limit, max(0, limit - used), reset)
-        if used > limit:
+            token = None  # a malformed header is answered by the endpoint; the address still counts
+        if token is not None and is_api_key(token):
+            checks = [("key", digest(token))]
+        else:
+            checks = [("addr", address_bucket(request.remote_addr or ""))]
+            if token is not None:
+                checks.append(("seat", digest(token)))
+        outcomes = []
+        for policy, identity in checks:
+            quota = int(current_app.config[POLICY_SETTING[policy]])
+            if quota <= 0:
+                continue
+            try:
+                outcomes.append(limiter.hit(policy, identity, quota))
+            except Exception as exc:  # the counter's store is away: serve rather than refuse everyone
+                log.warning("rate limit not counted (%s): %s", policy, type(exc).__name__)
+        g.rate_limit = outcomes
+        refused = [o for o in outcomes if o.remaining < 0]
+        if refused:
+            worst = max(refused, key=lambda o: o.reset)
             raise ApiError(
                 "rate_limited",
-                f"this API key may make {limit} requests a minute; retry in {reset} s",
-                headers={"Retry-After": str(reset)},
+                f"{WHO[worst.policy]} may make {worst.limit} requests a minute; retry in {worst.reset} s",
+                headers={"Retry-After": str(worst.reset)},
             )
         return None
 
     @app.after_request
     def rate_headers(response):
-        state = g.get("rate_limit")
-        if state is not None:
-            limit, remaining, reset = state
-            response.headers["RateLimit-Policy"] = f'"{POLICY}";q={limit};w={WINDOW}'
-            response.headers["RateLimit"] = f'"{POLICY}";r={remaining};t={reset}'
+        outcomes = g.get("rate_limit")
+        if outcomes:
+            response.headers["RateLimit-Policy"] = ", ".join(f'"{o.policy}";q={o.limit};w={WINDOW}' for o in outcomes)
+            response.headers["RateLimit"] = ", ".join(
+                f'"{o.policy}";r={max(0, o.remaining)};t={o.reset}' for o in outcomes
+            )
         return response

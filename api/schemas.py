@@ -134,6 +134,12 @@ class CreateGameSchema(ma.Schema):
         validate=validate.OneOf(list(BOT_LEVELS)),
         metadata={"description": "the bot level that takes over a seat that resigns when on_resign is bot"},
     )
+    public = StrictBoolean(
+        metadata={
+            "description": "whether GET /games lists the game to other callers: by default true without an API key "
+            "and false with one (a key's games are listed only to that key); see docs/limits.md"
+        }
+    )
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
@@ -146,7 +152,9 @@ class SeatSchema(ma.Schema):
     kind = fields.String(required=True)
     name = fields.String(allow_none=True)
     level = fields.String(allow_none=True)
-    external_id = fields.String(allow_none=True)
+    external_id = fields.String(
+        allow_none=True, metadata={"description": "shown only to the API key that created the game, else null"}
+    )
     timed_out = fields.Boolean(allow_none=True, metadata={"description": "the seat ran out of time"})
     forfeited = fields.Boolean(allow_none=True, metadata={"description": "ranked last after running out"})
     resigned = fields.String(

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import marshmallow as ma
 from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.app import Blueprint
-from api.common import service
+from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
 from api.schemas import BOT_LEVELS, ClockSchema, game_type_field, name_field
@@ -131,7 +133,13 @@ class LeaderboardQuerySchema(ma.Schema):
 
 class LeaderboardRowSchema(ma.Schema):
     rank = fields.Integer(required=True)
-    player = fields.String(required=True, metadata={"description": "<key id>/<external id>, or bot:<level>"})
+    player = fields.String(
+        required=True,
+        metadata={
+            "description": "<key id>/<external id> (for other callers than that key, <key id>/~<digest of the "
+            "external id>: stable, but not the id), or bot:<level>"
+        },
+    )
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
     ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma; the sort key"})
@@ -243,8 +251,8 @@ class TableSeatTokens(MethodView):
 class Leaderboard(MethodView):
     @blp.arguments(LeaderboardQuerySchema, location="query")
     @blp.response(200, LeaderboardSchema)
-    @errors(blp, "unknown_game_type")
-    @blp.doc(operationId="getLeaderboard")
+    @errors(blp, "unauthorized", "unknown_game_type")
+    @blp.doc(operationId="getLeaderboard", security=[{"apiKey": []}, {}])
     def get(self, query, game_type):
         """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""
         if game_type not in registry.names():
@@ -255,5 +263,18 @@ class Leaderboard(MethodView):
         return {
             "game_type": game_type,
             "games": len(docs),
-            "rows": [{"rank": i + 1, **row.to_dict()} for i, row in enumerate(rows)],
+            "rows": [
+                {"rank": i + 1, **row.to_dict(), "player": shown_player(row.player)} for i, row in enumerate(rows)
+            ],
         }
+
+
+def shown_player(player: str) -> str:
+    """A leaderboard's player id as this caller may see it: an external id only to the key that set it."""
+    site, slash, rest = player.partition("/")
+    if not slash:
+        return player  # bot:<level>, guest:<name>
+    key = integrator_key()
+    if key is not None and key.key_id == site:
+        return player
+    return f"{site}/~{hashlib.sha256(rest.encode()).hexdigest()[:16]}"

@@ -13,7 +13,7 @@ from api.app import Blueprint
 from api.common import integrator_key, runtime
 from api.contract import errors
 from api.errors import ApiError
-from workers import webhooks
+from workers import webhook_targets, webhooks
 from workers.sweeper import work_item
 
 blp = Blueprint(
@@ -26,7 +26,7 @@ blp = Blueprint(
 KEY_AUTH = [{"apiKey": []}]
 
 
-URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"
+URL_PATTERN = r"^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?(/[!-~]*)?$"
 
 
 class SubscriptionRequestSchema(ma.Schema):
@@ -61,7 +61,16 @@ class SubscriptionListSchema(ma.Schema):
 
 class AttemptSchema(ma.Schema):
     at = fields.String(required=True)
-    outcome = fields.String(required=True)
+    outcome = fields.String(
+        required=True,
+        metadata={
+            "description": "a short category: "
+            + ", ".join(f"`{c}`" for c in webhook_targets.CATEGORIES)
+            + " (`blocked_target`: the host now resolves to an address webhooks may not go to; `redirect`: a 3xx "
+            "answer, never followed)"
+        },
+    )
+    status = fields.Integer(metadata={"description": "the receiver's HTTP status, when it answered"})
     redelivery = fields.Boolean()
 
 
@@ -117,11 +126,18 @@ class Subscriptions(MethodView):
     @key_required
     @blp.arguments(SubscriptionRequestSchema)
     @blp.response(201, SubscriptionSchema)
-    @errors(blp, "unauthorized")
+    @errors(blp, "unauthorized", "webhook_target_refused")
     @blp.doc(operationId="createWebhook", security=KEY_AUTH)
     def post(self, body):
-        """Subscribe a URL to event kinds; the response holds the signing secret (shown once)"""
+        """Subscribe a URL to event kinds; the response holds the signing secret (shown once)
+
+        The URL's host must resolve to public addresses only (checked now and again before every send);
+        redirects are never followed."""
         key = require_key()
+        try:
+            webhook_targets.resolve(body["url"])
+        except webhook_targets.TargetRefused as exc:
+            raise ApiError("webhook_target_refused", exc.detail) from None
         sub = webhooks.create_subscription(runtime().store, key.key_id, body["url"], body["events"], body.get("secret"))
         return (
             webhooks.describe(sub, with_secret=True),

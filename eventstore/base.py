@@ -121,6 +121,30 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class Audience:
+    """Whom a listing of streams is for: an integrator's key (``key_id``), or an anonymous caller (``None``).
+
+    The visibility rules (docs/limits.md): a stream's metadata names its creator (``created_by``, a key id or
+    null) and may say ``public``. A stream is public when ``public`` says so; without it, streams created
+    without a key are public and those created with a key are not. An anonymous caller is listed the public
+    streams created without a key; a key is listed its own streams and every public one."""
+
+    key_id: str | None = None
+
+
+def is_public(metadata: dict[str, Any]) -> bool:
+    public = metadata.get("public")
+    return metadata.get("created_by") is None if public is None else bool(public)
+
+
+def listed_to(metadata: dict[str, Any], audience: Audience) -> bool:
+    creator = metadata.get("created_by")
+    if audience.key_id is None:
+        return creator is None and is_public(metadata)
+    return creator == audience.key_id or is_public(metadata)
+
+
+@dataclass(frozen=True)
 class StreamInfo:
     stream: str
     game_type: str
@@ -218,9 +242,11 @@ class EventStore(Protocol):
         offset: int = 0,
         newest_first: bool = False,
         before: str | None = None,
+        audience: Audience | None = None,
     ) -> list[StreamInfo]:
         """Streams in creation order, or newest first; ``before``: only those that come after the stream of that
-        id in this order (the cursor of the next page). An unknown ``before`` lists nothing."""
+        id in this order (the cursor of the next page). An unknown ``before`` lists nothing. ``audience``: only
+        the streams listed to that caller (``listed_to``); all of them without one."""
         ...
 
     def update_stream(

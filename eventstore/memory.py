@@ -26,6 +26,7 @@ from eventstore._common import (
 from eventstore.base import (
     GENESIS_HASH,
     ArchivedEvent,
+    Audience,
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
@@ -39,6 +40,7 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
     genesis_hash,
+    listed_to,
 )
 from eventstore.outbox import OutboxEntry, check_outbox, next_lease
 from eventstore.verify import verify_events
@@ -122,6 +124,7 @@ class MemoryStore:
         offset: int = 0,
         newest_first: bool = False,
         before: str | None = None,
+        audience: Audience | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         with self._lock:
@@ -133,7 +136,9 @@ class MemoryStore:
             found = [
                 s.info
                 for s in (self._streams[name] for name in ordered)
-                if (game_type is None or s.info.game_type == game_type) and (status is None or s.info.status == status)
+                if (game_type is None or s.info.game_type == game_type)
+                and (status is None or s.info.status == status)
+                and (audience is None or listed_to(s.info.metadata, audience))
             ]
             return [_copy_info(info) for info in found[offset : offset + limit]]
 

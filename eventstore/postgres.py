@@ -50,6 +50,7 @@ from eventstore._common import (
 )
 from eventstore.base import (
     ArchivedEvent,
+    Audience,
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
@@ -286,8 +287,16 @@ class PostgresStore(PostgresOutbox):
         offset: int = 0,
         newest_first: bool = False,
         before: str | None = None,
+        audience: Audience | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
+        creator, public = "(metadata->>'created_by')", "(metadata->>'public')::boolean"
+        if audience is None:
+            listed = ""
+        elif audience.key_id is None:
+            listed = f" AND {creator} IS NULL AND coalesce({public}, true)"
+        else:
+            listed = f" AND ({creator} = %(k)s OR coalesce({public}, {creator} IS NULL))"
         with self._connection() as conn:
             order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
             rows = conn.execute(
@@ -295,8 +304,8 @@ class PostgresStore(PostgresOutbox):
                 " WHERE (%(g)s::text IS NULL OR game_type = %(g)s) AND (%(s)s::text IS NULL OR status = %(s)s)"
                 f" AND (%(b)s::text IS NULL OR seq {cmp}"
                 " coalesce((SELECT seq FROM event_streams WHERE stream = %(b)s), -1))"
-                f" ORDER BY seq {order} LIMIT %(l)s OFFSET %(o)s",
-                {"g": game_type, "s": status, "l": limit, "o": offset, "b": before},
+                f"{listed} ORDER BY seq {order} LIMIT %(l)s OFFSET %(o)s",
+                {"g": game_type, "s": status, "l": limit, "o": offset, "b": before, "k": audience and audience.key_id},
             ).fetchall()
         return [_row_info(row) for row in rows]
 

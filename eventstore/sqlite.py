@@ -32,6 +32,7 @@ from eventstore._common import (
 )
 from eventstore.base import (
     ArchivedEvent,
+    Audience,
     AuditReport,
     DuplicateIdempotencyKey,
     IdempotencyRecord,
@@ -286,14 +287,25 @@ class SqliteStore(SqliteOutbox):
         offset: int = 0,
         newest_first: bool = False,
         before: str | None = None,
+        audience: Audience | None = None,
     ) -> list[StreamInfo]:
         check_paging(limit, offset)
         order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
+        creator, public = "json_extract(metadata, '$.created_by')", "json_extract(metadata, '$.public')"
+        if audience is None:
+            listed = ""
+        elif audience.key_id is None:
+            listed = f" AND {creator} IS NULL AND coalesce({public}, 1) = 1"
+        else:
+            listed = f" AND ({creator} = ?6 OR coalesce({public}, {creator} IS NULL) = 1)"
+        params: tuple[Any, ...] = (game_type, status, limit, offset, before)
+        if audience is not None and audience.key_id is not None:
+            params += (audience.key_id,)
         rows = self._conn().execute(
             f"SELECT {_STREAM_COLUMNS} FROM streams WHERE (?1 IS NULL OR game_type = ?1) AND (?2 IS NULL OR status = ?2)"
             f" AND (?5 IS NULL OR rowid {cmp} coalesce((SELECT rowid FROM streams WHERE stream = ?5), -1))"
-            f" ORDER BY rowid {order} LIMIT ?3 OFFSET ?4",
-            (game_type, status, limit, offset, before),
+            f"{listed} ORDER BY rowid {order} LIMIT ?3 OFFSET ?4",
+            params,
         )
         return [_row_info(row) for row in rows]
 

@@ -14,6 +14,17 @@ from tests.support.services import require_service, scratch_postgres_database
 
 REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
+# The tests' webhook receivers listen on 127.0.0.1: the operator's setting that allows private targets
+# (tests/workers/test_webhook_targets.py turns it off to check each refused class).
+os.environ.setdefault("TRADEWINDS_WEBHOOK_ALLOW_PRIVATE", "1")
+# Every test client is one address (127.0.0.1) making thousands of requests a minute: the suite runs with
+# the per-address and per-seat limits out of the way, and tests/api/test_rate_limits.py sets its own.
+os.environ.setdefault("TRADEWINDS_RATE_LIMIT_ANONYMOUS", "0")
+os.environ.setdefault("TRADEWINDS_RATE_LIMIT_SEAT", "0")
+# likewise the caps on games with bot seats per address and key (tests/api/test_bot_limits.py sets its own)
+for _cap in ("TRADEWINDS_BOT_GAMES_PER_ADDRESS", "TRADEWINDS_BOT_GAMES_PER_KEY", "TRADEWINDS_BOT_GAMES_TOTAL"):
+    os.environ.setdefault(_cap, "0")
+
 
 def redis_url_for_worker(worker_id: str) -> str:
     """Parallel test processes (pytest-xdist) each get a Redis database of their own: 15, 14, ..."""

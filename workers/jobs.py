@@ -47,6 +47,10 @@ def play_bot_turn(game_id: str, expected_version: int, expected_generation: int 
     bots = game.bot_seats_to_act()
     if not bots:
         return "no bot to act"
+    from workers import bot_tables
+
+    if bot_tables.pause_if_idle(service.store, game_id, game.version, game.generation):
+        return "paused"  # nobody watches: the next look at the game resumes it
     seat = bots[0]
     level = game.seats[seat]["level"]
     seed = game.info.metadata["seed"]

@@ -20,13 +20,12 @@ import json
 import logging
 import secrets
 import time
-import urllib.error
-import urllib.request
 import uuid
 from typing import Any
 
 from eventstore._common import utc_now_iso
-from workers import clocks, facts
+from eventstore.base import EventStore
+from workers import clocks, facts, webhook_targets
 from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
@@ -45,6 +44,7 @@ BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
 BACKOFF_CAP = 600.0
 TIMEOUT = 5.0  # seconds a receiver may take to answer one send
 SENDS_PER_JOB = 20  # a longer queue continues in the next job, so no job holds its lock for long
+Doc = dict[str, Any]  # a stored document: a subscription or a queued delivery
 WEBHOOK_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
 
 
@@ -63,8 +63,8 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
 
 
 # ------------------------------------------------------------------------------ subscriptions
-def create_subscription(store, key_id: str, url: str, kinds: list[str], secret: str | None = None) -> dict:
-    sub = {
+def create_subscription(store: EventStore, key_id: str, url: str, kinds: list[str], secret: str | None = None) -> Doc:
+    sub: Doc = {
         "id": "wh_" + uuid.uuid4().hex[:20],
         "key_id": key_id,
         "url": url,
@@ -80,27 +80,27 @@ def create_subscription(store, key_id: str, url: str, kinds: list[str], secret: 
     return sub
 
 
-def subscriptions_for(store, key_id: str) -> list[dict]:
+def subscriptions_for(store: EventStore, key_id: str) -> list[Doc]:
     return [doc for _, doc in store.list_documents(SUBSCRIPTIONS, limit=10_000) if doc["key_id"] == key_id]
 
 
-def get_subscription(store, sub_id: str) -> dict | None:
+def get_subscription(store: EventStore, sub_id: str) -> Doc | None:
     return store.get_document(SUBSCRIPTIONS, sub_id)
 
 
-def delete_subscription(store, sub_id: str) -> None:
+def delete_subscription(store: EventStore, sub_id: str) -> None:
     store.delete_document(SUBSCRIPTIONS, sub_id)
 
 
-def deliveries(store, sub_id: str, limit: int = 100, offset: int = 0) -> list[dict]:
+def deliveries(store: EventStore, sub_id: str, limit: int = 100, offset: int = 0) -> list[Doc]:
     return [doc for _, doc in store.list_documents(queue_name(sub_id), limit=limit, offset=offset)]
 
 
 # ------------------------------------------------------------------------------------- emitting
-def enqueue_event(store, sub: dict, kind: str, data: dict, game_id: str | None = None) -> dict:
+def enqueue_event(store: EventStore, sub: Doc, kind: str, data: Doc, game_id: str | None = None) -> Doc:
     """Add one event to a subscription's ordered queue (keys sort in emission order)."""
     key = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
-    entry = {
+    entry: Doc = {
         "key": key,
         "id": "msg_" + uuid.uuid4().hex,
         "type": kind,
@@ -114,7 +114,7 @@ def enqueue_event(store, sub: dict, kind: str, data: dict, game_id: str | None =
     return entry
 
 
-def emit(store, key_id: str | None, kind: str, data: dict, game_id: str | None = None) -> list[str]:
+def emit(store: EventStore, key_id: str | None, kind: str, data: Doc, game_id: str | None = None) -> list[str]:
     """Queue an event for every subscription of this integrator that wants it; returns their ids."""
     if key_id is None:
         return []
@@ -218,7 +218,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     return sorted(touched)
 
 
-def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
+def turn_deadline(config: Doc | None, clock: Doc | None) -> str | None:
     if not config or not clock:
         return None
     flag = clocks.next_flag_fall(clock)
@@ -226,35 +226,34 @@ def turn_deadline(config: dict | None, clock: dict | None) -> str | None:
 
 
 # ------------------------------------------------------------------------------------ delivering
-def send(sub: dict, entry: dict, timeout: float = TIMEOUT) -> tuple[bool, str]:
+def send(sub: Doc, entry: Doc, timeout: float = TIMEOUT) -> webhook_targets.SendResult:
+    """One signed POST; its outcome is a short category
+    (``workers.webhook_targets.CATEGORIES``): the target is resolved and checked again, redirects are not
+    followed, and no socket message is kept."""
     body = json.dumps(
         {"type": entry["type"], "timestamp": entry["timestamp"], "data": entry["data"]},
         separators=(",", ":"),
         sort_keys=True,
     )
     timestamp = int(time.time())
-    request = urllib.request.Request(
-        sub["url"],
-        data=body.encode(),
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "Tradewinds-Webhooks/1",
-            "webhook-id": entry["id"],
-            "webhook-timestamp": str(timestamp),
-            "webhook-signature": sign(sub["secret"], entry["id"], timestamp, body),
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return 200 <= response.status < 300, f"HTTP {response.status}"
-    except urllib.error.HTTPError as exc:
-        return False, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return False, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Tradewinds-Webhooks/1",
+        "webhook-id": entry["id"],
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign(sub["secret"], entry["id"], timestamp, body),
+    }
+    return webhook_targets.post(sub["url"], body.encode(), headers, timeout)
 
 
-def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
+def attempt_record(result: webhook_targets.SendResult, **extra: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"at": utc_now_iso(), "outcome": result.outcome, **extra}
+    if result.status is not None:
+        record["status"] = result.status
+    return record
+
+
+def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
     """Send a subscription's pending events in order; returns (sent, seconds until a retry or None).
 
     After ``max_sends`` sends it stops and returns a retry in 0 s (the rest goes in the next job)."""
@@ -272,9 +271,9 @@ def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) 
                 continue
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
-            ok, outcome = send(sub, entry)
-            entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome})
-            if not ok:
+            result = send(sub, entry)
+            entry["attempts"].append(attempt_record(result))
+            if not result.ok:
                 sub["failures"] += 1
                 delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (sub["failures"] - 1))
                 entry["status"] = "retrying"
@@ -292,23 +291,23 @@ def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) 
         store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
 
 
-def find_delivery(store, sub_id: str, message_id: str) -> dict | None:
+def find_delivery(store: EventStore, sub_id: str, message_id: str) -> Doc | None:
     for _, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
             return entry
     return None
 
 
-def redeliver(store, sub_id: str, message_id: str) -> dict | None:
+def redeliver(store: EventStore, sub_id: str, message_id: str) -> Doc | None:
     """Send one event again now, whatever its status (recorded in its attempts)."""
     sub = get_subscription(store, sub_id)
     if sub is None:
         return None
     for key, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
-            ok, outcome = send(sub, entry)
-            entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome, "redelivery": True})
-            if ok and entry["status"] != "delivered":
+            result = send(sub, entry)
+            entry["attempts"].append(attempt_record(result, redelivery=True))
+            if result.ok and entry["status"] != "delivered":
                 entry["status"] = "delivered"
                 entry["delivered_at"] = utc_now_iso()
             store.put_document(queue_name(sub_id), key, entry)
@@ -316,7 +315,7 @@ def redeliver(store, sub_id: str, message_id: str) -> dict | None:
     return None
 
 
-def describe(sub: dict, with_secret: bool = False) -> dict[str, Any]:
+def describe(sub: Doc, with_secret: bool = False) -> dict[str, Any]:
     out = {k: sub[k] for k in ("id", "url", "events", "created_at", "active", "failures")}
     if with_secret:
         out["secret"] = sub["secret"]

@@ -37,7 +37,7 @@ def client(app):
     return app.test_client()
 
 
-def create_secret_game(client, seats=2, rounds=2, bots=(), seed=7):
+def create_secret_game(client, seats=2, rounds=2, bots=(), seed=7, headers=None):
     body = {
         "game_type": "secret_numbers",
         "seats": [
@@ -47,9 +47,16 @@ def create_secret_game(client, seats=2, rounds=2, bots=(), seed=7):
         "options": {"rounds": rounds},
         "seed": seed,
     }
-    response = client.post("/games", json=body)
+    response = client.post("/games", json=body, headers=headers or {})
     assert response.status_code == 201, response.get_json()
     return response.get_json()
+
+
+def integrator(runtime) -> dict:
+    """The headers of a new integrator key (games of bots only need one)."""
+    from workers import apikeys
+
+    return auth(apikeys.create_key(runtime.store, "site")[1])
 
 
 def auth(token: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.conftest import auth, create_secret_game
+from tests.api.conftest import auth, create_secret_game, integrator
 
 
 def token_of(game, seat):
@@ -230,8 +230,8 @@ def test_past_state_replay(client):
     assert client.get(f"/games/{gid}/states/999").status_code == 404
 
 
-def test_bot_seats_play_without_human_input(client):
-    game = create_secret_game(client, seats=3, rounds=3, bots=("random", "easy", "random"))
+def test_bot_seats_play_without_human_input(client, runtime):
+    game = create_secret_game(client, seats=3, rounds=3, bots=("random", "easy", "random"), headers=integrator(runtime))
     final = client.get(f"/games/{game['id']}").get_json()
     assert final["status"] == "finished"
     assert game["seat_tokens"] == []

@@ -142,7 +142,7 @@ def test_the_creating_integrator_may_truncate_anywhere_even_a_finished_game(clie
     assert done["status"] == "done" and done["truncation"]["actor"].startswith("integrator:")
     after = client.get(f"/games/{created['id']}").get_json()
     assert after["status"] == "active" and after["result"] is None
-    listed = {g["id"]: g["status"] for g in client.get("/games").get_json()["games"]}
+    listed = {g["id"]: g["status"] for g in client.get("/games", headers=auth(key)).get_json()["games"]}
     assert listed[created["id"]] == "active"
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from api.app import create_app
-from tests.api.conftest import auth, create_secret_game
+from tests.api.conftest import auth, create_secret_game, integrator
 from workers import jobs
 from workers.dispatch import InProcessDispatcher
 from workers.runtime import Runtime, run_job
@@ -53,7 +53,9 @@ def threaded():
 
 def test_a_follower_during_a_bot_game_gets_every_event_once_in_order(threaded):
     runtime, client = threaded
-    game = create_secret_game(client, seats=3, rounds=60, bots=("random", "random", "random"))
+    game = create_secret_game(
+        client, seats=3, rounds=60, bots=("random", "random", "random"), headers=integrator(runtime)
+    )
     response, events = open_stream(client, game["id"])
     received = []
     for kind, event_id, data in events:
@@ -70,7 +72,7 @@ def test_a_follower_during_a_bot_game_gets_every_event_once_in_order(threaded):
 
 def test_a_follower_that_reconnects_with_last_event_id_misses_nothing(threaded):
     runtime, client = threaded
-    game = create_secret_game(client, seats=2, rounds=80, bots=("random", "random"))
+    game = create_secret_game(client, seats=2, rounds=80, bots=("random", "random"), headers=integrator(runtime))
     first, events = open_stream(client, game["id"])
     seen = []
     for _kind, event_id, data in events:

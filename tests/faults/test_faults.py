@@ -183,10 +183,17 @@ def test_postgres_restart_mid_load(processes, tmp_path):
         server = processes.start({"TRADEWINDS_DATABASE_URL": pg.url}, "serve", "--port", str(port))
         base = f"http://127.0.0.1:{port}"
         assert wait_until(lambda: _get(base + "/health")[0] == 200, 60) is not None, server
+        from eventstore.postgres import PostgresStore
+
+        keys = PostgresStore(pg.url)
+        _, key = apikeys.create_key(keys, "faults")  # games of bots only are an integrator's
+        keys.close()
         gids = []
         for _ in range(6):
             status, body = _post(
-                base + "/games", {"game_type": "secret_numbers", "seats": BOTS, "options": {"rounds": ROUNDS * 3}}
+                base + "/games",
+                {"game_type": "secret_numbers", "seats": BOTS, "options": {"rounds": ROUNDS * 3}},
+                {"Authorization": f"Bearer {key}"},
             )
             assert status == 201, body
             gids.append(body["id"])
@@ -310,9 +317,12 @@ def _get(url: str) -> tuple[int, dict]:
         return 0, {}
 
 
-def _post(url: str, body: dict) -> tuple[int, dict]:
+def _post(url: str, body: dict, headers: dict | None = None) -> tuple[int, dict]:
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.app import create_app
+from tests.api.conftest import integrator
 from tests.support.secret_game import RULES as SECRET
 from workers import jobs
 from workers.dispatch import QUEUE_NAME
@@ -35,6 +36,7 @@ def test_all_bot_game_finishes_through_an_rq_worker(rq_runtime):
             ],
             "options": {"rounds": 4},
         },
+        headers=integrator(rq_runtime),  # games of bots only are an integrator's
     )
     assert created.status_code == 201
     gid = created.get_json()["id"]
@@ -87,6 +89,7 @@ def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_
             "seed": 4,
             "seats": [{"kind": "bot", "level": level} for level in ("easy", "random", "easy", "random")],
         },
+        headers=integrator(runtime),
     )
     assert created.status_code == 201, created.get_json()
     gid = created.get_json()["id"]

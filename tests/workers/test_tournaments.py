@@ -65,11 +65,17 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
         kinds = [d["type"] for d in receiver.accepted]
         assert kinds == ["tournament.round_started"] * 3 + ["tournament.finished"]
         assert receiver.accepted[-1]["data"]["standings"][0]["player"] == standings[0]["player"]
-        board = client.get("/leaderboards/secret_numbers").get_json()
+        board = client.get("/leaderboards/secret_numbers", headers=auth(key)).get_json()
         assert board["games"] == 9
         assert sorted(row["player"].split("/")[1] for row in board["rows"]) == sorted(
             p["id"] for p in t["participants"]
         )
+        # other callers see stable stand-ins, never the site's ids
+        public = client.get("/leaderboards/secret_numbers").get_json()
+        assert [r["ordinal"] for r in public["rows"]] == [r["ordinal"] for r in board["rows"]]
+        hidden = [row["player"].split("/")[1] for row in public["rows"] if not row["player"].startswith("bot:")]
+        assert hidden and all(h.startswith("~") for h in hidden)
+        assert not {h for h in hidden} & {p["id"] for p in t["participants"]}
         assert board["rows"][0]["ordinal"] >= board["rows"][1]["ordinal"]
     finally:
         receiver.close()
@@ -112,7 +118,7 @@ def test_round_robin_with_human_players_waits_for_their_games(site):
         client.post(f"/games/{game_id}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[seat]))
     done = client.get(f"/tournaments/{t['id']}").get_json()
     assert done["status"] == "finished" and all(row["games"] == 1 for row in done["standings"])
-    board = client.get("/leaderboards/secret_numbers").get_json()
+    board = client.get("/leaderboards/secret_numbers", headers=auth(key)).get_json()
     assert {row["player"].split("/")[1] for row in board["rows"]} == {"u0", "u1", "u2"}
 
 

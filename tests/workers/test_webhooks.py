@@ -145,7 +145,11 @@ def test_a_receiver_that_was_down_gets_everything_in_order_once_back(site, recei
         play_out(client, game)
     assert receiver.accepted == [] and receiver.refused >= 1
     log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
-    assert log[0]["status"] == "retrying" and log[0]["attempts"][0]["outcome"] == "HTTP 503"
+    assert (
+        log[0]["status"] == "retrying"
+        and log[0]["attempts"][0]["outcome"] == "http_5xx"
+        and log[0]["attempts"][0]["status"] == 503
+    )
     [retry] = runtime.store.list_outbox(job="deliver_webhooks")
     assert retry.due_at > time.time(), "a retry was scheduled for later"
     receiver.down = False

@@ -1,0 +1,54 @@
+"""The API's side of the limits on bot work (``workers.bot_tables``): admitting new bot tables, and noting
+every look at a game so that an idle table pauses and a paused one resumes."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, current_app, request
+
+from api.errors import ApiError
+from workers import bot_tables
+from workers.games import GameError, GameService
+
+log = logging.getLogger(__name__)
+
+LOOKS = bot_tables.Looks()  # per process
+
+
+def caps() -> bot_tables.BotCaps:
+    return current_app.config["BOT_CAPS"]
+
+
+def admit(svc: GameService, seats: list[dict[str, Any]], owner: str) -> None:
+    try:
+        bot_tables.admit(svc.store, seats, owner, caps())
+    except GameError as exc:
+        wait = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(wait)} if wait else None
+        raise ApiError(exc.code, exc.detail, headers=headers) from None
+
+
+def looked(svc: GameService, game_id: str) -> None:
+    """Somebody looked at this game (a request on it, or a live follower still there)."""
+
+    def resume(gid: str) -> None:
+        game = svc.load(gid)
+        if game.bot_seats_to_act():
+            svc.schedule_bot_turn(game)
+
+    try:
+        LOOKS.look(svc.store, game_id, resume)
+    except Exception:  # a look never fails the request that made it
+        log.warning("could not note a look at game %s", game_id, exc_info=True)
+
+
+def install(app: Flask) -> None:
+    app.config.setdefault("BOT_CAPS", bot_tables.BotCaps.from_environment())
+
+    @app.before_request
+    def note_look():
+        game_id = (request.view_args or {}).get("game_id")
+        if isinstance(game_id, str):
+            looked(app.extensions["tradewinds"].service, game_id)

@@ -1,0 +1,180 @@
+"""Limits on bot work: bot-only games need a key, caps per address, per key and in all, idle tables pause."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from api.app import create_app
+from tests.api.conftest import auth, integrator
+from workers import bot_tables, jobs
+from workers.bot_tables import BOT_TABLES, BotCaps
+
+
+def bot_game(client, headers=None, human=True, rounds=3):
+    seats = ([{"kind": "human", "name": "Ann"}] if human else [{"kind": "bot", "level": "random"}]) + [
+        {"kind": "bot", "level": "random"}
+    ]
+    return client.post(
+        "/games",
+        json={"game_type": "secret_numbers", "seats": seats, "options": {"rounds": rounds}},
+        headers=headers or {},
+    )
+
+
+def human_game(client, headers=None):
+    return client.post(
+        "/games",
+        json={"game_type": "secret_numbers", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        headers=headers or {},
+    )
+
+
+def at(app, address):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+@pytest.fixture
+def capped(runtime):
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=3, total=6)})
+    return app, runtime
+
+
+def test_without_a_key_a_game_of_bots_only_is_refused(capped):
+    app, runtime = capped
+    client = at(app, "203.0.113.5")
+    refused = bot_game(client, human=False)
+    assert refused.status_code == 403 and refused.get_json()["code"] == "human_seat_required"
+    assert refused.content_type == "application/problem+json"
+    assert runtime.store.list_streams() == []  # nothing was created
+    assert bot_game(client, integrator(runtime), human=False).status_code == 201
+
+
+def test_an_address_may_have_a_few_bot_games_that_have_not_ended(capped):
+    app, runtime = capped
+    client = at(app, "203.0.113.5")
+    made = [bot_game(client) for _ in range(2)]
+    assert [r.status_code for r in made] == [201, 201]
+    refused = bot_game(client)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    assert int(refused.headers["Retry-After"]) > 0 and "client address" in refused.get_json()["detail"]
+    assert human_game(client).status_code == 201  # games without bots are not capped
+    assert bot_game(at(app, "203.0.113.6")).status_code == 201  # another address has its own places
+    # once one of them ends, its place is free again
+    runtime.store.update_stream(made[0].get_json()["id"], status="finished")
+    assert bot_game(client).status_code == 201
+    assert bot_game(client).status_code == 429
+
+
+def test_a_key_has_its_own_cap_whatever_the_address(capped):
+    app, runtime = capped
+    key = integrator(runtime)
+    made = [bot_game(at(app, f"203.0.113.{i}"), key).status_code for i in range(4)]
+    assert made == [201, 201, 201, 429]
+    assert bot_game(at(app, "203.0.113.0")).status_code == 201  # the address's own cap is untouched
+
+
+def test_the_server_has_a_bot_budget_for_everyone(capped):
+    app, runtime = capped
+    for i in range(3):
+        assert bot_game(at(app, f"198.51.100.{i}")).status_code == 201
+    for _ in range(3):
+        assert bot_game(at(app, "198.51.100.99"), integrator(runtime)).status_code == 201
+    full = bot_game(at(app, "198.51.100.200"))
+    assert full.status_code == 503 and full.get_json()["code"] == "bot_capacity"
+    assert int(full.headers["Retry-After"]) > 0
+
+
+def idle_table(runtime, seen_ago: float):
+    """A key's game of bots only whose first bot turn is pending, last looked at ``seen_ago`` seconds ago."""
+    game, _ = runtime.service.create_game(
+        "secret_numbers", [{"kind": "bot", "level": "random"}] * 2, {"rounds": 3}, start_bots=False
+    )
+    gid = game.info.stream
+    bot_tables.register(runtime.store, gid, "key:k", [{"kind": "bot"}])
+    doc = runtime.store.get_document(BOT_TABLES, gid)
+    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - seen_ago})
+    return game
+
+
+def test_a_bot_table_nobody_watches_pauses_and_resumes_when_someone_looks(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    client = create_app(runtime).test_client()
+    game = idle_table(runtime, seen_ago=61)
+    gid = game.info.stream
+    assert jobs.play_bot_turn(gid, game.version, game.generation) == "paused"
+    assert runtime.store.stream_info(gid).version == game.version  # no move was made
+    assert runtime.store.get_document(BOT_TABLES, gid)["paused"]["version"] == game.version
+    looked = client.get(f"/games/{gid}")  # somebody looks: the table resumes (here, inline, to the end)
+    assert looked.status_code == 200
+    assert runtime.store.get_document(BOT_TABLES, gid)["paused"] is None
+    assert client.get(f"/games/{gid}").get_json()["status"] == "finished"
+
+
+def test_a_watched_table_plays_on(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    game = idle_table(runtime, seen_ago=59)
+    assert jobs.play_bot_turn(game.info.stream, game.version, game.generation) == "played"
+
+
+def test_a_look_at_an_unpaused_table_only_notes_the_time(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    monkeypatch.setattr(bot_tables, "LOOK_EVERY", 0.0)
+    client = create_app(runtime).test_client()
+    game = idle_table(runtime, seen_ago=50)
+    client.get(f"/games/{game.info.stream}/events")
+    doc = runtime.store.get_document(BOT_TABLES, game.info.stream)
+    assert time.time() - doc["seen_at"] < 5 and doc["paused"] is None
+    assert runtime.store.stream_info(game.info.stream).version == game.version  # no bot work was started
+
+
+def test_an_unwatched_table_pauses_under_the_background_runner(monkeypatch):
+    """End to end with bots on a background thread: the table stops by itself, a look starts it again."""
+    from eventstore.memory import MemoryStore
+    from workers.dispatch import InProcessDispatcher
+    from workers.runtime import Runtime, run_job
+
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "0.3")
+    dispatcher = InProcessDispatcher(run_job)
+    runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
+    jobs.set_runtime(runtime)
+    try:
+        client = create_app(runtime).test_client()
+        created = bot_game(client, integrator(runtime), human=False, rounds=200)
+        gid = created.get_json()["id"]
+
+        def paused():
+            doc = runtime.store.get_document(BOT_TABLES, gid)
+            return doc is not None and doc["paused"] is not None
+
+        deadline = time.monotonic() + 20
+        while not paused() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert paused() and runtime.store.stream_info(gid).status == "active"
+        dispatcher.wait_idle()
+        stopped_at = runtime.store.stream_info(gid).version
+        time.sleep(0.5)
+        assert runtime.store.stream_info(gid).version == stopped_at  # nothing runs while paused
+        monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "600")
+        client.get(f"/games/{gid}")
+        deadline = time.monotonic() + 60
+        while runtime.store.stream_info(gid).status == "active" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            runtime.service.record_finish(runtime.service.load(gid))
+        assert runtime.store.stream_info(gid).version > stopped_at
+        assert runtime.service.load(gid).over
+        dispatcher.wait_idle()
+    finally:
+        runtime.sweeper.stop()
+        jobs.set_runtime(None)
+
+
+def test_seat_token_holders_of_an_anonymous_bot_game_count_for_its_address(capped):
+    app, _ = capped
+    client = at(app, "203.0.113.5")
+    game = bot_game(client).get_json()
+    assert client.get(f"/games/{game['id']}", headers=auth(game["seat_tokens"][0]["token"])).status_code == 200
+    assert bot_game(client).status_code == 201 and bot_game(client).status_code == 429

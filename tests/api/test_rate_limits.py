@@ -1,0 +1,152 @@
+"""Rate limits for every caller: client addresses (behind trusted proxies only), seat tokens and API keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.app import create_app
+from tests.api.conftest import auth, create_secret_game, make_runtime
+from workers import apikeys, jobs
+from workers.runtime import Runtime
+
+
+def app_with(runtime, **limits):
+    config = {f"RATE_LIMIT_{name.upper()}_PER_MINUTE": value for name, value in limits.items()}
+    return create_app(runtime, config)
+
+
+def client_at(app, address):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def statuses(client, n, path="/game-types", headers=None):
+    return [client.get(path, headers=headers or {}) for _ in range(n)]
+
+
+def test_anonymous_callers_are_limited_by_address_with_headers_and_a_problem(runtime):
+    client = client_at(app_with(runtime, anonymous=3), "203.0.113.5")
+    seen = statuses(client, 4)
+    assert [r.status_code for r in seen] == [200, 200, 200, 429]
+    assert seen[0].headers["RateLimit-Policy"] == '"addr";q=3;w=60'
+    assert [r.headers["RateLimit"].split(";")[1] for r in seen] == ["r=2", "r=1", "r=0", "r=0"]
+    refused = seen[3]
+    assert refused.content_type == "application/problem+json"
+    assert refused.get_json()["code"] == "rate_limited" and "client address" in refused.get_json()["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert int(refused.headers["RateLimit"].rsplit("t=", 1)[1]) == int(refused.headers["Retry-After"])
+
+
+def test_each_address_has_its_own_window_and_an_ipv6_client_its_64(runtime):
+    app = app_with(runtime, anonymous=2)
+    assert [r.status_code for r in statuses(client_at(app, "203.0.113.5"), 3)] == [200, 200, 429]
+    assert statuses(client_at(app, "203.0.113.6"), 1)[0].status_code == 200
+    assert [r.status_code for r in statuses(client_at(app, "2001:db8::1"), 2)] == [200, 200]
+    assert statuses(client_at(app, "2001:db8::ffff:2"), 1)[0].status_code == 429  # the same /64
+    assert statuses(client_at(app, "2001:db8:0:1::1"), 1)[0].status_code == 200  # another /64
+
+
+def test_a_spoofed_x_forwarded_for_is_ignored_without_trusted_proxies(runtime, monkeypatch):
+    monkeypatch.delenv("TRADEWINDS_TRUSTED_PROXIES", raising=False)
+    client = client_at(app_with(runtime, anonymous=2), "203.0.113.5")
+    spoofed = [client.get("/game-types", headers={"X-Forwarded-For": f"198.51.100.{i}"}) for i in range(3)]
+    assert [r.status_code for r in spoofed] == [200, 200, 429]
+
+
+def test_behind_one_trusted_proxy_the_forwarded_client_is_counted(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_TRUSTED_PROXIES", "1")
+    proxy = client_at(app_with(runtime, anonymous=2), "10.0.0.2")
+
+    def get(forwarded):
+        return proxy.get("/game-types", headers={"X-Forwarded-For": forwarded}).status_code
+
+    assert [get("198.51.100.1") for _ in range(3)] == [200, 200, 429]
+    assert get("198.51.100.2") == 200  # another client behind the same proxy
+    # a client that writes its own X-Forwarded-For gets the proxy's appended address counted, not its claim
+    assert get("192.0.2.77, 198.51.100.1") == 429
+    assert get("198.51.100.1, 198.51.100.3") == 200
+
+
+def test_trusted_proxy_networks_are_believed_and_others_are_not(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_TRUSTED_PROXIES", "10.0.0.0/8, fd00::/8")
+    app = app_with(runtime, anonymous=1)
+    # two trusted hops: the right-most untrusted address is the client
+    chained = client_at(app, "10.0.0.2")
+    assert chained.get("/game-types", headers={"X-Forwarded-For": "198.51.100.7, 10.1.1.1"}).status_code == 200
+    assert chained.get("/game-types", headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 429
+    assert chained.get("/game-types", headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 200
+    # a peer outside the trusted networks cannot pick its address
+    outsider = client_at(app, "203.0.113.9")
+    assert outsider.get("/game-types", headers={"X-Forwarded-For": "198.51.100.20"}).status_code == 200
+    assert outsider.get("/game-types", headers={"X-Forwarded-For": "198.51.100.21"}).status_code == 429
+
+
+def test_a_bad_trusted_proxies_setting_fails_at_start(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_TRUSTED_PROXIES", "10.0.0.0/33")
+    with pytest.raises(ValueError, match="TRADEWINDS_TRUSTED_PROXIES"):
+        create_app(runtime)
+
+
+def test_seat_tokens_have_their_own_limit_and_count_against_the_address_too(runtime):
+    app = app_with(runtime, anonymous=100, seat=2)
+    client = client_at(app, "203.0.113.5")
+    game = create_secret_game(client)
+    gid, (one, two) = game["id"], [t["token"] for t in game["seat_tokens"]]
+    seen = statuses(client, 3, f"/games/{gid}", auth(one))
+    assert [r.status_code for r in seen] == [200, 200, 429]
+    assert seen[0].headers["RateLimit-Policy"] == '"addr";q=100;w=60, "seat";q=2;w=60'
+    assert seen[0].headers["RateLimit"].startswith('"addr";r=') and '"seat";r=1;' in seen[0].headers["RateLimit"]
+    assert "seat token" in seen[2].get_json()["detail"]
+    assert client.get(f"/games/{gid}", headers=auth(two)).status_code == 200  # the other seat's own window
+    tight = client_at(app_with(runtime, anonymous=2, seat=100), "203.0.113.8")
+    assert [r.status_code for r in statuses(tight, 3, f"/games/{gid}", auth(two))] == [200, 200, 429]
+
+
+def test_api_keys_count_against_the_key_not_the_address(runtime):
+    app = app_with(runtime, anonymous=1)
+    app.config["RATE_LIMIT_PER_MINUTE"] = 3
+    client = client_at(app, "203.0.113.5")
+    _, key = apikeys.create_key(runtime.store, "site")
+    seen = statuses(client, 4, "/webhooks", auth(key))
+    assert [r.status_code for r in seen] == [200, 200, 200, 429]
+    assert seen[0].headers["RateLimit-Policy"] == '"key";q=3;w=60' and "API key" in seen[3].get_json()["detail"]
+    assert client.get("/game-types").status_code == 200  # the address's own window is untouched
+
+
+def test_probes_are_not_limited(runtime):
+    client = client_at(app_with(runtime, anonymous=1), "203.0.113.5")
+    assert [r.status_code for r in statuses(client, 5, "/health")] == [200] * 5
+    assert "RateLimit" not in client.get("/health").headers
+
+
+def test_a_zero_limit_turns_a_policy_off(runtime):
+    client = client_at(app_with(runtime, anonymous=0), "203.0.113.5")
+    seen = statuses(client, 5)
+    assert [r.status_code for r in seen] == [200] * 5 and "RateLimit" not in seen[0].headers
+
+
+def test_the_documented_defaults(runtime, monkeypatch):
+    for name in ("TRADEWINDS_RATE_LIMIT", "TRADEWINDS_RATE_LIMIT_ANONYMOUS", "TRADEWINDS_RATE_LIMIT_SEAT"):
+        monkeypatch.delenv(name, raising=False)
+    config = create_app(runtime).config
+    assert (
+        config["RATE_LIMIT_PER_MINUTE"],
+        config["RATE_LIMIT_ANONYMOUS_PER_MINUTE"],
+        config["RATE_LIMIT_SEAT_PER_MINUTE"],
+    ) == (600, 600, 300)
+    monkeypatch.setenv("TRADEWINDS_RATE_LIMIT_ANONYMOUS", "42")
+    assert create_app(runtime).config["RATE_LIMIT_ANONYMOUS_PER_MINUTE"] == 42
+
+
+@pytest.mark.redis
+def test_with_redis_every_server_process_shares_the_counts(redis_url):
+    base = make_runtime()
+    try:
+        shared = Runtime(base.store, base.dispatcher, base.service, "memory://", redis_url)
+        first, second = (client_at(app_with(shared, anonymous=3), "203.0.113.5") for _ in range(2))
+        assert [r.status_code for r in statuses(first, 2)] == [200, 200]
+        assert [r.status_code for r in statuses(second, 2)] == [200, 429]
+        assert first.get("/game-types").status_code == 429
+    finally:
+        jobs.set_runtime(None)

@@ -1,0 +1,228 @@
+"""Webhook targets: only public addresses, checked at registration and at every send, no redirects
+followed, the checked address is the one connected to, and failures recorded as short categories."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tests.api.conftest import auth
+from tests.workers.test_webhooks import Receiver, keyed_game, site, subscribe  # noqa: F401 - fixtures
+from workers import webhook_targets, webhooks
+from workers.webhook_targets import ALLOW_PRIVATE_SETTING, CATEGORIES, TargetRefused
+
+REFUSED = {
+    # IPv4
+    "http://127.0.0.1/hook": "loopback",
+    "http://127.8.9.10:8080/hook": "loopback",
+    "http://10.1.2.3/hook": "private",
+    "http://172.16.0.1/hook": "private",
+    "http://192.168.1.1/hook": "private",
+    "http://169.254.169.254/latest/meta-data": "link-local",
+    "http://224.0.0.1/hook": "multicast",
+    "http://240.0.0.1/hook": "reserved",
+    "http://0.0.0.0/hook": "unspecified",
+    "http://100.64.0.1/hook": "not globally routable",  # shared address space (carrier-grade NAT)
+    # IPv6
+    "http://[::1]/hook": "loopback",
+    "http://[::]/hook": "unspecified",
+    "http://[fe80::1]/hook": "link-local",
+    "http://[fc00::1]/hook": "private",
+    "http://[ff02::1]/hook": "multicast",
+    # IPv4 inside IPv6
+    "http://[::ffff:127.0.0.1]/hook": "loopback",
+    "http://[::ffff:10.0.0.1]/hook": "private",
+    "http://[2002:a9fe:a9fe::1]/hook": "link-local",  # 6to4 of 169.254.169.254
+    "http://[64:ff9b::c0a8:101]/hook": "private",  # NAT64 of 192.168.1.1
+}
+
+
+@pytest.fixture
+def strict(monkeypatch):
+    """The production default: private targets refused."""
+    monkeypatch.delenv(ALLOW_PRIVATE_SETTING, raising=False)
+
+
+@pytest.mark.parametrize("url, reason", sorted(REFUSED.items()))
+def test_each_refused_address_class_is_refused_at_registration(site, strict, url, reason):  # noqa: F811
+    runtime, client, key = site
+    response = client.post("/webhooks", json={"url": url, "events": ["game.started"]}, headers=auth(key))
+    assert response.status_code == 422, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "webhook_target_refused" and f"a {reason} address" in body["detail"]
+    assert client.get("/webhooks", headers=auth(key)).get_json()["webhooks"] == []
+
+
+def test_a_host_name_is_resolved_and_its_addresses_checked(site, strict):  # noqa: F811
+    runtime, client, key = site
+    response = client.post(
+        "/webhooks", json={"url": "http://localhost:9/x", "events": ["game.started"]}, headers=auth(key)
+    )
+    assert response.status_code == 422 and "loopback" in response.get_json()["detail"]
+
+
+def test_one_bad_address_among_several_refuses_the_host(strict, monkeypatch):
+    answers = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, 80)) for ip in ("93.184.215.14", "10.0.0.7")]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: answers)
+    with pytest.raises(TargetRefused) as refused:
+        webhook_targets.resolve("http://hooks.example.com/x")
+    assert refused.value.category == "blocked_target" and "10.0.0.7" in refused.value.detail
+
+
+def test_malformed_and_unresolvable_hosts_are_refused(site, strict):  # noqa: F811
+    runtime, client, key = site
+    for url in ("http://a..b/hook", "http://-/hook", "http://nothing-here.invalid/hook"):
+        response = client.post("/webhooks", json={"url": url, "events": ["game.started"]}, headers=auth(key))
+        assert response.status_code == 422 and response.get_json()["code"] == "webhook_target_refused", url
+
+
+def test_a_public_address_is_accepted(site, strict):  # noqa: F811
+    runtime, client, key = site
+    response = client.post(
+        "/webhooks", json={"url": "https://93.184.215.14/hook", "events": ["game.started"]}, headers=auth(key)
+    )
+    assert response.status_code == 201
+
+
+def test_the_operator_setting_allows_private_targets(site, monkeypatch):  # noqa: F811
+    runtime, client, key = site
+    monkeypatch.setenv(ALLOW_PRIVATE_SETTING, "1")
+    response = client.post(
+        "/webhooks", json={"url": "http://10.1.2.3/hook", "events": ["game.started"]}, headers=auth(key)
+    )
+    assert response.status_code == 201
+
+
+def test_the_target_is_checked_again_at_every_send(site, monkeypatch):  # noqa: F811
+    """Registered while allowed (or while the name pointed elsewhere): a send to a refused address never leaves."""
+    runtime, client, key = site
+    receiver = Receiver()
+    try:
+        sub = subscribe(client, key, receiver.url, events=("game.started",))
+        monkeypatch.delenv(ALLOW_PRIVATE_SETTING)
+        keyed_game(client, key)
+        assert receiver.accepted == []
+        log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+        assert [a["outcome"] for a in log[0]["attempts"]] == ["blocked_target"]
+        assert "status" not in log[0]["attempts"][0]
+    finally:
+        receiver.close()
+
+
+def test_the_send_connects_to_the_address_that_was_checked(monkeypatch):
+    """One resolution per send: a DNS answer that changes after the check cannot redirect the connection."""
+    receiver = Receiver()
+    calls = []
+
+    def rebinding(host, port, *args, **kwargs):
+        calls.append(host)
+        ip = "127.0.0.1" if len(calls) == 1 else "10.9.9.9"  # a second lookup would get an unreachable address
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))]
+
+    try:
+        monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+        url = receiver.url.replace("127.0.0.1", "hooks.example.com")
+        entry = {"id": "msg_1", "type": "game.started", "timestamp": "t", "data": {}}
+        result = webhooks.send({"url": url, "secret": webhooks.new_secret()}, entry, timeout=2)
+        assert result.ok and result.outcome == "delivered" and result.status == 204
+        assert calls == ["hooks.example.com"]
+        assert receiver.accepted and receiver.accepted[0]["id"] == "msg_1"
+    finally:
+        receiver.close()
+
+
+class Redirecting:
+    """Answers every POST with a redirect to ``target``."""
+
+    def __init__(self, target: str, status: int = 307):
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.send_response(status)
+                self.send_header("Location", target)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_a_redirect_is_not_followed(site, status):  # noqa: F811
+    runtime, client, key = site
+    inner = Receiver()
+    redirecting = Redirecting(inner.url, status)
+    try:
+        sub = subscribe(client, key, redirecting.url, events=("game.started",))
+        keyed_game(client, key)
+        assert inner.accepted == []
+        log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+        attempt = log[0]["attempts"][0]
+        assert attempt["outcome"] == "redirect" and attempt["status"] == status and log[0]["status"] == "retrying"
+    finally:
+        inner.close()
+        redirecting.server.shutdown()
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def silent_listener() -> socket.socket:
+    """Accepts connections and never answers."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    return sock
+
+
+def post(url: str, timeout: float = 2.0) -> webhook_targets.SendResult:
+    return webhook_targets.post(url, b"{}", {"Content-Type": "application/json"}, timeout, allow_private=True)
+
+
+def test_delivery_errors_are_short_categories_never_socket_messages(strict):
+    silent = silent_listener()
+    plain = Receiver()  # plain HTTP, spoken to with TLS
+    try:
+        outcomes = {
+            "refused": post(f"http://127.0.0.1:{closed_port()}/hook"),
+            "timeout": post(f"http://127.0.0.1:{silent.getsockname()[1]}/hook", timeout=0.3),
+            "tls": post(plain.url.replace("http://", "https://")),
+            "dns": post("http://nothing-here.invalid/hook"),
+            "blocked_target": webhook_targets.post("http://127.0.0.1:9/", b"", {}, 1.0),
+            "invalid_url": post("ftp://example.com/hook"),
+        }
+        plain.down = True
+        outcomes["http_5xx"] = post(plain.url)
+    finally:
+        silent.close()
+        plain.close()
+    for expected, result in outcomes.items():
+        assert not result.ok and result.outcome == expected, (expected, result)
+        assert result.outcome in CATEGORIES
+    assert outcomes["http_5xx"].status == 503 and outcomes["refused"].status is None
+
+
+def test_the_delivery_log_of_closed_ports_tells_nothing_about_the_network(site):  # noqa: F811
+    """Whatever is (or is not) behind a port, the log holds a category, never the socket's message."""
+    runtime, client, key = site
+    subs = [
+        subscribe(client, key, f"http://127.0.0.1:{port}/hook", events=("game.started",))
+        for port in (closed_port(), closed_port())
+    ]
+    keyed_game(client, key)
+    outcomes = set()
+    for sub in subs:
+        log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+        outcomes.update(a["outcome"] for a in log[0]["attempts"])
+        text = str(log)
+        assert "Errno" not in text and "Connection" not in text and "port" not in text
+    assert outcomes == {"refused"}

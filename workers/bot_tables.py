@@ -1,0 +1,168 @@
+"""Limits on bot work: who may start games with bot seats, how many, and pausing tables nobody watches.
+
+A **bot table** is a game created with at least one bot seat. While it has not ended it is recorded in the
+``bot_tables`` document collection with its owner (``key:<key id>``, or ``addr:<client address>`` for a
+game created without a key) and when somebody last looked at it.
+
+- **Who.** Without an API key a game needs a human seat: a game of bots only runs on the server's
+  processors with nobody pacing it, and a client address is too cheap to change (a new IPv6 address,
+  another proxy) for a per-address cap to bound that. Integrators, whose keys the operator issues and can
+  revoke, create bot-only games.
+- **How many.** Each owner may have ``TRADEWINDS_BOT_GAMES_PER_ADDRESS`` (without a key) or
+  ``TRADEWINDS_BOT_GAMES_PER_KEY`` bot tables that have not ended, and the whole server
+  ``TRADEWINDS_BOT_GAMES_TOTAL``. Ended tables (any status but ``active``) are dropped from the count when
+  it is taken. Two creations racing each other may both pass the last free place.
+- **Idle tables pause.** A bot about to move in a table nobody looked at (a request on the game, a live
+  follower, a move) for ``TRADEWINDS_BOT_IDLE_SECONDS`` does not move: the table is marked paused and its
+  bot work stops. The next look resumes it where it stood. Pausing, not ending, because nothing is lost
+  and the creator can still come back; a paused table still counts against its owner's cap until it ends
+  (finished, aborted, or expired for want of moves).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from eventstore.base import EventStore, StreamNotFound
+from workers.games import GameError
+
+BOT_TABLES = "bot_tables"
+LOOK_EVERY = 2.0  # seconds: a process handles at most one look per game this often
+REMEMBERED_LOOKS = 10_000
+
+
+def setting(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
+@dataclass(frozen=True)
+class BotCaps:
+    """0 turns a cap off."""
+
+    per_address: int = 5
+    per_key: int = 100
+    total: int = 500
+
+    @classmethod
+    def from_environment(cls) -> BotCaps:
+        return cls(
+            per_address=int(setting("TRADEWINDS_BOT_GAMES_PER_ADDRESS", cls.per_address)),
+            per_key=int(setting("TRADEWINDS_BOT_GAMES_PER_KEY", cls.per_key)),
+            total=int(setting("TRADEWINDS_BOT_GAMES_TOTAL", cls.total)),
+        )
+
+
+def idle_seconds() -> float:
+    """How long a bot table may go unwatched before its bots pause (``TRADEWINDS_BOT_IDLE_SECONDS``)."""
+    return setting("TRADEWINDS_BOT_IDLE_SECONDS", 600.0)
+
+
+def owner_of(key_id: str | None, address: str) -> str:
+    return f"key:{key_id}" if key_id is not None else f"addr:{address}"
+
+
+def active_tables(store: EventStore) -> dict[str, dict[str, Any]]:
+    """The bot tables that have not ended (ended ones are dropped from the collection on the way)."""
+    active: dict[str, dict[str, Any]] = {}
+    for game_id, doc in store.list_documents(BOT_TABLES, limit=1_000_000):
+        try:
+            status = store.stream_info(game_id).status
+        except StreamNotFound:
+            status = "gone"
+        if status == "active":
+            active[game_id] = doc
+        else:
+            store.delete_document(BOT_TABLES, game_id)
+    return active
+
+
+def admit(store: EventStore, seats: list[dict[str, Any]], owner: str, caps: BotCaps) -> None:
+    """Raise ``GameError`` (``human_seat_required``, ``too_many_bot_games``, ``bot_capacity``; a wait in
+    ``extra["retry_after"]``) when this owner may not start a game with these seats now."""
+    bots = sum(1 for seat in seats if seat.get("kind") == "bot")
+    if not bots:
+        return
+    anonymous = owner.startswith("addr:")
+    if anonymous and bots == len(seats):
+        raise GameError(
+            "human_seat_required",
+            "a game without an API key needs at least one human seat; integrators create games of bots only",
+        )
+    active = active_tables(store)
+    cap = caps.per_address if anonymous else caps.per_key
+    mine = sum(1 for doc in active.values() if doc.get("owner") == owner)
+    if cap > 0 and mine >= cap:
+        who = "client address" if anonymous else "API key"
+        raise GameError(
+            "too_many_bot_games",
+            f"this {who} has {mine} games with bot seats that have not ended (at most {cap}); "
+            "finish or abort one first",
+            retry_after=60,
+        )
+    if caps.total > 0 and len(active) >= caps.total:
+        raise GameError(
+            "bot_capacity", f"the server runs {len(active)} games with bot seats, its most; try later", retry_after=60
+        )
+
+
+def register(store: EventStore, game_id: str, owner: str, seats: list[dict[str, Any]]) -> None:
+    if any(seat.get("kind") == "bot" for seat in seats):
+        now = time.time()
+        store.put_document(BOT_TABLES, game_id, {"owner": owner, "created_at": now, "seen_at": now, "paused": None})
+
+
+def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int, now: float | None = None) -> bool:
+    """Called before a bot moves: True (and the table marked paused) when nobody looked at it for too long."""
+    doc = store.get_document(BOT_TABLES, game_id)
+    if doc is None:
+        return False
+    now = time.time() if now is None else now
+    if now - float(doc.get("seen_at") or 0) < idle_seconds():
+        return False
+    store.put_document(
+        BOT_TABLES, game_id, {**doc, "paused": {"version": version, "generation": generation, "at": now}}
+    )
+    return True
+
+
+class Looks:
+    """Somebody looked at a game: note it (at most every few seconds per game and process) and resume a
+    paused bot table. ``resume(game_id)`` schedules the table's bot turn again."""
+
+    def __init__(self) -> None:
+        self._last: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _due(self, game_id: str, now: float) -> bool:
+        with self._lock:
+            last = self._last.get(game_id)
+            if last is not None and now - last < LOOK_EVERY:
+                return False
+            self._last[game_id] = now
+            self._last.move_to_end(game_id)
+            while len(self._last) > REMEMBERED_LOOKS:
+                self._last.popitem(last=False)
+            return True
+
+    def look(self, store: EventStore, game_id: str, resume: Any, now: float | None = None) -> bool:
+        """Returns True when this look resumed a paused table."""
+        if not self._due(game_id, time.monotonic()):
+            return False
+        doc = store.get_document(BOT_TABLES, game_id)
+        if doc is None:
+            return False
+        now = time.time() if now is None else now
+        paused = doc.get("paused")
+        if paused is None and now - float(doc.get("seen_at") or 0) < min(30.0, idle_seconds() / 4):
+            return False
+        store.put_document(BOT_TABLES, game_id, {**doc, "seen_at": now, "paused": None})
+        if paused is not None:
+            resume(game_id)
+            return True
+        return False
