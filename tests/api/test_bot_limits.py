@@ -137,7 +137,8 @@ def test_an_unwatched_table_pauses_under_the_background_runner(monkeypatch):
     from workers.dispatch import InProcessDispatcher
     from workers.runtime import Runtime, run_job
 
-    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "0.3")
+    # short enough that the table pauses long before 200 rounds of random bots end on a quiet machine
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "0.05")
     dispatcher = InProcessDispatcher(run_job)
     runtime = Runtime.signed(lambda signer: MemoryStore(signer=signer), dispatcher)
     jobs.set_runtime(runtime)
@@ -151,9 +152,10 @@ def test_an_unwatched_table_pauses_under_the_background_runner(monkeypatch):
             return doc is not None and doc["paused"] is not None
 
         deadline = time.monotonic() + 20
-        while not paused() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert paused() and runtime.store.stream_info(gid).status == "active"
+        while not paused() and runtime.store.stream_info(gid).status == "active" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert runtime.store.stream_info(gid).status == "active", "the table ended before it was left idle"
+        assert paused()
         dispatcher.wait_idle()
         stopped_at = runtime.store.stream_info(gid).version
         time.sleep(0.5)

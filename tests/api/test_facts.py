@@ -264,8 +264,9 @@ def test_the_creating_key_aborts_and_others_are_refused(site):
             time.sleep(0.05)
         assert [d["data"]["status"] for d in receiver.accepted] == ["aborted"]
         assert receiver.accepted[0]["data"]["result"] is None
-        listed = client.get("/games?status=aborted").get_json()["games"]
+        listed = client.get("/games?status=aborted", headers=auth(key)).get_json()["games"]
         assert [g["id"] for g in listed] == [game["id"]]
+        assert client.get("/games?status=aborted").get_json()["games"] == []  # a key's games are its own
     finally:
         receiver.close()
 
