@@ -26,7 +26,7 @@ import uuid
 from typing import Any
 
 from eventstore._common import utc_now_iso
-from workers import clocks
+from workers import clocks, metrics
 from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
@@ -262,6 +262,7 @@ def deliver(store, sub_id: str, batch: int = 100, max_sends: int | None = None) 
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
             ok, outcome = send(sub, entry)
+            metrics.webhook_sent(ok)
             entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome})
             if not ok:
                 sub["failures"] += 1
@@ -296,6 +297,7 @@ def redeliver(store, sub_id: str, message_id: str) -> dict | None:
     for key, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
             ok, outcome = send(sub, entry)
+            metrics.webhook_sent(ok)
             entry["attempts"].append({"at": utc_now_iso(), "outcome": outcome, "redelivery": True})
             if ok and entry["status"] != "delivered":
                 entry["status"] = "delivered"
