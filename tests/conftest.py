@@ -6,7 +6,10 @@ Tests that need a service skip with a clear reason when it is unreachable, unles
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import secrets
 
 import pytest
 
@@ -55,3 +58,66 @@ def postgres_url():
     """A fresh, empty PostgreSQL database of this test session (created and dropped by the tests)."""
     with scratch_postgres_database() as url:
         yield url
+
+
+class CredentialWatch(logging.Handler):
+    """Every log record of the run, formatted as `tradewinds serve` and `worker` format it (``workers.logs``),
+    checked for the credentials the run has issued (seat tokens, keys, stream tickets: ``secrets.token_urlsafe``
+    values are recorded as they are made). A test during which one reached a log line fails."""
+
+    WINDOW = 10  # characters of a credential's random part that must never appear
+    RUN = re.compile(r"[A-Za-z0-9_-]{10,}")
+
+    def __init__(self) -> None:
+        from workers.logs import RedactingJsonFormatter
+
+        super().__init__(logging.DEBUG)
+        self.setFormatter(RedactingJsonFormatter())
+        self.issued: set[str] = set()
+        self.leaks: list[str] = []
+
+    def issue(self, value: str) -> None:
+        if len(value) >= 2 * self.WINDOW:
+            self.issued.add(value[: self.WINDOW])
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line = self.format(record)
+        except Exception:
+            return
+        for run in self.RUN.findall(line):
+            for start in range(len(run) - self.WINDOW + 1):
+                if run[start : start + self.WINDOW] in self.issued:
+                    self.leaks.append(line)
+                    return
+
+
+WATCH = CredentialWatch()
+_token_urlsafe = secrets.token_urlsafe
+
+
+def _recorded_token_urlsafe(nbytes=None):
+    value = _token_urlsafe(nbytes)
+    WATCH.issue(value)
+    return value
+
+
+@pytest.fixture(scope="session", autouse=True)
+def credential_watch():
+    """Watch every record the run logs at the levels it is configured for (warnings and errors by default; the
+    request lines are checked by tests/api/test_observability.py and test_serve_observability.py, which
+    turn them on)."""
+    secrets.token_urlsafe = _recorded_token_urlsafe
+    root = logging.getLogger()
+    root.addHandler(WATCH)
+    yield WATCH
+    root.removeHandler(WATCH)
+    secrets.token_urlsafe = _token_urlsafe
+
+
+@pytest.fixture(autouse=True)
+def no_credential_in_the_logs(credential_watch):
+    yield
+    leaks, credential_watch.leaks[:] = list(credential_watch.leaks), []
+    if leaks:
+        pytest.fail(f"a credential issued in this run reached a log line: {leaks[0][:300]}")

@@ -357,3 +357,13 @@ def test_readiness_with_a_live_redis(redis_url):
     response = create_app(rq_runtime).test_client().get("/readyz")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ready", "store": "ok", "redis": "ok"}
+
+
+def test_the_run_wide_watch_catches_a_credential_in_a_log_line(client, credential_watch):
+    game = create_secret_game(client)
+    seat = token_of(game, 0)
+    logging.getLogger("workers.games").warning("a careless message: %s", seat.replace("tws_", "seat "))
+    caught, credential_watch.leaks[:] = list(credential_watch.leaks), []  # this test's own leak, on purpose
+    assert len(caught) == 1 and seat[4:14] in caught[0]
+    logging.getLogger("workers.games").warning("a careful message: %s", seat)  # redacted by the formatter
+    assert credential_watch.leaks == []
