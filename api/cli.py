@@ -131,7 +131,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         path = key_file_path(args.data_dir)
         if path.exists():
-            keys.append(ServerKey.load_or_create(path).public_key)
+            keys.extend(ServerKey.load_or_create(path).trusted_keys)  # retired keys too: games signed before a rotation
     report = verify_export(text.splitlines(), keys)
     print(json.dumps(report, indent=2, sort_keys=True))
     return 0 if report["ok"] else 1
@@ -147,6 +147,19 @@ def cmd_public_key(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
     print(key.public_pem.strip() if args.pem else key.public_key)
     print(f"key id {key.key_id} ({path})", file=sys.stderr)
+    return 0
+
+
+def cmd_rotate_signing_key(args: argparse.Namespace) -> int:
+    from workers.signing import KeyFileError, key_file_path, retired_path, rotate
+
+    path = key_file_path(args.data_dir)
+    try:
+        old, new = rotate(path)
+    except (OSError, KeyFileError) as exc:
+        raise ConfigError(f"cannot rotate the signing key {path}: {exc}") from None
+    print(f"retired key {old.key_id} (its public key is kept in {retired_path(path)}: heads it signed stay trusted)")
+    print(f"now signing with key {new.key_id} ({path}); restart every server and worker to use it")
     return 0
 
 
@@ -265,6 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     public_key.add_argument("--data-dir", default=None)
     public_key.add_argument("--pem", action="store_true", help="print it as PEM instead of base64")
     public_key.set_defaults(func=cmd_public_key)
+
+    rotate = sub.add_parser(
+        "rotate-signing-key", help="replace the signing key; the old public key stays trusted for what it signed"
+    )
+    rotate.add_argument("--data-dir", default=None)
+    rotate.set_defaults(func=cmd_rotate_signing_key)
 
     apikey = sub.add_parser("apikey", help="create, list or revoke integrator API keys")
     apikey.add_argument("action", choices=["create", "list", "revoke"])
