@@ -37,7 +37,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"API document: http://{args.host}:{args.port}/openapi.json")
     caps = serving.caps_for(size)
     print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
-    print(f"control socket: {control or 'none'}; metrics: /metrics (process files in {metrics_dir})", flush=True)
+    print(f"control socket: {control or 'none'}")
+    print(f"metrics: /metrics (the processes' files in {metrics_dir})", flush=True)
     serving.run(args.host, args.port, size, database_url, redis_url, args.access_log, control)
     return 0
 

@@ -149,9 +149,15 @@ def prepare_metrics_dir(configured: str | None) -> Path:
         path = Path(tempfile.mkdtemp(prefix="tradewinds-metrics-"))
         import atexit
 
-        atexit.register(shutil.rmtree, path, True)
+        atexit.register(_remove_if_owner, path, os.getpid())
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
     return path
+
+
+def _remove_if_owner(path: Path, owner: int) -> None:
+    """At exit of the process that made the folder; forked processes inherit the hook and must leave it be."""
+    if os.getpid() == owner:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def process_gone(server, worker) -> None:

@@ -54,3 +54,33 @@ def test_every_process_counts_into_one_scrape_and_logs_json_without_secrets(pg, 
     assert any(r.get("logger", "").startswith("gunicorn") for r in records)  # gunicorn's own lines are JSON too
     for secret in [ticket["ticket"], *(t["token"] for t in game["seat_tokens"])]:
         assert secret.partition("_")[2][:8] not in output
+
+
+def test_the_metrics_folder_outlives_a_worker_process_and_goes_with_the_server(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    from tests.api.test_serve import ROOT, free_port, tradewinds, wait_for
+
+    port = free_port()
+    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path))
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(5)]
+        folder = Path(lines[4].split(" in ", 1)[1].rstrip(")\n"))
+        wait_for(f"http://127.0.0.1:{port}/livez")
+        assert folder.is_dir() and list(folder.glob("*.db"))
+        worker = int(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()[0])
+        os.kill(worker, signal.SIGTERM)  # gunicorn replaces the worker; its exit must not take the folder
+        time.sleep(1.0)
+        wait_for(f"http://127.0.0.1:{port}/livez")
+        assert folder.is_dir()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    assert not folder.exists()
