@@ -80,18 +80,32 @@ class CredentialWatch(logging.Handler):
         if len(value) >= 2 * self.WINDOW:
             self.issued.add(value[: self.WINDOW])
 
+    def holds_credential(self, text: str) -> bool:
+        issued = self.issued
+        for run in self.RUN.findall(text):
+            for start in range(len(run) - self.WINDOW + 1):
+                if run[start : start + self.WINDOW] in issued:
+                    return True
+        return False
+
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            line = self.format(record)
+            if not record.exc_info and not record.stack_info:
+                # the fast path: nothing issued in the record's own text, so nothing in its formatted line either
+                raw = " ".join(str(value) for key, value in vars(record).items() if key not in PLAIN_ATTRIBUTES)
+                if not self.holds_credential(record.getMessage() + " " + raw):
+                    return
+            line = self.format(record)  # as `serve` writes it: redacted
         except Exception:
             return
-        for run in self.RUN.findall(line):
-            for start in range(len(run) - self.WINDOW + 1):
-                if run[start : start + self.WINDOW] in self.issued:
-                    self.leaks.append(line)
-                    return
+        if self.holds_credential(line):
+            self.leaks.append(line)
 
 
+# LogRecord attributes that hold no text of the caller's (the message, its arguments and extras are checked)
+PLAIN_ATTRIBUTES = frozenset(
+    vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys() - {"msg", "args"} | {"message", "asctime"}
+)
 WATCH = CredentialWatch()
 _token_urlsafe = secrets.token_urlsafe
 
@@ -104,13 +118,21 @@ def _recorded_token_urlsafe(nbytes=None):
 
 @pytest.fixture(scope="session", autouse=True)
 def credential_watch():
-    """Watch every record the run logs at the levels it is configured for (warnings and errors by default; the
-    request lines are checked by tests/api/test_observability.py and test_serve_observability.py, which
-    turn them on)."""
+    """Watch every record the run logs at the levels it is configured for (warnings and errors by default), and
+    every request line: the request lines go to the watch only (not through pytest's own log capture, which
+    would cost more than the watch), so that every request of the run is checked."""
     secrets.token_urlsafe = _recorded_token_urlsafe
     root = logging.getLogger()
+    access = logging.getLogger("tradewinds.access")
+    saved = access.level, access.propagate
     root.addHandler(WATCH)
+    access.addHandler(WATCH)
+    access.setLevel(logging.INFO)
+    access.propagate = False
     yield WATCH
+    access.removeHandler(WATCH)
+    access.setLevel(saved[0])
+    access.propagate = saved[1]
     root.removeHandler(WATCH)
     secrets.token_urlsafe = _token_urlsafe
 

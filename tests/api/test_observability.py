@@ -249,8 +249,10 @@ def lines():
     access = logging.getLogger("tradewinds.access")
     level = access.level
     root.addHandler(handler)
+    access.addHandler(handler)  # the run-wide watch keeps request lines from propagating (tests/conftest.py)
     access.setLevel(logging.INFO)
     yield handler
+    access.removeHandler(handler)
     root.removeHandler(handler)
     access.setLevel(level)
 
@@ -367,3 +369,16 @@ def test_the_run_wide_watch_catches_a_credential_in_a_log_line(client, credentia
     assert len(caught) == 1 and seat[4:14] in caught[0]
     logging.getLogger("workers.games").warning("a careful message: %s", seat)  # redacted by the formatter
     assert credential_watch.leaks == []
+
+
+def test_the_run_wide_watch_sees_every_request_line(client, credential_watch, monkeypatch):
+    game = create_secret_game(client)
+    seat = token_of(game, 0)
+    from api import observability
+
+    # a request line that would carry a seat token in a field the formatter does not know to redact
+    original = observability.route_label
+    monkeypatch.setattr(observability, "route_label", lambda: original() + " " + seat.replace("tws_", "seat "))
+    client.get("/livez")
+    caught, credential_watch.leaks[:] = list(credential_watch.leaks), []
+    assert caught and '"tradewinds.access"' in caught[0]
