@@ -17,6 +17,7 @@ from api.conventions import check_json
 from api.errors import CODES, HTTP_STATUS_CODES, ApiError, problem
 from eventstore.base import StoreUnavailable
 from workers.games import GameError
+from workers.metrics import store_error
 from workers.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,9 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     app.config.update(config or {})
     runtime = runtime or Runtime.from_environment()
     app.extensions["tradewinds"] = runtime
+    from api import observability
+
+    observability.install(app)  # first: every request gets its id, its line and its metrics
 
     api = Api(app, spec_kwargs={"extra_plugins": [ConventionsPlugin()]})
     from api.schemas import ProblemSchema
@@ -144,6 +148,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     api.register_blueprint(live.blp)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(tournaments.blp)
+    api.register_blueprint(observability.blp)
     app.extensions["tradewinds_api"] = api
     app.register_blueprint(webclient.blp)  # the browser client at / (plain Flask: not part of the API document)
 
@@ -170,6 +175,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
     @app.errorhandler(StoreUnavailable)
     def handle_store_down(exc: StoreUnavailable):
         log.error("event store unavailable: %s", exc)
+        store_error("api")
         return problem("unavailable", "the event store is unreachable; try again shortly", headers={"Retry-After": "5"})
 
     return app

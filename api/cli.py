@@ -23,6 +23,7 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
 def cmd_serve(args: argparse.Namespace) -> int:
     from api import serving
 
+    metrics_dir = serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts (workers.metrics)
     # Open once in the master to fail fast on bad configuration, then again in each worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
@@ -36,7 +37,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"API document: http://{args.host}:{args.port}/openapi.json")
     caps = serving.caps_for(size)
     print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
-    print(f"control socket: {control or 'none'}", flush=True)
+    print(f"control socket: {control or 'none'}")
+    print(f"metrics: /metrics (the processes' files in {metrics_dir})", flush=True)
     serving.run(args.host, args.port, size, database_url, redis_url, args.access_log, control)
     return 0
 
@@ -52,10 +54,27 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
         raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
+    port = args.metrics_port if args.metrics_port is not None else _env_port("TRADEWINDS_WORKER_METRICS_PORT")
+    if port is not None:
+        from api import serving
+
+        serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts: job processes of --fork add up
     runtime = _runtime(dispatcher="rq")
+    if port is not None:
+        worker.serve_metrics(args.metrics_host, port)
     return worker.run(
         runtime, queues=args.queues, burst=args.burst, fork=args.fork, say=lambda text: print(text, flush=True)
     )
+
+
+def _env_port(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a port number, not {value!r}") from None
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -113,7 +132,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         path = key_file_path(args.data_dir)
         if path.exists():
-            keys.append(ServerKey.load_or_create(path).public_key)
+            keys.extend(ServerKey.load_or_create(path).trusted_keys)  # retired keys too: games signed before a rotation
     report = verify_export(text.splitlines(), keys)
     print(json.dumps(report, indent=2, sort_keys=True))
     return 0 if report["ok"] else 1
@@ -129,6 +148,19 @@ def cmd_public_key(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
     print(key.public_pem.strip() if args.pem else key.public_key)
     print(f"key id {key.key_id} ({path})", file=sys.stderr)
+    return 0
+
+
+def cmd_rotate_signing_key(args: argparse.Namespace) -> int:
+    from workers.signing import KeyFileError, key_file_path, retired_path, rotate
+
+    path = key_file_path(args.data_dir)
+    try:
+        old, new = rotate(path)
+    except (OSError, KeyFileError) as exc:
+        raise ConfigError(f"cannot rotate the signing key {path}: {exc}") from None
+    print(f"retired key {old.key_id} (its public key is kept in {retired_path(path)}: heads it signed stay trusted)")
+    print(f"now signing with key {new.key_id} ({path}); restart every server and worker to use it")
     return 0
 
 
@@ -187,7 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--control-socket", default=None, help="gunicorn control socket path (TRADEWINDS_CONTROL_SOCKET; default: none)"
     )
     serve.add_argument("--data-dir", default=None, help="folder for the SQLite store (default ./tradewinds-data)")
-    serve.add_argument("--access-log", action="store_true")
+    serve.add_argument(
+        "--access-log",
+        action="store_true",
+        default=os.environ.get("TRADEWINDS_ACCESS_LOG", "") in ("1", "true", "yes"),
+        help="log one JSON line per request (TRADEWINDS_ACCESS_LOG=1)",
+    )
+    serve.add_argument(
+        "--metrics-dir",
+        default=None,
+        help="folder for this instance's metric files, emptied at start (TRADEWINDS_METRICS_DIR; default: a new"
+        " temporary folder)",
+    )
     serve.set_defaults(func=cmd_serve)
 
     worker = sub.add_parser("worker", help="run an RQ worker for bot turns and other jobs")
@@ -200,6 +243,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     worker.add_argument("--fork", action="store_true", help="fork a process per job (RQ's default worker)")
     worker.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)  # the default now
+    worker.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve this worker's Prometheus metrics on this port (TRADEWINDS_WORKER_METRICS_PORT; default: none)",
+    )
+    worker.add_argument("--metrics-host", default="127.0.0.1", help="address for --metrics-port (127.0.0.1)")
+    worker.add_argument("--metrics-dir", default=None, help="folder for the metric files (TRADEWINDS_METRICS_DIR)")
     worker.set_defaults(func=cmd_worker)
 
     migrate = sub.add_parser("migrate", help="create or upgrade the event store's tables")
@@ -229,6 +280,12 @@ def build_parser() -> argparse.ArgumentParser:
     public_key.add_argument("--pem", action="store_true", help="print it as PEM instead of base64")
     public_key.set_defaults(func=cmd_public_key)
 
+    rotate = sub.add_parser(
+        "rotate-signing-key", help="replace the signing key; the old public key stays trusted for what it signed"
+    )
+    rotate.add_argument("--data-dir", default=None)
+    rotate.set_defaults(func=cmd_rotate_signing_key)
+
     apikey = sub.add_parser("apikey", help="create, list or revoke integrator API keys")
     apikey.add_argument("action", choices=["create", "list", "revoke"])
     apikey.add_argument("--name", help="the integrator's name (create)")
@@ -242,7 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
+    if argv and argv[0] in ("serve", "worker"):
+        from workers import logs
+
+        logs.configure()  # JSON lines, request ids, no secrets (workers.logs)
+    else:
+        logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
     if argv and argv[0] == "simulate":
         return cmd_simulate(argv[1:])
     args = build_parser().parse_args(argv)

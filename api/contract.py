@@ -31,6 +31,11 @@ def _header(description: str, required: bool = False, schema: dict | None = None
 
 
 VERSION_HEADER = _header("the API version that answered (semantic versioning; see info.version)", True)
+REQUEST_ID_HEADER = _header(
+    "this request's id, as in the server's log lines: the caller's own `X-Request-ID` when it sent a sane one"
+    " (1 to 128 letters, digits and `._:-`), else a new one",
+    True,
+)
 RATE_HEADERS = {
     "RateLimit-Policy": _header(
         "the quota policies this request counted against (IETF draft RateLimit header fields): `key` (an API "
@@ -93,6 +98,7 @@ class ConventionsPlugin(BasePlugin):
         for status, response in responses.items():
             headers = response.setdefault("headers", {})
             headers[API_VERSION_HEADER] = deepcopy(VERSION_HEADER)
+            headers["X-Request-ID"] = deepcopy(REQUEST_ID_HEADER)
             headers.update(deepcopy(RATE_HEADERS))
             headers.update(deepcopy(EXTRA_HEADERS.get(status, {})))
         operation["responses"] = responses

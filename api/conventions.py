@@ -21,8 +21,25 @@ from api.errors import ApiError
 
 MAX_JSON_DEPTH = 32
 JSON_TYPES = ("application/json",)
-EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", API_VERSION_HEADER, "Link"]
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID"]
+EXPOSED_HEADERS = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    API_VERSION_HEADER,
+    "Link",
+    "X-Request-ID",
+]
+ALLOWED_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "Last-Event-ID",
+    "X-Request-ID",
+]
 
 
 def bad_text(value: str) -> str | None:

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.observability import followers_changed
 from eventstore.base import StoredEvent, StreamNotFound
 from workers.games import GameService, LoadedGame
 
@@ -130,6 +131,7 @@ class Hub:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="tradewinds-fanout", daemon=True)
                 self._thread.start()
+            followers_changed(sum(len(s) for s in self._subs.values()))
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -142,6 +144,7 @@ class Hub:
                     self._generations.pop(sub.game_id, None)
             if not self._subs:
                 self._has_subscribers.clear()
+            followers_changed(sum(len(s) for s in self._subs.values()))
 
     def follower_count(self) -> int:
         with self._lock:

@@ -155,4 +155,4 @@ class Verify(MethodView):
         The chain is recomputed from the stream as created (seats, options, seed); its head must carry a
         valid signature by this server's key (GET /signing-key), so a log edited and re-hashed fails.
         """
-        return verify_export(body["export"].splitlines(), [runtime().key.public_key])
+        return verify_export(body["export"].splitlines(), runtime().key.trusted_keys)

@@ -397,12 +397,25 @@ class HistorySchema(ma.Schema):
     truncations = fields.List(fields.Nested(HistoryEntrySchema), required=True)
 
 
+class RetiredKeySchema(ma.Schema):
+    key_id = fields.String(required=True)
+    public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
+
+
 class SigningKeySchema(ma.Schema):
     algorithm = fields.String(required=True, metadata={"description": "Ed25519"})
     key_id = fields.String(required=True, metadata={"description": "the first 16 hex digits of SHA-256(public key)"})
     public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
     public_key_pem = fields.String(
         required=True, metadata={"description": "the same key as PEM (SubjectPublicKeyInfo)"}
+    )
+    retired_keys = fields.List(
+        fields.Nested(RetiredKeySchema),
+        required=True,
+        metadata={
+            "description": "keys this one replaced (`tradewinds rotate-signing-key`): games whose chain heads were "
+            "signed before a rotation stay signed by them"
+        },
     )
 
 

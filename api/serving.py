@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from api.followers import Caps
-from api.tickets import scrub
+from workers import logs
 from workers.runtime import ConfigError
 
 GEVENT_RESERVE = 100  # connections per gevent worker kept for ordinary requests
@@ -100,16 +103,18 @@ def caps_for(size: Sizing) -> Caps:
 
 
 class ScrubFilter(logging.Filter):
-    """Drops stream-ticket values from every log record (access lines and error messages alike)."""
+    """Drops credentials (``workers.logs.redact``: tokens, keys, stream tickets) from a record's message."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "ticket=" in message:
-            record.msg, record.args = scrub(message), None
+        scrubbed = logs.redact(message)
+        if scrubbed != message:
+            record.msg, record.args = scrubbed, None
         return True
 
 
 def _scrubbing_logger():
+    """gunicorn's own lines (worker boots, timeouts, refusals) as redacted JSON lines, like the application's."""
     from gunicorn.glogging import Logger
 
     class ScrubbingLogger(Logger):
@@ -117,9 +122,49 @@ def _scrubbing_logger():
             super().setup(cfg)
             for log in (self.error_log, self.access_log):
                 for handler in log.handlers:
+                    handler.setFormatter(logs.formatter())
                     handler.addFilter(ScrubFilter())
 
     return ScrubbingLogger
+
+
+def prepare_metrics_dir(configured: str | None) -> Path:
+    """The folder where this instance's processes write their metrics (prometheus_client's multiprocess mode).
+
+    ``configured`` (``--metrics-dir``, ``TRADEWINDS_METRICS_DIR`` or ``PROMETHEUS_MULTIPROC_DIR``) is emptied
+    of metric files from an earlier run; without one, a fresh temporary folder is made (and removed at exit).
+    Set before ``prometheus_client`` is first imported, so that this process and the ones it forks count
+    into files there.
+    """
+    folder = configured or os.environ.get("TRADEWINDS_METRICS_DIR") or os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        path = Path(folder)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            for stale in path.glob("*.db"):
+                stale.unlink()
+        except OSError as exc:
+            raise ConfigError(f"cannot use the metrics folder {path}: {exc}") from None
+    else:
+        path = Path(tempfile.mkdtemp(prefix="tradewinds-metrics-"))
+        import atexit
+
+        atexit.register(_remove_if_owner, path, os.getpid())
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
+    return path
+
+
+def _remove_if_owner(path: Path, owner: int) -> None:
+    """At exit of the process that made the folder; forked processes inherit the hook and must leave it be."""
+    if os.getpid() == owner:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def process_gone(server, worker) -> None:
+    """gunicorn's ``child_exit`` hook: a worker process that ended no longer counts in the live gauges."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
 
 
 def cooperative_psycopg() -> None:
@@ -172,8 +217,9 @@ def run(
             self.cfg.set("worker_connections", size.connections)
             self.cfg.set("timeout", 120)
             self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
-            self.cfg.set("accesslog", "-" if access_log else None)
+            self.cfg.set("accesslog", None)  # the application writes the request lines (api.observability)
             self.cfg.set("logger_class", _scrubbing_logger())
+            self.cfg.set("child_exit", process_gone)
             if "control_socket" in self.cfg.settings:  # gunicorn 24 and later
                 if control_socket:
                     self.cfg.set("control_socket", control_socket)
@@ -188,8 +234,8 @@ def run(
             runtime.service.resume_pending_bots()
             return create_app(runtime, {"FOLLOWER_CAPS": caps})
 
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(ScrubFilter())
+    if access_log:
+        logging.getLogger("tradewinds.access").setLevel(logging.INFO)
     if size.worker_class == "gevent":
         import warnings
 

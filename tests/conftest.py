@@ -6,7 +6,10 @@ Tests that need a service skip with a clear reason when it is unreachable, unles
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import secrets
 
 import pytest
 
@@ -66,3 +69,88 @@ def postgres_url():
     """A fresh, empty PostgreSQL database of this test session (created and dropped by the tests)."""
     with scratch_postgres_database() as url:
         yield url
+
+
+class CredentialWatch(logging.Handler):
+    """Every log record of the run, formatted as `tradewinds serve` and `worker` format it (``workers.logs``),
+    checked for the credentials the run has issued (seat tokens, keys, stream tickets: ``secrets.token_urlsafe``
+    values are recorded as they are made). A test during which one reached a log line fails."""
+
+    WINDOW = 10  # characters of a credential's random part that must never appear
+    RUN = re.compile(r"[A-Za-z0-9_-]{10,}")
+
+    def __init__(self) -> None:
+        from workers.logs import RedactingJsonFormatter
+
+        super().__init__(logging.DEBUG)
+        self.setFormatter(RedactingJsonFormatter())
+        self.issued: set[str] = set()
+        self.leaks: list[str] = []
+
+    def issue(self, value: str) -> None:
+        if len(value) >= 2 * self.WINDOW:
+            self.issued.add(value[: self.WINDOW])
+
+    def holds_credential(self, text: str) -> bool:
+        issued = self.issued
+        for run in self.RUN.findall(text):
+            for start in range(len(run) - self.WINDOW + 1):
+                if run[start : start + self.WINDOW] in issued:
+                    return True
+        return False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if not record.exc_info and not record.stack_info:
+                # the fast path: nothing issued in the record's own text, so nothing in its formatted line either
+                raw = " ".join(str(value) for key, value in vars(record).items() if key not in PLAIN_ATTRIBUTES)
+                if not self.holds_credential(record.getMessage() + " " + raw):
+                    return
+            line = self.format(record)  # as `serve` writes it: redacted
+        except Exception:
+            return
+        if self.holds_credential(line):
+            self.leaks.append(line)
+
+
+# LogRecord attributes that hold no text of the caller's (the message, its arguments and extras are checked)
+PLAIN_ATTRIBUTES = frozenset(
+    vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys() - {"msg", "args"} | {"message", "asctime"}
+)
+WATCH = CredentialWatch()
+_token_urlsafe = secrets.token_urlsafe
+
+
+def _recorded_token_urlsafe(nbytes=None):
+    value = _token_urlsafe(nbytes)
+    WATCH.issue(value)
+    return value
+
+
+@pytest.fixture(scope="session", autouse=True)
+def credential_watch():
+    """Watch every record the run logs at the levels it is configured for (warnings and errors by default), and
+    every request line: the request lines go to the watch only (not through pytest's own log capture, which
+    would cost more than the watch), so that every request of the run is checked."""
+    secrets.token_urlsafe = _recorded_token_urlsafe
+    root = logging.getLogger()
+    access = logging.getLogger("tradewinds.access")
+    saved = access.level, access.propagate
+    root.addHandler(WATCH)
+    access.addHandler(WATCH)
+    access.setLevel(logging.INFO)
+    access.propagate = False
+    yield WATCH
+    access.removeHandler(WATCH)
+    access.setLevel(saved[0])
+    access.propagate = saved[1]
+    root.removeHandler(WATCH)
+    secrets.token_urlsafe = _token_urlsafe
+
+
+@pytest.fixture(autouse=True)
+def no_credential_in_the_logs(credential_watch):
+    yield
+    leaks, credential_watch.leaks[:] = list(credential_watch.leaks), []
+    if leaks:
+        pytest.fail(f"a credential issued in this run reached a log line: {leaks[0][:300]}")

@@ -29,7 +29,7 @@ from eventstore.base import (
     WrongExpectedVersion,
     canonical_json,
 )
-from workers import clocks, facts, snapshots
+from workers import clocks, facts, metrics, snapshots
 from workers.facts import Facts, facts_now
 from workers.signing import ServerKey
 from workers.sweeper import dispatch_now, work_item
@@ -430,6 +430,7 @@ class GameService:
                     ) from None
                 continue
             # committed: from here on nothing may fail the move (the outbox holds the work it causes)
+            metrics.move_stored(game.info.game_type, actor, len(commands))
             after = self._fold_new(game, stored)
             if after.over:
                 try:

@@ -29,7 +29,7 @@ from eventstore.base import (
 from eventstore.verify import verify_events
 from workers import facts
 from workers.games import GameError, GameService, LoadedGame, make_etag, public_seats
-from workers.signing import ALGORITHM, signature_valid
+from workers.signing import ALGORITHM, key_id_of, signature_valid
 
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited", "resigned")
@@ -277,11 +277,9 @@ class History:
         self.service.info(game_id)
         report = self.store.verify(game_id)
         key = self.service.key
-        signed = bool(report.head_signature) and signature_valid(
-            key.public_key,
-            head_message(game_id, report.generation, report.version, report.head_hash),
-            report.head_signature,
-        )
+        message = head_message(game_id, report.generation, report.version, report.head_hash)
+        signer = key.signer_of(message, report.head_signature) if report.head_signature else None
+        signed = signer is not None
         detail = report.detail
         if report.ok:
             detail += (
@@ -301,7 +299,7 @@ class History:
             "chain_ok": report.ok,
             "signed": signed,
             "head_hash": report.head_hash,
-            "key_id": key.key_id,
+            "key_id": key_id_of(signer) if signer else key.key_id,
             "truncations": [truncation_body(t) for t in self.store.truncations(game_id)],
         }
 
@@ -318,6 +316,11 @@ class History:
             raise GameError("stale_version", "the game changed while it was exported; try again")
         meta = game.info.metadata
         key = self.service.key
+        # the trusted key that signed this head: the current one, or a retired one for a game finished before
+        signer = key.signer_of(
+            head_message(game_id, report.generation, report.version, report.head_hash), report.head_signature
+        )
+        public_key = signer or key.public_key
         header = {
             "format": EXPORT_FORMAT,
             "game_id": game_id,
@@ -342,8 +345,8 @@ class History:
             # the server's signature of the chain head (eventstore.base.head_message), as stored with it
             "signature": {
                 "algorithm": ALGORITHM,
-                "key_id": key.key_id,
-                "public_key": key.public_key,
+                "key_id": key_id_of(public_key),
+                "public_key": public_key,
                 "generation": report.generation,
                 "version": report.version,
                 "head_hash": report.head_hash,

@@ -38,6 +38,14 @@ def get_runtime() -> Any:
 
 
 def play_bot_turn(game_id: str, expected_version: int, expected_generation: int | None = None) -> str:
+    from workers import metrics
+
+    with metrics.bot_turn() as turn:
+        turn["outcome"] = _play_bot_turn(game_id, expected_version, expected_generation)
+    return turn["outcome"]
+
+
+def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int | None) -> str:
     from workers.games import GameError
 
     service = get_runtime().service
@@ -99,6 +107,8 @@ JOBS = frozenset(
 
 def run_entry(key: str, token: str, job: str, args: list) -> str:
     """Run one outbox entry's job, then complete the entry (unless the job asked to be run again later)."""
+    from eventstore.base import StoreUnavailable
+    from workers import metrics
     from workers.sweeper import RetryLater, work_item
 
     if job not in JOBS:
@@ -110,6 +120,9 @@ def run_entry(key: str, token: str, job: str, args: list) -> str:
         except RetryLater as later:
             runtime.service.schedule([work_item(key, job, args, delay=later.delay)])
             return "retry later"
+        except StoreUnavailable:
+            metrics.store_error("job")
+            raise
     runtime.store.complete_outbox(key, token)
     return str(outcome)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from eventstore.base import EventStore
 from eventstore.outbox import OutboxEntry
+from workers import metrics
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ def dispatch_now(dispatcher: Any, items: list[dict[str, Any]]) -> int:
             continue
         try:
             dispatcher.dispatch(as_entry(item))
+            metrics.job_queued(item["job"], "commit")
             sent += 1
         except Exception as exc:  # the work is committed in the outbox: the sweeper dispatches it later
             log.warning("could not dispatch %s (%s): %s; the sweeper will retry", item["job"], item["key"], exc)
@@ -99,6 +101,7 @@ class Sweeper:
                 if self.dispatcher.is_live(entry):
                     continue
                 self.dispatcher.dispatch(entry)
+                metrics.job_queued(entry.job, "sweep")
                 sent += 1
             except Exception as exc:
                 log.warning("sweeper could not dispatch %s (%s): %s", entry.job, entry.key, exc)
@@ -129,4 +132,5 @@ class Sweeper:
                 if getattr(self.store, "_closed", False):
                     return
                 log.warning("sweeper: %s", exc)
+                metrics.store_error("sweeper")
                 backoff = min(backoff * 2, 10.0)

@@ -25,7 +25,7 @@ from typing import Any
 
 from eventstore._common import utc_now_iso
 from eventstore.base import EventStore
-from workers import clocks, facts, webhook_targets
+from workers import clocks, facts, metrics, webhook_targets
 from workers.games import GameService, public_seats
 
 log = logging.getLogger(__name__)
@@ -272,6 +272,7 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
             result = send(sub, entry)
+            metrics.webhook_sent(result.ok)
             entry["attempts"].append(attempt_record(result))
             if not result.ok:
                 sub["failures"] += 1
@@ -306,6 +307,7 @@ def redeliver(store: EventStore, sub_id: str, message_id: str) -> Doc | None:
     for key, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
             result = send(sub, entry)
+            metrics.webhook_sent(result.ok)
             entry["attempts"].append(attempt_record(result, redelivery=True))
             if result.ok and entry["status"] != "delivered":
                 entry["status"] = "delivered"

@@ -27,6 +27,24 @@ RECONNECT_CAP = 5.0  # seconds between attempts to reach Redis again, at most
 WORKER_TTL = 30  # RQ's worker key lifetime: its blocking dequeue waits WORKER_TTL - 15 s at a time
 
 
+def serve_metrics(host: str, port: int) -> None:
+    """Serve this worker's Prometheus metrics (the sum over its job processes) on ``host:port``, on a thread."""
+    import os
+
+    from prometheus_client import CollectorRegistry, start_http_server
+
+    registry = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        from prometheus_client import REGISTRY
+
+        registry = REGISTRY
+    start_http_server(port, addr=host, registry=registry)
+
+
 def worker_classes():
     from rq import SimpleWorker, Worker
 
