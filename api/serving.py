@@ -162,6 +162,13 @@ def run(
     from workers.runtime import Runtime
 
     caps = caps_for(size)
+    runner = runs_job_runner(database_url, redis_url)
+    supervisor: int | None = None
+    if runner:  # forked before gunicorn starts any thread; request processes only hand it work
+        from workers import local_runner
+
+        os.environ[local_runner.SOCKET_ENV] = local_runner.new_address()
+        supervisor = local_runner.start_supervisor(os.environ[local_runner.SOCKET_ENV], database_url, None)
 
     class Server(BaseApplication):
         def load_config(self):
@@ -174,6 +181,8 @@ def run(
             self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
             self.cfg.set("accesslog", "-" if access_log else None)
             self.cfg.set("logger_class", _scrubbing_logger())
+            if supervisor is not None:
+                self.cfg.set("on_exit", lambda arbiter: _stop_runner(supervisor))
             if "control_socket" in self.cfg.settings:  # gunicorn 24 and later
                 if control_socket:
                     self.cfg.set("control_socket", control_socket)
@@ -184,8 +193,9 @@ def run(
             from api.app import create_app
 
             cooperative_psycopg()
-            runtime = Runtime.build(database_url, redis_url)
-            runtime.service.resume_pending_bots()
+            runtime = Runtime.build(database_url, redis_url, "local-runner" if runner else None)
+            if not runner:  # the job runner resumes pending bot turns itself when it starts
+                runtime.service.resume_pending_bots()
             return create_app(runtime, {"FOLLOWER_CAPS": caps})
 
     for handler in logging.getLogger().handlers:
@@ -199,3 +209,15 @@ def run(
         # own TLS) are cooperative; a rediss:// URL would do its TLS reads unpatched (docs/streaming.md).
         warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
     Server().run()
+
+
+def runs_job_runner(database_url: str, redis_url: str | None) -> bool:
+    """Without Redis, jobs run in a supervised runner process (``workers.local_runner``); a ``memory://``
+    store lives in one process only, so its jobs stay on that process's threads."""
+    return not redis_url and not database_url.strip().lower().startswith("memory:")
+
+
+def _stop_runner(pid: int) -> None:
+    from workers.local_runner import stop_supervisor
+
+    stop_supervisor(pid)
