@@ -75,7 +75,10 @@ class HealthSchema(ma.Schema):
     store = fields.String(required=True, metadata={"description": "ok, or the error"})
     store_backend = fields.String(required=True)
     queue = fields.String(required=True, metadata={"description": "ok, or the error"})
-    queue_backend = fields.String(required=True, metadata={"description": "rq, local-runner (a job runner process beside the server), in-process or inline"})
+    queue_backend = fields.String(
+        required=True,
+        metadata={"description": "rq, local-runner (a job runner process beside the server), in-process or inline"},
+    )
 
 
 class SeatRequestSchema(ma.Schema):
