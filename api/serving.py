@@ -5,12 +5,12 @@ Two worker classes (measurements in docs/streaming.md):
 - ``gevent`` (the default when Redis is configured): every connection is a greenlet, so a follower or
   a long-poll costs a greenlet and a socket, not a thread; ``--connections`` per worker process.
 - ``gthread`` (the default on the embedded set-up): a pool of ``--threads`` per process; followers may
-  take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread. Without
-  Redis, bot turns run in the serving process, and a search that thinks for seconds would stop a gevent
-  worker's event loop for that long; threads keep answering meanwhile.
+  take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread.
 
-Without Redis there is one worker process: bot turns, rate limits and follower caps then live in that
-process. With Redis they are shared, and ``--workers`` defaults to the machine's cores.
+Without Redis, bot turns and the other jobs run in a job runner process that ``serve`` forks and supervises
+(``workers.local_runner``), never in a request process; there is one request process, since rate limits and
+follower caps are then counted in process memory. With Redis they are shared, and ``--workers`` defaults to
+the machine's cores.
 """
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ def sizing(
         raise ConfigError("--workers must be at least 1")
     if workers > 1 and not shared:
         raise ConfigError(
-            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, bot turns, rate limits "
-            "and follower caps are kept in one process (use --workers 1)"
+            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, rate limits and follower caps "
+            "are counted in one process (use --workers 1; bot turns run in a process of their own either way)"
         )
     threads = threads if threads is not None else (env_int("TRADEWINDS_THREADS") or 32)
     connections = connections if connections is not None else (env_int("TRADEWINDS_CONNECTIONS") or 1000)

@@ -80,10 +80,10 @@ class RunnerDispatcher:
     def is_live(self, entry: OutboxEntry) -> bool:
         return False  # only the runner sweeps; nothing here asks
 
-    def try_lock(self, name: str, ttl: float = 120.0):
+    def try_lock(self, name: str, ttl: float = 120.0) -> nullcontext[None]:
         return nullcontext()  # jobs, the only users of locks, run in the runner
 
-    def heartbeat(self, token: str):
+    def heartbeat(self, token: str) -> nullcontext[None]:
         return nullcontext()
 
     def ping(self) -> None:
@@ -98,7 +98,7 @@ def serve_jobs(address: str, database_url: str, data_dir: str | None, parent: in
 
     stop = {"now": False}
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         stop["now"] = True
 
     signal.signal(signal.SIGTERM, on_signal)
@@ -158,7 +158,7 @@ def supervise(address: str, database_url: str, data_dir: str | None, parent: int
     """Start the runner and start it again whenever it exits, until the parent (gunicorn's master) is gone."""
     stopping = {"now": False}
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         stopping["now"] = True
 
     signal.signal(signal.SIGTERM, on_signal)

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from eventstore.base import EventStore, Signer
 from workers import dispatch, jobs
@@ -81,6 +82,7 @@ class Runtime:
         except Exception as exc:
             raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
         kind = dispatcher or ("rq" if redis_url else "in-process")
+        disp: Any
         if kind == "rq":
             if not redis_url:
                 raise ConfigError("the RQ dispatcher needs TRADEWINDS_REDIS_URL")
