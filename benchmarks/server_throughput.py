@@ -18,6 +18,10 @@ on its own keep-alive connection. Per point (store, clients) it prints, min / me
 - server CPU per move cycle (every process of the server: master, request workers, job runner) and its
   ratio to the anchor's CPU per cycle;
 - POST latency p50 / p95 / p99 (ms).
+
+With ``--bot-games N`` (default 2) it then starts N all-bot ``hard`` games on the same server and measures
+the same clients again (at ``--bot-clients``, default 8): moves/s and POST p95 with the bots searching, as
+ratios to the figures without them (the issue's target: ≥ 0.8× moves/s, ≤ 1.5× p95).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT_PROCESSES = 4
 SEATS = [{"kind": "human"}] * 4
+BOT_SEATS = [{"kind": "bot", "level": "hard"}] * 4
 
 
 # ----------------------------------------------------------------------------------- the anchor server
@@ -279,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per measurement")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--bot-games", type=int, default=2, help="all-bot hard games started for the bot check")
+    parser.add_argument("--bot-clients", type=int, default=8)
     parser.add_argument("--anchor", nargs=4, metavar=("PORT", "WORKERS", "THREADS", "CLASS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.anchor:
@@ -300,6 +307,18 @@ def main(argv: list[str] | None = None) -> int:
                 runs = {
                     c: [measure(server.pid, port, False, c, args.duration) for _ in range(args.repeat)] for c in clients
                 }
+                bot_check = None
+                if args.bot_games:
+                    quiet = [
+                        measure(server.pid, port, False, args.bot_clients, args.duration) for _ in range(args.repeat)
+                    ]
+                    for _ in range(args.bot_games):
+                        Client(port).call("POST", "/games", {"game_type": "puerto_rico", "seats": BOT_SEATS})
+                    time.sleep(2.0)
+                    busy = [
+                        measure(server.pid, port, False, args.bot_clients, args.duration) for _ in range(args.repeat)
+                    ]
+                    bot_check = (quiet, busy)
             request_workers = workers or _request_workers(tree_pids)
             anchor_port = free_port()
             anchor_cmd = [sys.executable, str(Path(__file__).resolve()), "--anchor", str(anchor_port)]
@@ -322,6 +341,17 @@ def main(argv: list[str] | None = None) -> int:
                     f" POST p50/p95/p99 {statistics.median(m['p50'] for m in moves):.1f}/"
                     f"{statistics.median(m['p95'] for m in moves):.1f}/{statistics.median(m['p99'] for m in moves):.1f} ms;"
                     f" errors {sum(m['errors'] for m in moves)}"
+                )
+            if bot_check:
+                quiet, busy = bot_check
+                print(
+                    f"  with {args.bot_games} all-bot hard games, {args.bot_clients} clients:"
+                    f" {spread([b['per_s'] for b in busy], '{:.0f}')} moves/s against"
+                    f" {spread([q['per_s'] for q in quiet], '{:.0f}')} without"
+                    f" (ratio {spread([b['per_s'] / q['per_s'] for b, q in zip(busy, quiet, strict=True)])});"
+                    f" POST p95 {spread([b['p95'] for b in busy], '{:.1f}')} ms against"
+                    f" {spread([q['p95'] for q in quiet], '{:.1f}')} ms"
+                    f" (ratio {spread([b['p95'] / q['p95'] for b, q in zip(busy, quiet, strict=True)])})"
                 )
     return 0
 
