@@ -28,7 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
     probe.close()  # its store and its sweeper: the served process builds its own after the fork
-    bots = "RQ workers (run `tradewinds worker`)" if redis_url else "in-process"
+    bots = "RQ workers (run `tradewinds worker`)" if redis_url else "a job runner process"
     size = serving.sizing(args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url))
     control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
     print(

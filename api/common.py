@@ -26,12 +26,13 @@ class Caller:
     integrator: str | None = None  # the API key's id
 
 
-def caller_for(info) -> Caller:
-    """Resolve the bearer token against a game: its seat token, or an integrator's API key."""
+def caller_for(info, seat_tokens: dict | None = None) -> Caller:
+    """Resolve the bearer token against a game: its seat token, or an integrator's API key (``seat_tokens``:
+    the game's token document when already read with ``info``)."""
     key = integrator_key()
     if key is not None:
         return Caller(integrator=key.key_id)
-    return Caller(seat=service().seat_for_token(info, bearer_token()))
+    return Caller(seat=service().seat_for_token(info, bearer_token(), seat_tokens))
 
 
 def integrator_key() -> apikeys.ApiKey | None:

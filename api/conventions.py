@@ -85,6 +85,15 @@ def produced(app: Flask, endpoint: str | None, method: str) -> tuple[str, ...]:
 
 
 def takes_json_body(app: Flask, endpoint: str | None, method: str) -> bool:
+    """Whether the operation reads a JSON body (its routes never change once served: cached per app)."""
+    cache = app.extensions.setdefault("tradewinds_json_body", {})
+    key = (endpoint, method)
+    if key not in cache:
+        cache[key] = _takes_json_body(app, endpoint, method)
+    return cache[key]
+
+
+def _takes_json_body(app: Flask, endpoint: str | None, method: str) -> bool:
     view = app.view_functions.get(endpoint or "")
     view_class = getattr(view, "view_class", None)
     func = getattr(view_class, method.lower(), None) if view_class else view
@@ -119,7 +128,10 @@ def install(app: Flask) -> None:
     @app.after_request
     def stamp(response):
         response.headers[API_VERSION_HEADER] = app.config["API_VERSION"]
-        response.vary.add("Authorization")
+        if "Vary" not in response.headers:  # the common case, without parsing a header set
+            response.headers["Vary"] = "Authorization"
+        else:
+            response.vary.add("Authorization")
         return response
 
     origins = [o.strip() for o in os.environ.get("TRADEWINDS_CORS_ORIGINS", "").split(",") if o.strip()]

@@ -352,8 +352,9 @@ class Game(MethodView):
     @blp.doc(operationId="getGame", security=SEAT_AUTH, parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Read a game as the caller's seat sees it (or as a spectator without a token)"""
-        game = service().load(game_id)
-        body = game_body(game, caller_seat(game))
+        info, seat_tokens = service().info_and_seat_tokens(game_id)
+        game = service().load(game_id, info=info)
+        body = game_body(game, caller_for(info, seat_tokens).seat)
         return read_response(body, read_etag(game, body))
 
 
@@ -367,8 +368,9 @@ class LegalCommands(MethodView):
     @blp.doc(operationId="getLegalCommands", security=[{"seatToken": []}], parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Every command the caller's seat may send now (empty when it is not this seat's turn)"""
-        game = service().load(game_id)
-        seat = caller_seat(game)
+        info, seat_tokens = service().info_and_seat_tokens(game_id)
+        game = service().load(game_id, info=info)
+        seat = caller_for(info, seat_tokens).seat
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
         commands = [] if game.over else game.rules.legal_commands(game.state, seat)
@@ -408,8 +410,8 @@ class Commands(MethodView):
     def post(self, headers, body, game_id):
         """Play a command, or a list of commands applied in order all-or-nothing, for the caller's seat"""
         svc = service()
-        info = svc.info(game_id)
-        seat = caller_for(info).seat
+        info, seat_tokens = svc.info_and_seat_tokens(game_id)  # one read of the stream row for the whole move
+        seat = caller_for(info, seat_tokens).seat
         if seat is None:
             raise ApiError("unauthorized", "moves need a seat token: send it as a bearer token")
         if ("command" in body) == ("commands" in body):
@@ -422,6 +424,7 @@ class Commands(MethodView):
             commands,
             if_match=parse_if_match(headers.get("if_match")),
             idempotency_key=headers.get("idempotency_key"),
+            info=info,
         )
         game = outcome.game
         reveal = game.over

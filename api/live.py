@@ -353,7 +353,7 @@ class Stream(MethodView):
 
 @blp.route("/games/<game_id:game_id>/stream-tickets")
 class StreamTickets(MethodView):
-    @blp.response(201, TicketSchema)
+    @blp.response(201, TicketSchema())
     @errors(blp, "unauthorized", "unknown_game")
     @blp.doc(operationId="createStreamTicket", security=[{"seatToken": []}])
     def post(self, game_id):

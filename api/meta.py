@@ -23,7 +23,7 @@ blp = Blueprint("meta", __name__, description="Service health and the games it h
 
 @blp.route("/health")
 class Health(MethodView):
-    @blp.response(200, HealthSchema)
+    @blp.response(200, HealthSchema())
     @blp.alt_response(503, schema=HealthSchema, description="a backing service is unreachable")
     @errors(blp)
     def get(self):
@@ -62,7 +62,7 @@ class GameTypes(MethodView):
 
 @blp.route("/signing-key")
 class SigningKey(MethodView):
-    @blp.response(200, SigningKeySchema)
+    @blp.response(200, SigningKeySchema())
     @errors(blp)
     def get(self):
         """The public key this server signs game chains with (Ed25519): check exports against it
@@ -76,7 +76,7 @@ class SigningKey(MethodView):
 
 @blp.route("/game-types/<game_type:name>")
 class GameTypeDetail(MethodView):
-    @blp.response(200, GameTypeDetailSchema)
+    @blp.response(200, GameTypeDetailSchema())
     @errors(blp, "unknown_game_type")
     @blp.doc(operationId="getGameType")
     def get(self, name):

@@ -1,6 +1,16 @@
-"""Marshmallow schemas: they validate requests and generate the OpenAPI document."""
+"""Marshmallow schemas: they validate requests and generate the OpenAPI document.
+
+Every schema here derives from ``Schema``, whose ``dump`` (what flask-smorest calls on every response) runs a
+plan compiled once per schema instance: a field whose value already has the JSON type the field would produce
+(an ``int`` for ``Integer``, a ``str`` for ``String``, a plain ``dict`` for ``Dict``...) is taken as is, and
+anything else goes through the field's own ``_serialize``, so the output is marshmallow's to the byte
+(``tests/api/test_fast_dump.py`` holds the two equal over real games).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -40,7 +50,92 @@ def game_type_field(**kwargs) -> fields.String:
     return fields.String(metadata={"enum": GAME_TYPES, "example": "puerto_rico"}, **kwargs)
 
 
-class ProblemSchema(ma.Schema):
+_SLOW = object()  # "let the field serialise this value itself"
+
+
+def _as_is(kind: type) -> Callable[[Any], Any]:
+    return lambda value: value if type(value) is kind or value is None else _SLOW
+
+
+def _fast_converter(field: fields.Field) -> Callable[[Any], Any] | None:
+    """A converter that gives the field's output for the common value types (``_SLOW`` otherwise); None when
+    the field is not one this knows."""
+    impl = type(field)._serialize
+    if impl is fields.Field._serialize:  # Raw
+        return lambda value: value
+    if impl is fields.Number._serialize and not field.as_string:  # type: ignore[attr-defined]
+        return _as_is(field.num_type)  # type: ignore[attr-defined]
+    if impl is fields.String._serialize:
+        return _as_is(str)
+    if impl is fields.Boolean._serialize:
+        return _as_is(bool)
+    if impl is fields.Mapping._serialize and not field.key_field and not field.value_field:  # type: ignore[attr-defined]
+        kind = field.mapping_type  # type: ignore[attr-defined]
+        return lambda value: kind(value) if type(value) is dict else (None if value is None else _SLOW)
+    if impl is fields.List._serialize:
+        inner = _fast_converter(field.inner)  # type: ignore[attr-defined]
+        if inner is None:
+            return None
+
+        def each(value: Any) -> Any:
+            if value is None:
+                return None
+            if type(value) is not list:
+                return _SLOW
+            out = [inner(item) for item in value]
+            return _SLOW if any(item is _SLOW for item in out) else out
+
+        return each
+    if impl is fields.Nested._serialize and not field.only and not field.exclude:  # type: ignore[attr-defined]
+        schema = field.schema  # type: ignore[attr-defined]
+        many = schema.many or field.many  # type: ignore[attr-defined]
+        return lambda value: None if value is None else schema.dump(value, many=many)
+    return None
+
+
+class Schema(ma.Schema):
+    """A marshmallow schema whose ``dump`` follows a plan compiled once per instance (see the module doc)."""
+
+    def _dump_plan(self) -> list[tuple[str, str, fields.Field, Callable[[Any], Any] | None]] | None:
+        plan = self.__dict__.get("_tw_plan", False)
+        if plan is False:
+            if self._hooks[ma.decorators.PRE_DUMP] or self._hooks[ma.decorators.POST_DUMP]:
+                plan = None
+            else:
+                plan = [
+                    (name, field.data_key if field.data_key is not None else name, field, _fast_converter(field))
+                    for name, field in self.dump_fields.items()
+                ]
+            self.__dict__["_tw_plan"] = plan
+        return plan
+
+    def dump(self, obj: Any, *, many: bool | None = None):
+        plan = self._dump_plan()
+        many = self.many if many is None else bool(many)
+        if plan is None:
+            return super().dump(obj, many=many)
+        if many:
+            return [self._dump_one(plan, item) for item in obj]
+        return self._dump_one(plan, obj)
+
+    def _dump_one(self, plan, obj: Any) -> Any:
+        if type(obj) is not dict:
+            return ma.Schema._serialize(self, obj, many=False)
+        out: dict[str, Any] = {}
+        for name, key, field, convert in plan:
+            value = obj.get(name, ma.missing)
+            if value is ma.missing or convert is None:
+                value = field.serialize(name, obj, accessor=self.get_attribute)
+                if value is ma.missing:
+                    continue
+            else:
+                converted = convert(value)
+                value = field._serialize(value, name, obj) if converted is _SLOW else converted
+            out[key] = value
+        return out
+
+
+class ProblemSchema(Schema):
     type = fields.String(required=True, metadata={"description": "URI naming the problem kind"})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
@@ -51,7 +146,7 @@ class ProblemSchema(ma.Schema):
     index = fields.Integer(metadata={"description": "the index of the refused command in a list"})
 
 
-class OptionSchema(ma.Schema):
+class OptionSchema(Schema):
     name = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]))
     default = fields.Raw(required=True)
@@ -61,7 +156,7 @@ class OptionSchema(ma.Schema):
     maximum = fields.Integer()
 
 
-class GameTypeSchema(ma.Schema):
+class GameTypeSchema(Schema):
     name = fields.String(required=True, metadata={"example": "puerto_rico"})
     title = fields.String(required=True)
     min_players = fields.Integer(required=True)
@@ -70,15 +165,18 @@ class GameTypeSchema(ma.Schema):
     bot_levels = fields.List(fields.String(), required=True)
 
 
-class HealthSchema(ma.Schema):
+class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]))
     store = fields.String(required=True, metadata={"description": "ok, or the error"})
     store_backend = fields.String(required=True)
     queue = fields.String(required=True, metadata={"description": "ok, or the error"})
-    queue_backend = fields.String(required=True, metadata={"description": "rq or in-process"})
+    queue_backend = fields.String(
+        required=True,
+        metadata={"description": "rq, local-runner (a job runner process beside the server), in-process or inline"},
+    )
 
 
-class SeatRequestSchema(ma.Schema):
+class SeatRequestSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     name = name_field(1, 64, metadata={"description": "display name"})
     level = fields.String(
@@ -88,7 +186,7 @@ class SeatRequestSchema(ma.Schema):
     external_id = name_field(1, 128, metadata={"description": "the site's player id"})
 
 
-class ClockSchema(ma.Schema):
+class ClockSchema(Schema):
     bank_seconds = fields.Integer(
         required=True,
         strict=True,
@@ -116,7 +214,7 @@ class ClockStateSchema(ClockSchema):
     deadline = fields.String(allow_none=True, required=True, metadata={"description": "earliest flag-fall"})
 
 
-class CreateGameSchema(ma.Schema):
+class CreateGameSchema(Schema):
     game_type = game_type_field(required=True)
     seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -147,7 +245,7 @@ class CreateGameSchema(ma.Schema):
     )
 
 
-class SeatSchema(ma.Schema):
+class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     kind = fields.String(required=True)
     name = fields.String(allow_none=True)
@@ -162,12 +260,12 @@ class SeatSchema(ma.Schema):
     )
 
 
-class SeatTokenSchema(ma.Schema):
+class SeatTokenSchema(Schema):
     seat = fields.Integer(required=True)
     token = fields.String(required=True, metadata={"description": "bearer token for this seat; shown once"})
 
 
-class GameSchema(ma.Schema):
+class GameSchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
     status = fields.String(
@@ -208,7 +306,7 @@ class GameSchema(ma.Schema):
     )
 
 
-class GameResultSchema(ma.Schema):
+class GameResultSchema(Schema):
     """The final result; one shape for every game type (the ``GameResult`` component)."""
 
     scores = fields.List(fields.Float(), required=True, metadata={"description": "final score per seat"})
@@ -224,7 +322,7 @@ class CreatedGameSchema(GameSchema):
     seat_tokens = fields.List(fields.Nested(SeatTokenSchema), required=True)
 
 
-class GameSummarySchema(ma.Schema):
+class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
     status = fields.String(required=True)
@@ -233,7 +331,7 @@ class GameSummarySchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True)
 
 
-class GameListQuerySchema(ma.Schema):
+class GameListQuerySchema(Schema):
     game_type = game_type_field(validate=hosted_game_type)
     status = fields.String(validate=validate.OneOf(["active", "finished", "aborted", "abandoned"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
@@ -245,7 +343,7 @@ class GameListQuerySchema(ma.Schema):
     )
 
 
-class GameListSchema(ma.Schema):
+class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True, metadata={"description": "newest first"})
     next_cursor = fields.String(
         allow_none=True,
@@ -254,7 +352,7 @@ class GameListSchema(ma.Schema):
     )
 
 
-class LegalChoiceSchema(ma.Schema):
+class LegalChoiceSchema(Schema):
     command = fields.Dict(required=True, metadata={"description": "the command, to send as is"})
     label = fields.String(required=True, metadata={"description": "short English label for a button or menu"})
     cost = fields.Integer(metadata={"description": "what it costs, in the game's currency"})
@@ -262,7 +360,7 @@ class LegalChoiceSchema(ma.Schema):
     points = fields.Integer(metadata={"description": "victory points it scores, or the printed VP of what it buys"})
 
 
-class LegalCommandsSchema(ma.Schema):
+class LegalCommandsSchema(Schema):
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
     etag = fields.String(required=True)
@@ -277,7 +375,7 @@ class LegalCommandsSchema(ma.Schema):
     )
 
 
-class CommandSchema(ma.Schema):
+class CommandSchema(Schema):
     """A game command: its ``type`` and the named fields that command takes (see legal-commands).
 
     Each game type's commands are the ``<Game>Command`` component (e.g. ``PuertoRicoCommand``), a union
@@ -292,7 +390,7 @@ class CommandSchema(ma.Schema):
     )
 
 
-class SubmitSchema(ma.Schema):
+class SubmitSchema(Schema):
     command = fields.Nested(CommandSchema, metadata={"description": "one command"})
     commands = fields.List(
         fields.Nested(CommandSchema),
@@ -301,7 +399,7 @@ class SubmitSchema(ma.Schema):
     )
 
 
-class EventSchema(ma.Schema):
+class EventSchema(Schema):
     version = fields.Integer(required=True)
     generation = fields.Integer(required=True)
     type = fields.String(required=True)
@@ -311,7 +409,7 @@ class EventSchema(ma.Schema):
     recorded_at = fields.String(required=True)
 
 
-class MoveResultSchema(ma.Schema):
+class MoveResultSchema(Schema):
     version = fields.Integer(required=True)
     etag = fields.String(required=True)
     replayed = fields.Boolean(required=True, metadata={"description": "true when the Idempotency-Key matched"})
@@ -327,7 +425,7 @@ class MoveResultSchema(ma.Schema):
     )
 
 
-class EventQuerySchema(ma.Schema):
+class EventQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9), metadata={"description": "version"})
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
     wait = fields.Float(
@@ -337,7 +435,7 @@ class EventQuerySchema(ma.Schema):
     )
 
 
-class EventPageSchema(ma.Schema):
+class EventPageSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     generation = fields.Integer(required=True)
@@ -345,7 +443,7 @@ class EventPageSchema(ma.Schema):
     next_after = fields.Integer(allow_none=True, required=True, metadata={"description": "pass as after; null at end"})
 
 
-class PastStateSchema(ma.Schema):
+class PastStateSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     current_version = fields.Integer(required=True)
@@ -353,7 +451,7 @@ class PastStateSchema(ma.Schema):
     state = fields.Dict(required=True)
 
 
-class UndoRequestSchema(ma.Schema):
+class UndoRequestSchema(Schema):
     id = fields.String(required=True)
     by = fields.Integer(required=True, metadata={"description": "the seat asking"})
     to_version = fields.Integer(required=True)
@@ -367,12 +465,12 @@ class UndoRequestSchema(ma.Schema):
     closed_at = fields.String()
 
 
-class UndoBodySchema(ma.Schema):
+class UndoBodySchema(Schema):
     to_version = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10**9))
     reason = fields.String(load_default="", validate=[validate.Length(0, 500), validate.Regexp(r"^[^\x00]*$")])
 
 
-class TruncationSchema(ma.Schema):
+class TruncationSchema(Schema):
     from_version = fields.Integer(required=True)
     to_version = fields.Integer(required=True)
     generation = fields.Integer(required=True, metadata={"description": "the game's generation after it"})
@@ -381,7 +479,7 @@ class TruncationSchema(ma.Schema):
     truncated_at = fields.String(required=True)
 
 
-class UndoResultSchema(ma.Schema):
+class UndoResultSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["done", "requested", "declined"]))
     etag = fields.String(required=True)
     request = fields.Nested(UndoRequestSchema)
@@ -392,17 +490,17 @@ class HistoryEntrySchema(TruncationSchema):
     archived_events = fields.List(fields.Nested(EventSchema), required=True)
 
 
-class HistorySchema(ma.Schema):
+class HistorySchema(Schema):
     game_id = fields.String(required=True)
     truncations = fields.List(fields.Nested(HistoryEntrySchema), required=True)
 
 
-class RetiredKeySchema(ma.Schema):
+class RetiredKeySchema(Schema):
     key_id = fields.String(required=True)
     public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
 
 
-class SigningKeySchema(ma.Schema):
+class SigningKeySchema(Schema):
     algorithm = fields.String(required=True, metadata={"description": "Ed25519"})
     key_id = fields.String(required=True, metadata={"description": "the first 16 hex digits of SHA-256(public key)"})
     public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, base64"})
@@ -419,7 +517,7 @@ class SigningKeySchema(ma.Schema):
     )
 
 
-class AuditSchema(ma.Schema):
+class AuditSchema(Schema):
     game_id = fields.String(required=True)
     ok = fields.Boolean(required=True, metadata={"description": "chain intact and its head signed by this server"})
     checked = fields.Integer(required=True)
@@ -434,7 +532,7 @@ class AuditSchema(ma.Schema):
     truncations = fields.List(fields.Nested(TruncationSchema), required=True)
 
 
-class ReplayStepSchema(ma.Schema):
+class ReplayStepSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, required=True)
     actor = fields.String(required=True)
@@ -442,7 +540,7 @@ class ReplayStepSchema(ma.Schema):
     state = fields.Dict(required=True, metadata={"description": "the state after this event, as the caller sees it"})
 
 
-class ReplaySchema(ma.Schema):
+class ReplaySchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     generation = fields.Integer(required=True)
@@ -451,12 +549,12 @@ class ReplaySchema(ma.Schema):
     next_after = fields.Integer(allow_none=True, required=True)
 
 
-class ReplayQuerySchema(ma.Schema):
+class ReplayQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
 
 
-class VerifyBodySchema(ma.Schema):
+class VerifyBodySchema(Schema):
     export = fields.String(
         required=True,
         validate=[
@@ -469,7 +567,7 @@ class VerifyBodySchema(ma.Schema):
     )
 
 
-class VerifyReportSchema(ma.Schema):
+class VerifyReportSchema(Schema):
     ok = fields.Boolean(required=True)
     game_type = fields.String(allow_none=True, required=True)
     events = fields.Integer(required=True)

@@ -5,12 +5,12 @@ Two worker classes (measurements in docs/streaming.md):
 - ``gevent`` (the default when Redis is configured): every connection is a greenlet, so a follower or
   a long-poll costs a greenlet and a socket, not a thread; ``--connections`` per worker process.
 - ``gthread`` (the default on the embedded set-up): a pool of ``--threads`` per process; followers may
-  take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread. Without
-  Redis, bot turns run in the serving process, and a search that thinks for seconds would stop a gevent
-  worker's event loop for that long; threads keep answering meanwhile.
+  take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread.
 
-Without Redis there is one worker process: bot turns, rate limits and follower caps then live in that
-process. With Redis they are shared, and ``--workers`` defaults to the machine's cores.
+Without Redis, bot turns and the other jobs run in a job runner process that ``serve`` forks and supervises
+(``workers.local_runner``), never in a request process; there is one request process, since rate limits and
+follower caps are then counted in process memory. With Redis they are shared, and ``--workers`` defaults to
+the machine's cores.
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ def sizing(
         raise ConfigError("--workers must be at least 1")
     if workers > 1 and not shared:
         raise ConfigError(
-            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, bot turns, rate limits "
-            "and follower caps are kept in one process (use --workers 1)"
+            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, rate limits and follower caps "
+            "are counted in one process (use --workers 1; bot turns run in a process of their own either way)"
         )
     threads = threads if threads is not None else (env_int("TRADEWINDS_THREADS") or 32)
     connections = connections if connections is not None else (env_int("TRADEWINDS_CONNECTIONS") or 1000)
@@ -207,6 +207,13 @@ def run(
     from workers.runtime import Runtime
 
     caps = caps_for(size)
+    runner = runs_job_runner(database_url, redis_url)
+    supervisor: int | None = None
+    if runner:  # forked before gunicorn starts any thread; request processes only hand it work
+        from workers import local_runner
+
+        os.environ[local_runner.SOCKET_ENV] = local_runner.new_address()
+        supervisor = local_runner.start_supervisor(os.environ[local_runner.SOCKET_ENV], database_url, None)
 
     class Server(BaseApplication):
         def load_config(self):
@@ -220,6 +227,8 @@ def run(
             self.cfg.set("accesslog", None)  # the application writes the request lines (api.observability)
             self.cfg.set("logger_class", _scrubbing_logger())
             self.cfg.set("child_exit", process_gone)
+            if supervisor is not None:
+                self.cfg.set("on_exit", lambda arbiter: _stop_runner(supervisor))
             if "control_socket" in self.cfg.settings:  # gunicorn 24 and later
                 if control_socket:
                     self.cfg.set("control_socket", control_socket)
@@ -230,8 +239,9 @@ def run(
             from api.app import create_app
 
             cooperative_psycopg()
-            runtime = Runtime.build(database_url, redis_url)
-            runtime.service.resume_pending_bots()
+            runtime = Runtime.build(database_url, redis_url, "local-runner" if runner else None)
+            if not runner:  # the job runner resumes pending bot turns itself when it starts
+                runtime.service.resume_pending_bots()
             return create_app(runtime, {"FOLLOWER_CAPS": caps})
 
     if access_log:
@@ -245,3 +255,15 @@ def run(
         # own TLS) are cooperative; a rediss:// URL would do its TLS reads unpatched (docs/streaming.md).
         warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
     Server().run()
+
+
+def runs_job_runner(database_url: str, redis_url: str | None) -> bool:
+    """Without Redis, jobs run in a supervised runner process (``workers.local_runner``); a ``memory://``
+    store lives in one process only, so its jobs stay on that process's threads."""
+    return not redis_url and not database_url.strip().lower().startswith("memory:")
+
+
+def _stop_runner(pid: int) -> None:
+    from workers.local_runner import stop_supervisor
+
+    stop_supervisor(pid)

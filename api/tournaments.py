@@ -184,8 +184,8 @@ def body_for(t: dict, issued: dict | None = None) -> dict:
 @blp.route("/tournaments")
 class TournamentList(MethodView):
     @key_required
-    @blp.arguments(CreateTournamentSchema)
-    @blp.response(201, TournamentSchema)
+    @blp.arguments(CreateTournamentSchema())
+    @blp.response(201, TournamentSchema())
     @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
     @blp.doc(operationId="createTournament", security=KEY_AUTH)
     def post(self, body):
@@ -203,7 +203,7 @@ class TournamentList(MethodView):
             {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])},
         )
 
-    @blp.response(200, TournamentListSchema)
+    @blp.response(200, TournamentListSchema())
     @errors(blp, "unauthorized")
     @blp.doc(operationId="listTournaments", security=KEY_AUTH)
     def get(self):
@@ -214,7 +214,7 @@ class TournamentList(MethodView):
 
 @blp.route("/tournaments/<tournament_id:tournament_id>")
 class Tournament(MethodView):
-    @blp.response(200, TournamentSchema)
+    @blp.response(200, TournamentSchema())
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="getTournament", security=[{"apiKey": []}, {}])
     def get(self, tournament_id):
@@ -228,7 +228,7 @@ class Tournament(MethodView):
 @blp.route("/tournaments/<tournament_id:tournament_id>/tables/<game_id:game_id>/seat-tokens")
 class TableSeatTokens(MethodView):
     @key_required
-    @blp.response(200, ReissuedTokensSchema)
+    @blp.response(200, ReissuedTokensSchema())
     @errors(blp, "unauthorized", "forbidden", "not_found")
     @blp.doc(operationId="reissueSeatTokens", security=KEY_AUTH)
     def post(self, tournament_id, game_id):
@@ -249,8 +249,8 @@ class TableSeatTokens(MethodView):
 
 @blp.route("/leaderboards/<game_type:game_type>")
 class Leaderboard(MethodView):
-    @blp.arguments(LeaderboardQuerySchema, location="query")
-    @blp.response(200, LeaderboardSchema)
+    @blp.arguments(LeaderboardQuerySchema(), location="query")
+    @blp.response(200, LeaderboardSchema())
     @errors(blp, "unauthorized", "unknown_game_type")
     @blp.doc(operationId="getLeaderboard", security=[{"apiKey": []}, {}])
     def get(self, query, game_type):

@@ -124,8 +124,8 @@ def own_subscription(sub_id: str) -> dict:
 @blp.route("")
 class Subscriptions(MethodView):
     @key_required
-    @blp.arguments(SubscriptionRequestSchema)
-    @blp.response(201, SubscriptionSchema)
+    @blp.arguments(SubscriptionRequestSchema())
+    @blp.response(201, SubscriptionSchema())
     @errors(blp, "unauthorized", "webhook_target_refused")
     @blp.doc(operationId="createWebhook", security=KEY_AUTH)
     def post(self, body):
@@ -145,7 +145,7 @@ class Subscriptions(MethodView):
             {"Location": url_for("webhooks.Subscription", sub_id=sub["id"])},
         )
 
-    @blp.response(200, SubscriptionListSchema)
+    @blp.response(200, SubscriptionListSchema())
     @errors(blp, "unauthorized")
     @blp.doc(operationId="listWebhooks", security=KEY_AUTH)
     def get(self):
@@ -156,7 +156,7 @@ class Subscriptions(MethodView):
 
 @blp.route("/<webhook_id:sub_id>")
 class Subscription(MethodView):
-    @blp.response(200, SubscriptionSchema)
+    @blp.response(200, SubscriptionSchema())
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="getWebhook", security=KEY_AUTH)
     def get(self, sub_id):
@@ -176,8 +176,8 @@ class Subscription(MethodView):
 @blp.route("/<webhook_id:sub_id>/deliveries")
 class Deliveries(MethodView):
     @key_required
-    @blp.arguments(PageQuerySchema, location="query")
-    @blp.response(200, DeliveryListSchema)
+    @blp.arguments(PageQuerySchema(), location="query")
+    @blp.response(200, DeliveryListSchema())
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="listWebhookDeliveries", security=KEY_AUTH)
     def get(self, query, sub_id):
@@ -188,7 +188,7 @@ class Deliveries(MethodView):
 
 @blp.route("/<webhook_id:sub_id>/deliveries/<message_id:message_id>/redeliver")
 class Redeliver(MethodView):
-    @blp.response(202, DeliverySchema)
+    @blp.response(202, DeliverySchema())
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="redeliverWebhook", security=KEY_AUTH)
     def post(self, sub_id, message_id):

@@ -234,6 +234,11 @@ class EventStore(Protocol):
 
     def create_stream(self, stream: str, game_type: str, metadata: dict[str, Any]) -> StreamInfo: ...
     def stream_info(self, stream: str) -> StreamInfo: ...
+    def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
+        """The stream's info and the document ``(collection, stream)`` (None when there is none), read together:
+        one round trip on a networked store."""
+        ...
+
     def list_streams(
         self,
         game_type: str | None = None,

@@ -116,6 +116,9 @@ class MemoryStore:
         with self._lock:
             return _copy_info(self._get(stream).info)
 
+    def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
+        return self.stream_info(stream), self.get_document(collection, stream)
+
     def list_streams(
         self,
         game_type: str | None = None,

@@ -12,9 +12,11 @@ streams never wait for each other (concurrent commits share an fsync). The price
 transaction is open in this database, followers do not see events committed after it began; keep
 transactions short. Positions are strictly increasing but sparse (large numbers with gaps).
 
-After the commit a ``NOTIFY tradewinds_events`` is sent in its own transaction (a NOTIFY inside the
-append would serialise every commit on PostgreSQL's notify queue lock); listeners re-read by position
-and also poll every ``poll_interval`` seconds, so a lost wake-up only delays them.
+The append's transaction also sends ``pg_notify('tradewinds_events', '')``, delivered at its commit, so an
+append costs no extra round trip for the wake-up (two round trips in all with a signer, see ``append``).
+The price: PostgreSQL takes its notify lock from the pre-commit to the end of the commit, so commits that
+notify are serialised (one WAL flush at a time; measured in ``benchmarks/server_throughput.py``). Listeners
+re-read by position and also poll every ``poll_interval`` seconds, so a lost wake-up only delays them.
 
 Never share a store across ``fork``: open one per process, after the fork.
 """
@@ -25,7 +27,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -279,6 +281,17 @@ class PostgresStore(PostgresOutbox):
         with self._connection() as conn:
             return self._info(conn, stream)[0]
 
+    def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
+        with self._connection() as conn:
+            row = conn.execute(
+                f"SELECT {_STREAM_COLUMNS}, (SELECT doc FROM documents WHERE collection = %s AND key = %s)"
+                " FROM event_streams WHERE stream = %s",
+                (collection, stream, stream),
+            ).fetchone()
+        if row is None:
+            raise StreamNotFound(stream)
+        return _row_info(row[:8]), row[8]
+
     def list_streams(
         self,
         game_type: str | None = None,
@@ -349,35 +362,52 @@ class PostgresStore(PostgresOutbox):
             raise ValueError(f"at most {MAX_BATCH} events per append")
         with self._connection() as conn:
             try:
-                # one statement (one round trip): the outbox rows are written only if the append succeeds,
-                # since an error in tw_append aborts the whole statement; with a signer, the signature joins
-                # its transaction
-                with conn.transaction() if self._signer is not None or status is not None else nullcontext():
-                    rows = conn.execute(
-                        ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "")
-                        + "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)",
-                        {
-                            "s": stream,
-                            "e": expected_version,
-                            "d": [data_text for _, data_text in encoded],
-                            "m": meta_text,
-                            "k": idempotency_key,
-                            "h": request_hash or "",
-                            "z": self._serialize,
-                            **outbox_params(work),
-                        },
-                    ).fetchall()
-                    if self._signer is not None:  # the stream row is locked by tw_append until commit
-                        head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
-                        conn.execute("UPDATE event_streams SET head_signature = %s WHERE stream = %s", (head, stream))
-                    if status is not None:  # the stream row is locked by tw_append until commit
-                        conn.execute("UPDATE event_streams SET status = %s WHERE stream = %s", (status, stream))
+                # Client-side binding sends several statements in one simple query, answered in one round
+                # trip: BEGIN and tw_append (with the outbox rows, written only if the append succeeds: an
+                # error in tw_append aborts the whole statement); then the head's signature (it needs the new
+                # hash), the wake-up and COMMIT. Two round trips with a signer; without one, a single query
+                # (an implicit transaction) does it all.
+                cursor = psycopg.ClientCursor(conn)
+                append = ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "") + (
+                    "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)"
+                )
+                params = {
+                    "s": stream,
+                    "e": expected_version,
+                    "d": [data_text for _, data_text in encoded],
+                    "m": meta_text,
+                    "k": idempotency_key,
+                    "h": request_hash or "",
+                    "z": self._serialize,
+                    "c": NOTIFY_CHANNEL,
+                    "t": status,
+                    **outbox_params(work),
+                }
+                # the stream's status, with the events that change it (the row is locked by tw_append)
+                set_status = (
+                    " UPDATE event_streams SET status = %(t)s WHERE stream = %(s)s;" if status is not None else ""
+                )
+                if self._signer is None:
+                    cursor.execute(append + ";" + set_status + " SELECT pg_notify(%(c)s, '')", params)
+                    rows = cursor.fetchall()
+                else:
+                    cursor.execute("BEGIN; " + append, params)
+                    cursor.nextset()
+                    rows = cursor.fetchall()
+                    head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
+                    cursor.execute(  # the stream row is locked by tw_append until commit
+                        "UPDATE event_streams SET head_signature = %(g)s WHERE stream = %(s)s;"
+                        + set_status
+                        + " SELECT pg_notify(%(c)s, ''); COMMIT",
+                        {"g": head, "s": stream, "c": NOTIFY_CHANNEL, "t": status},
+                    )
             except psycopg.Error as exc:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    try:
+                        conn.rollback()
+                    except psycopg.Error:
+                        pass  # the pool discards a broken connection
                 raise _append_error(exc, stream, expected_version, idempotency_key) from None
-            try:
-                conn.execute(f"NOTIFY {NOTIFY_CHANNEL}")
-            except psycopg.Error:
-                pass  # the events are committed; followers still poll
         recorded_at = iso_utc(rows[0][3])  # one timestamp for the whole batch
         return [
             StoredEvent(

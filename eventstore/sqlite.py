@@ -279,6 +279,9 @@ class SqliteStore(SqliteOutbox):
     def stream_info(self, stream: str) -> StreamInfo:
         return self._info(self._conn(), stream)[0]
 
+    def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
+        return self.stream_info(stream), self.get_document(collection, stream)
+
     def list_streams(
         self,
         game_type: str | None = None,

@@ -248,16 +248,28 @@ class GameService:
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
 
+    def info_and_seat_tokens(self, game_id: str) -> tuple[StreamInfo, dict[str, Any] | None]:
+        """The stream row and the game's seat-token hashes, read together (for ``seat_for_token`` and ``load``)."""
+        from eventstore.base import StreamNotFound
+
+        try:
+            return self.store.stream_info_and_document(game_id, SEAT_TOKENS)
+        except StreamNotFound:
+            raise GameError("unknown_game", f"no game with id {game_id!r}") from None
+
     def rules_for(self, info: StreamInfo) -> Rules:
         return registry.get(info.game_type)
 
     def _snapshot_key(self, info: StreamInfo, rules: Rules) -> str:
         return f"{info.game_type}:{rules.state_version}:facts/1"  # the state with the platform facts
 
-    def load(self, game_id: str, at_version: int | None = None, use_snapshots: bool = True) -> LoadedGame:
+    def load(
+        self, game_id: str, at_version: int | None = None, use_snapshots: bool = True, info: StreamInfo | None = None
+    ) -> LoadedGame:
         """Fold the stream (up to ``at_version``) starting from the newest usable snapshot: the rules' state
-        from the rules' events, the platform facts from the platform events."""
-        info = self.info(game_id)
+        from the rules' events, the platform facts from the platform events. ``info``: the stream row as this
+        request already read it (else it is read here)."""
+        info = info if info is not None else self.info(game_id)
         rules = self.rules_for(info)
         target = info.version if at_version is None else at_version
         if not 0 <= target <= info.version:
@@ -331,12 +343,15 @@ class GameService:
                 self._cache.pop(game_id, None)
 
     # -------------------------------------------------------------------- seats
-    def seat_for_token(self, info: StreamInfo, token: str | None) -> int | None:
-        """The seat a bearer token belongs to; ``None`` without a token; GameError if it is wrong."""
+    def seat_for_token(
+        self, info: StreamInfo, token: str | None, seat_tokens: dict[str, Any] | None = None
+    ) -> int | None:
+        """The seat a bearer token belongs to; ``None`` without a token; GameError if it is wrong.
+        ``seat_tokens``: the game's token document as already read with ``info`` (else it is read here)."""
         if token is None:
             return None
         digest = hash_token(token)
-        doc = self.store.get_document(SEAT_TOKENS, info.stream)
+        doc = seat_tokens if seat_tokens is not None else self.store.get_document(SEAT_TOKENS, info.stream)
         if doc is not None:
             for seat, stored in doc["seats"].items():
                 if hmac.compare_digest(stored, digest):
@@ -367,6 +382,7 @@ class GameService:
         idempotency_key: str | None = None,
         actor: str = "human",
         loaded: LoadedGame | None = None,
+        info: StreamInfo | None = None,
     ) -> MoveOutcome:
         """Decide the commands in order, all or nothing, and append their events in one transaction.
 
@@ -378,7 +394,10 @@ class GameService:
             if replay is not None:
                 return replay
         for _attempt in range(APPEND_ATTEMPTS):
-            game = loaded if loaded is not None and _attempt == 0 else self.load(game_id)  # a caller's fresh load
+            if _attempt == 0 and loaded is not None:  # a caller's fresh load
+                game = loaded
+            else:  # the first attempt folds onto the stream row the caller read (``info``)
+                game = self.load(game_id, info=info if _attempt == 0 else None)
             try:
                 events, state_after = self._decide_checked(game, seat, commands, if_match, actor)
             except GameError:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from eventstore.base import EventStore, Signer
 from workers import dispatch, jobs
@@ -67,7 +68,9 @@ class Runtime:
         dispatcher: str | None = None,
         data_dir: str | None = None,
     ) -> Runtime:
-        """``dispatcher`` is "rq", "in-process" or "inline"; by default RQ when a Redis URL is given."""
+        """``dispatcher`` is "rq", "in-process", "inline" or "local-runner" (hand jobs to the job runner process
+        listening at ``$TRADEWINDS_RUNNER_SOCKET``, ``workers.local_runner``); by default RQ when a Redis URL is
+        given, else in-process."""
         from eventstore import open_store
 
         database_url = database_url or default_database_url(data_dir)
@@ -79,6 +82,7 @@ class Runtime:
         except Exception as exc:
             raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
         kind = dispatcher or ("rq" if redis_url else "in-process")
+        disp: Any
         if kind == "rq":
             if not redis_url:
                 raise ConfigError("the RQ dispatcher needs TRADEWINDS_REDIS_URL")
@@ -89,12 +93,19 @@ class Runtime:
                 raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
         elif kind == "in-process":
             disp = dispatch.InProcessDispatcher(run_job)
+        elif kind == "local-runner":
+            from workers.local_runner import SOCKET_ENV, RunnerDispatcher
+
+            address = os.environ.get(SOCKET_ENV)
+            if not address:
+                raise ConfigError(f"the local-runner dispatcher needs {SOCKET_ENV}")
+            disp = RunnerDispatcher(address)
         elif kind == "inline":
             disp = dispatch.InlineDispatcher(run_job)
         else:
             raise ConfigError(f"unknown dispatcher {kind!r}")
         runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
-        if kind != "rq":
+        if kind not in ("rq", "local-runner"):
             jobs.set_runtime(runtime)
         return runtime
 

@@ -73,7 +73,9 @@ def server(tmp_path):
 def test_serve_answers_on_the_embedded_store(server):
     base, proc, data_dir = server
     health = wait_for(base + "/health")
-    assert health["status"] == "ok" and health["store_backend"] == "sqlite" and health["queue_backend"] == "in-process"
+    assert (
+        health["status"] == "ok" and health["store_backend"] == "sqlite" and health["queue_backend"] == "local-runner"
+    )
     assert (data_dir / "tradewinds.db").exists()
     status, types = http("GET", base + "/game-types")
     assert status == 200 and isinstance(types, list)
