@@ -163,3 +163,18 @@ def test_migrate_gives_games_from_before_the_outbox_their_pending_work():
         assert human_work == {"expire_game"}  # written at creation; no bot turn for the game waiting on its human
     finally:
         jobs.set_runtime(None)
+
+
+def test_migrate_gives_active_games_from_before_expiry_their_expiry_check():
+    runtime = make_runtime()
+    try:
+        service = runtime.service
+        game, _ = service.create_game("secret_numbers", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1})
+        (entry,) = runtime.store.list_outbox(job="expire_game")
+        assert runtime.store.complete_outbox(entry.key, entry.token)  # as a game stored before expiry existed
+        assert service.backfill_outbox() == 1
+        (again,) = runtime.store.list_outbox(job="expire_game")
+        assert again.args == [game.info.stream] and again.due_at >= time.time() + service.expiry_seconds - 60
+        assert service.backfill_outbox() == 0
+    finally:
+        jobs.set_runtime(None)
