@@ -75,13 +75,17 @@ def play_human_moves(base: str, game: dict, count: int) -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the runner through /proc")
 def test_human_moves_keep_working_beside_hard_bots_and_a_killed_runner_comes_back(tmp_path):
     port = free_port()
-    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"))
+    data_dir = str(tmp_path / "data")
+    cmd, env = tradewinds("apikey", "create", "--name", "bot site", "--data-dir", data_dir)
+    created = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    key = created.stdout.split()[-1]  # games of bots only are an integrator's (docs/limits.md)
+    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", data_dir)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
         health = wait_for(base + "/health")
         assert health["queue_backend"] == "local-runner"
-        status, bots = http("POST", base + "/games", ALL_HARD_BOTS)
+        status, bots = http("POST", base + "/games", ALL_HARD_BOTS, {"Authorization": f"Bearer {key}"})
         assert status == 201
         status, humans = http("POST", base + "/games", ALL_HUMANS)
         assert status == 201
@@ -138,7 +142,7 @@ def test_the_runner_away_leaves_the_move_stored_and_the_work_in_the_outbox(tmp_p
     runtime = Runtime.build(f"sqlite:///{tmp_path / 'games.db'}", None, "local-runner", str(tmp_path))
     try:
         game, _ = runtime.service.create_game("puerto_rico", [{"kind": "bot", "level": "random"}] * 3)
-        assert [e.job for e in runtime.store.list_outbox()] == ["play_bot_turn"]
+        assert sorted(e.job for e in runtime.store.list_outbox()) == ["expire_game", "play_bot_turn"]
         with pytest.raises(OSError):
             runtime.dispatcher.ping()
     finally:
