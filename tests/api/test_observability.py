@@ -12,7 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.app import create_app
 from api.fanout import Hub
 from eventstore.base import StoreUnavailable
-from tests.api.conftest import auth, create_secret_game, make_runtime
+from tests.api.conftest import auth, create_secret_game, integrator, make_runtime
 from workers import apikeys, dispatch, logs
 from workers.games import GameService
 from workers.runtime import Runtime
@@ -103,7 +103,7 @@ def test_bot_turns_are_queued_run_and_timed():
     client = create_app(runtime).test_client()
     before = scrape(client)
     create_secret_game(client, bots=(None, "random"))
-    game = create_secret_game(client, bots=("random", "random"), rounds=2)
+    game = create_secret_game(client, bots=("random", "random"), rounds=2, headers=integrator(runtime))
     after = scrape(client)
     played = value(after, "tradewinds_bot_turns_total", outcome="played") - value(
         before, "tradewinds_bot_turns_total", outcome="played"

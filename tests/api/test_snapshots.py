@@ -103,7 +103,7 @@ def test_a_tampered_snapshot_row_is_ignored_and_the_answer_comes_from_the_fold(c
     runtime.service.forget()
     with caplog.at_level("WARNING", logger="workers.games"):
         honest = client.get(f"/games/{game_id}").get_json()
-    assert not caplog.records  # the server's own snapshot is used
+    assert not [r for r in caplog.records if r.name == "workers.games"]  # the server's own snapshot is used
     assert honest["state"]["banked"] != [10**6]
     for name, row in tampered_rows(runtime, game_id, version, blob, tmp_path).items():
         runtime.store.delete_snapshots(game_id)
@@ -115,7 +115,7 @@ def test_a_tampered_snapshot_row_is_ignored_and_the_answer_comes_from_the_fold(c
             past = client.get(f"/games/{game_id}/states/{version}").get_json()
         assert answer == honest, name
         assert past["state"]["banked"] != [10**6], name
-        assert any("ignored the snapshot" in r.getMessage() for r in caplog.records), name
+        assert any("ignored the snapshot" in r.getMessage() for r in caplog.records if r.name == "workers.games"), name
         assert not (tmp_path / "pwned").exists(), name
 
 
