@@ -97,6 +97,19 @@ def test_arsenale_completion_that_only_the_fallback_finds():
     assert not q.completable(ships, 1, 0, 4, needs, True, True)
 
 
+def test_arsenale_fallback_three_moves_deep():
+    """§6.3 fallback, three moves: the red ship on 4 joins the ship on 5 (Arsenale), the ship on 3 moves up to 4,
+    and the ship on 2 moves onto 3. From one move made (k = 1) these cost 1 + 2 + 3 = 6 gold; without Arsenale the
+    ships on 4-7 all have to move on first (21 gold)."""
+    ships = (4, 3, 5, 6, 7, 2, 11, 14)  # ship 0 (red) on 4, ship 1 on 3, ship 5 on 2
+    needs = [q.INF] * data.RING_SIZE
+    needs[3] = 0
+    assert q.completable(ships, 1, 6, 0, needs, False, True)
+    assert not q.completable(ships, 1, 5, 0, needs, False, True)
+    assert not q.completable(ships, 1, 20, 0, needs, False, False)
+    assert q.completable(ships, 1, 21, 0, needs, False, False)
+
+
 # -- §13.2: the formula language ---------------------------------------------------------------------------------
 
 
@@ -188,7 +201,9 @@ def test_the_in_place_fast_path_plays_turn_after_turn_on_one_state():
     fast = RULES.copy_state(state)
     for i in range(12):
         seat = state.active
-        command = RULES.legal_commands(state, seat)[i % 3]
+        options = RULES.legal_commands(state, seat)
+        preferred = [c for c in options if c["type"] in ("move_ship", "act")]  # both read the cached needs
+        command = (preferred or options)[i % 2 if len(preferred or options) > 1 else 0]
         events = RULES.decide(state, command, seat, random.Random(i))
         assert RULES.play(fast, command, seat, random.Random(i)) == events
         for event in events:
