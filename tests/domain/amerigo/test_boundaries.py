@@ -93,3 +93,17 @@ def test_catalogue_tables():
         "once": "used once, then flipped",
         "end": "scores at the end",
     }
+
+
+def test_labels_name_the_track_the_spaces_and_the_white_mode():
+    state = acting("brown", {"brown": 5})
+    assert RULES.label(state, 0, {"type": "advance", "n": 1})["label"] == "Advance 1 space on the progress track"
+    assert RULES.label(state, 0, {"type": "advance", "n": 3})["label"] == "Advance 3 spaces on the progress track"
+    white = fold(base(), phase("white", {"white": 3}))
+    assert RULES.label(white, 0, {"type": "choose_action", "colour": "white", "mode": "advance"}) == {
+        "label": "Take a white cube: advance on the special track"
+    }
+    assert RULES.label(white, 0, {"type": "choose_action", "colour": "white", "mode": "convert"}) == {
+        "label": "Take a white cube: convert to your space's colour"
+    }
+    assert RULES.label(white, 0, {"type": "choose_action", "colour": "blue"}) == {"label": "Take a blue cube: Move"}
