@@ -5,7 +5,7 @@ a built tile's AP and gold, who owns a placed tile, refusal reasons and the resu
 from __future__ import annotations
 
 from domain.amerigo import RULES
-from tests.domain.amerigo.scenario import base, fold, gold, one, phase, planned, post, refused, ship_at, sq, when
+from tests.domain.amerigo.scenario import base, fold, gold, one, phase, planned, post, refused, ship_at, sq, token, when
 
 BLUE4 = {"blue": 4, "red": 1}
 
@@ -107,3 +107,22 @@ def test_labels_name_the_track_the_spaces_and_the_white_mode():
         "label": "Take a white cube: convert to your space's colour"
     }
     assert RULES.label(white, 0, {"type": "choose_action", "colour": "blue"}) == {"label": "Take a blue cube: Move"}
+
+
+def test_move_refusals_say_why():
+    """MOVE: both ships start on the frame; ships sail on water; Fair winds (P10) only before the first move."""
+    unplaced = moving()
+    err = refused(unplaced, {"type": "move_ship", "ship": 0, "to": sq(2, 5)}, "illegal_command", seat=0)
+    assert err.message == "place both ships on the frame first"
+    state = moving(token(0, "P10"), *ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)))
+    err = refused(state, {"type": "move_ship", "ship": 0, "to": sq(2, 4)}, "illegal_command", seat=0)
+    assert err.message == "ships sail on water only"
+    moved, _ = when(state, 0, {"type": "move_ship", "ship": 0, "to": sq(1, 5)})
+    err = refused(moved, {"type": "use_fair_winds"}, "illegal_command", seat=0)
+    assert err.message == "P10 must be used before the first ship move of the action"
+
+
+def test_a_disc_on_the_last_progress_space_may_only_stay():
+    state = acting("brown", {"brown": 5}, {"type": "ProgressAdvanced", "seat": 0, "n": 18, "gold": 0, "tokens_due": 0})
+    err = refused(state, {"type": "advance", "n": 1}, "illegal_command", seat=0)
+    assert err.message == "your disc is on the last space: the only legal step is n = 0"
