@@ -126,3 +126,19 @@ def test_a_disc_on_the_last_progress_space_may_only_stay():
     state = acting("brown", {"brown": 5}, {"type": "ProgressAdvanced", "seat": 0, "n": 18, "gold": 0, "tokens_due": 0})
     err = refused(state, {"type": "advance", "n": 1}, "illegal_command", seat=0)
     assert err.message == "your disc is on the last space: the only legal step is n = 0"
+
+
+def test_build_and_buy_labels_preview_the_gold_and_the_view_names_the_phase_colour():
+    """§10.3: AP beyond the phase's AP are paid in gold (1 gold = 1 AP); the labels say how much."""
+    state = acting("green", {"green": 1}, planned(0, "neutral", "S2"), post(0, sq(2, 4), 0), gold(0, 5))
+    command = {"type": "place_tile", "kind": "neutral", "shape": "S2", "squares": [sq(1, 3), sq(2, 3)]}
+    assert RULES.label(state, 0, command) == {
+        "label": "Build the neutral S2 tile at square (1, 3) (pay 1 gold)",
+        "cost": 1,
+    }
+    assert RULES.view(state, 1)["turn"]["colour"] == "green"
+    state = acting("yellow", {"yellow": 3}, gold(0, 5))
+    assert RULES.label(state, 0, {"type": "buy_production", "token": "PR-K-II-4-2"}) == {
+        "label": "Buy a coconut production token (4 AP) (pay 1 gold)",
+        "cost": 1,
+    }
