@@ -22,7 +22,7 @@ def evaluate(state: MuranoState, seat: int) -> float:
     """Greedy heuristic: the seat's ``worth`` relative to the best opponent's."""
     mine = worth(state, seat)
     others = [worth(state, s) for s in range(state.n) if s != seat]
-    return mine - (max(others) if others else 0.0)
+    return mine - max(others)  # a game has 2-4 seats: there is always an opponent
 
 
 def evaluate_all(state: MuranoState) -> list[float]:

@@ -60,7 +60,6 @@ def move_cost(k: int, shipyard: bool) -> int:
 
 def action_needs(state: MuranoState, seat: int) -> dict[str, int]:
     """Minimum gold with which each action is available for ``seat`` (INF = not available at any gold)."""
-    gold_seat = 0
     if state.personal[seat] >= 1:
         own = COLOUR_INDEX[state.colours[seat]]
         harbor = has(state, seat, data.HARBOR)
