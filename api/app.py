@@ -7,13 +7,10 @@ import os
 from typing import Any
 
 import flask_smorest
-import marshmallow as ma
 from flask import Flask
-from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
 from api.contract import ANYWHERE, ConventionsPlugin
-from api.conventions import check_json
 from api.errors import CODES, HTTP_STATUS_CODES, ApiError, problem
 from eventstore.base import StoreUnavailable
 from workers.games import GameError
@@ -25,26 +22,6 @@ log = logging.getLogger(__name__)
 API_TITLE = "Tradewinds"
 API_VERSION = "1.0.0"
 MAX_BODY_BYTES = 4 * 1024 * 1024
-
-
-class Parser(FlaskParser):
-    DEFAULT_VALIDATION_STATUS = 400
-    # a query parameter the operation does not take is a mistake worth a 400, not something to ignore
-    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": ma.RAISE}
-
-    def load_json(self, req, schema):
-        try:
-            data = super().load_json(req, schema)
-        except RecursionError:
-            raise ApiError("invalid_request", "JSON nested too deeply") from None
-        except ValueError as exc:  # not a JSONDecodeError: an integer of thousands of digits
-            raise ApiError("invalid_request", f"the body is not acceptable JSON: {exc}") from None
-        check_json(data)
-        return data
-
-
-class Blueprint(flask_smorest.Blueprint):
-    ARGUMENTS_PARSER = Parser()
 
 
 class Api(flask_smorest.Api):

@@ -13,7 +13,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api import bots, game_contract
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.common import caller_for, integrator_key, service
 from api.contract import errors
 from api.errors import ApiError

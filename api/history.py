@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response, request
 from flask.views import MethodView
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.common import caller_for, runtime, service
 from api.contract import errors
 from api.errors import ApiError

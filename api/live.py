@@ -21,7 +21,7 @@ from flask import Flask, Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.bots import looked
 from api.common import caller_for, service
 from api.contract import errors

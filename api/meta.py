@@ -9,7 +9,7 @@ from flask import Response, request
 from flask.views import MethodView
 from marshmallow import fields
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.common import runtime
 from api.contract import errors
 from api.contract_schemas import GameTypeDetailSchema

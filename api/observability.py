@@ -34,7 +34,7 @@ from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.contract import errors
 from api.errors import problem
 from workers import logs, metrics

@@ -9,7 +9,7 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
@@ -257,8 +257,7 @@ class Leaderboard(MethodView):
         """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""
         if game_type not in registry.names():
             raise ApiError("unknown_game_type", f"unknown game type {game_type!r}")
-        docs = [d for _, d in service().store.list_documents(f"rated:{game_type}", limit=1_000_000)]
-        docs.sort(key=lambda d: d["finished_at"])
+        docs = ratings.rated_games(service().store, game_type)
         rows = ratings.leaderboard(ratings.rate_games(docs), query["limit"])
         return {
             "game_type": game_type,

@@ -9,7 +9,7 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.app import Blueprint
+from api.blueprint import Blueprint
 from api.common import integrator_key, runtime
 from api.contract import errors
 from api.errors import ApiError

@@ -6,6 +6,7 @@ URLs: ``memory://``; ``sqlite:///absolute/path.db`` or ``sqlite:relative/path.db
 
 from __future__ import annotations
 
+from eventstore._common import utc_now_iso
 from eventstore.base import (
     GENESIS_HASH,
     ArchivedEvent,
@@ -29,6 +30,7 @@ from eventstore.base import (
 )
 
 __all__ = [
+    "utc_now_iso",
     "GENESIS_HASH",
     "ArchivedEvent",
     "AuditReport",

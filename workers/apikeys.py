@@ -29,7 +29,7 @@ def is_api_key(token: str) -> bool:
 
 
 def create_key(store: EventStore, name: str) -> tuple[ApiKey, str]:
-    from eventstore._common import utc_now_iso
+    from eventstore import utc_now_iso
 
     if not name or len(name) > 100:
         raise ValueError("an API key needs a name of 1 to 100 characters")

@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.game import Rules
-from eventstore._common import utc_now_iso
+from eventstore import utc_now_iso
 from eventstore.base import StoredEvent
 
 PREFIX = "platform."

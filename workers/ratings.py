@@ -160,3 +160,19 @@ def leaderboard(ratings: Mapping[str, Rating], limit: int | None = None) -> list
     if limit is not None:
         ordered = ordered[:limit]
     return [LeaderboardRow(player=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal, games=r.games) for p, r in ordered]
+
+
+RATED_PAGE = 1000
+
+
+def rated_games(store: Any, game_type: str) -> list[dict[str, Any]]:
+    """Every finished rated game of ``game_type`` as recorded by the game service (``rated:<type>`` documents),
+    oldest first, read page by page."""
+    docs: list[dict[str, Any]] = []
+    while True:
+        page = store.list_documents(f"rated:{game_type}", limit=RATED_PAGE, offset=len(docs))
+        docs.extend(doc for _, doc in page)
+        if len(page) < RATED_PAGE:
+            break
+    docs.sort(key=lambda d: d["finished_at"])
+    return docs

@@ -14,7 +14,7 @@ import uuid
 from typing import Any
 
 from domain import registry
-from eventstore._common import utc_now_iso
+from eventstore import utc_now_iso
 from workers import tournaments_logic as logic
 from workers import webhooks
 from workers.games import GameError, GameService

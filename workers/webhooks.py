@@ -23,7 +23,7 @@ import time
 import uuid
 from typing import Any
 
-from eventstore._common import utc_now_iso
+from eventstore import utc_now_iso
 from eventstore.base import EventStore
 from workers import clocks, facts, metrics, webhook_targets
 from workers.games import GameService, public_seats
