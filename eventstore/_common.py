@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from eventstore.base import StreamInfo, WrongExpectedVersion, canonical_json, head_message
@@ -44,7 +45,8 @@ def json_copy(value: Any, what: str) -> Any:
 def check_dict(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"{what} must be a JSON object (dict)")
-    return json_copy(value, what)
+    copied: dict[str, Any] = json_copy(value, what)
+    return copied
 
 
 def check_events(events: Any) -> list[tuple[dict[str, Any], str]]:
@@ -132,4 +134,14 @@ def wait_until(
         if remaining <= 0:
             return False
         with condition:
-            condition.wait_for(lambda seen=seen: counter() != seen, timeout=min(remaining, poll))
+            condition.wait_for(partial(_moved, counter, seen), timeout=min(remaining, poll))
+
+
+def _moved(counter: Callable[[], int], seen: int) -> bool:
+    return counter() != seen
+
+
+def one(row: tuple[Any, ...] | None) -> Any:
+    """The first column of a row that the query always returns (an aggregate, a RETURNING clause)."""
+    assert row is not None, "the query returns a row"
+    return row[0]

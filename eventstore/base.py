@@ -72,14 +72,16 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def chain_hash(previous_hash: str, version: int, generation: int, recorded_at: str, data: dict, meta: dict) -> str:
+def chain_hash(
+    previous_hash: str, version: int, generation: int, recorded_at: str, data: dict[str, Any], meta: dict[str, Any]
+) -> str:
     payload = canonical_json(
         {"version": version, "generation": generation, "recorded_at": recorded_at, "data": data, "meta": meta}
     )
     return hashlib.sha256((previous_hash + payload).encode("utf-8")).hexdigest()
 
 
-def genesis_hash(stream: str, game_type: str, created_at: str, metadata: dict) -> str:
+def genesis_hash(stream: str, game_type: str, created_at: str, metadata: dict[str, Any]) -> str:
     """Where a stream's chain starts: a hash of the stream as created (its metadata never changes)."""
     payload = canonical_json({"stream": stream, "game_type": game_type, "created_at": created_at, "metadata": metadata})
     return hashlib.sha256((GENESIS_HASH + payload).encode("utf-8")).hexdigest()
@@ -117,7 +119,7 @@ class StoredEvent:
 
     @property
     def type(self) -> str:
-        return self.data["type"]
+        return str(self.data["type"])
 
 
 @dataclass(frozen=True)

@@ -83,4 +83,4 @@ def next_lease(lease: float, attempts: int) -> float:
     """How long a claim holds an entry that has been claimed ``attempts`` times before."""
     if lease <= 0:
         raise ValueError("lease must be > 0")
-    return min(MAX_LEASE, lease * 2 ** min(attempts, MAX_DOUBLINGS))
+    return float(min(MAX_LEASE, lease * 2 ** min(attempts, MAX_DOUBLINGS)))

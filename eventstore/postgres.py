@@ -46,6 +46,7 @@ from eventstore._common import (
     event_payload,
     hash_payload,
     iso_utc,
+    one,
     sign_head,
     utc_now_iso,
     wait_until,
@@ -168,7 +169,7 @@ class PostgresStore(PostgresOutbox):
                 "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY,"
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            current = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+            current = one(conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone())
             for number, statements in enumerate(MIGRATIONS, start=1):
                 if number <= current:
                     continue
@@ -265,6 +266,7 @@ class PostgresStore(PostgresOutbox):
                 ).fetchone()
             except psycopg.errors.UniqueViolation:
                 raise StreamExists(stream) from None
+        assert row is not None, "INSERT ... RETURNING returns the row"
         return _row_info(row)
 
     def _info(self, conn: psycopg.Connection, stream: str, lock: bool = False) -> tuple[StreamInfo, str]:
@@ -448,9 +450,13 @@ class PostgresStore(PostgresOutbox):
     # -- live followers ----------------------------------------------------------------------------
     def head_position(self) -> int:
         with self._connection() as conn:
-            return conn.execute(
-                f"SELECT coalesce(max(position), 0) FROM events WHERE position < {VISIBLE_LIMIT}"
-            ).fetchone()[0]
+            return int(
+                one(
+                    conn.execute(
+                        f"SELECT coalesce(max(position), 0) FROM events WHERE position < {VISIBLE_LIMIT}"
+                    ).fetchone()
+                )
+            )
 
     def _ensure_listener(self) -> bool:
         with self._listener_lock:
@@ -541,11 +547,14 @@ class PostgresStore(PostgresOutbox):
                     stream,
                 ),
             )
-            at = conn.execute(
-                "INSERT INTO stream_truncations (stream, from_version, to_version, generation, actor, reason, truncated_at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING truncated_at",
-                (stream, info.version, to_version, generation, actor, reason),
-            ).fetchone()[0]
+            at = one(
+                conn.execute(
+                    "INSERT INTO stream_truncations"
+                    " (stream, from_version, to_version, generation, actor, reason, truncated_at)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING truncated_at",
+                    (stream, info.version, to_version, generation, actor, reason),
+                ).fetchone()
+            )
         return Truncation(stream, info.version, to_version, generation, actor, reason, iso_utc(at))
 
     def truncations(self, stream: str) -> list[Truncation]:
@@ -556,7 +565,7 @@ class PostgresStore(PostgresOutbox):
                 " FROM stream_truncations WHERE stream = %s ORDER BY id",
                 (stream,),
             ).fetchall()
-        return [Truncation(*row[:6], iso_utc(row[6])) for row in rows]
+        return [Truncation(row[0], row[1], row[2], row[3], row[4], row[5], iso_utc(row[6])) for row in rows]
 
     def archived(self, stream: str) -> list[ArchivedEvent]:
         with self._connection() as conn, conn.transaction():
@@ -572,9 +581,9 @@ class PostgresStore(PostgresOutbox):
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             info, head_hash = self._info(conn, stream)
-            signature = conn.execute(
-                "SELECT head_signature FROM event_streams WHERE stream = %s", (stream,)
-            ).fetchone()[0]
+            signature = one(
+                conn.execute("SELECT head_signature FROM event_streams WHERE stream = %s", (stream,)).fetchone()
+            )
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s ORDER BY version", (stream,)
             ).fetchall()
@@ -673,7 +682,7 @@ def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | Non
     return exc
 
 
-def _row_info(row: tuple) -> StreamInfo:
+def _row_info(row: tuple[Any, ...]) -> StreamInfo:
     stream, game_type, created_at, status, version, generation, metadata, creation = row
     return StreamInfo(stream, game_type, iso_utc(created_at), status, version, generation, metadata, creation)
 
@@ -682,6 +691,6 @@ def _genesis(info: StreamInfo) -> str:
     return genesis_hash(info.stream, info.game_type, info.created_at, info.creation)
 
 
-def _row_event(row: tuple) -> StoredEvent:
+def _row_event(row: tuple[Any, ...]) -> StoredEvent:
     stream, version, position, generation, data, meta, hash_, recorded_at = row
     return StoredEvent(stream, version, position, generation, data, meta, hash_, iso_utc(recorded_at))

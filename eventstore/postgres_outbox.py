@@ -6,9 +6,11 @@ commit or fail together.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from eventstore._common import check_paging
 from eventstore.base import canonical_json
@@ -17,6 +19,10 @@ from eventstore.outbox import MAX_DOUBLINGS, MAX_LEASE, OutboxEntry, check_outbo
 
 class PostgresOutbox:
     """Needs ``self._connection()`` (a context manager yielding an autocommit connection)."""
+
+    if TYPE_CHECKING:
+
+        def _connection(self) -> AbstractContextManager[psycopg.Connection[TupleRow]]: ...
 
     def put_outbox(self, entries: list[dict[str, Any]]) -> None:
         work = check_outbox(entries)
@@ -65,7 +71,7 @@ OUTBOX_UPSERT = (
 )
 
 
-def outbox_params(work: list[OutboxEntry]) -> dict[str, list]:
+def outbox_params(work: list[OutboxEntry]) -> dict[str, list[Any]]:
     return {
         "ok": [e.key for e in work],
         "ot": [e.token for e in work],
@@ -80,6 +86,6 @@ def write_outbox(conn: psycopg.Connection, work: list[OutboxEntry]) -> None:
         conn.execute(OUTBOX_UPSERT, outbox_params(work))
 
 
-def _row_outbox(row: tuple) -> OutboxEntry:
+def _row_outbox(row: tuple[Any, ...]) -> OutboxEntry:
     key, token, job, args, due_at, attempts = row
     return OutboxEntry(key, token, job, args, due_at, attempts)

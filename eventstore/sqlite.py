@@ -137,7 +137,7 @@ class SqliteStore(SqliteOutbox):
 
     # -- connections -------------------------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None:
             return conn
         if self._closed:
@@ -384,6 +384,7 @@ class SqliteStore(SqliteOutbox):
                     "INSERT INTO events (stream, version, generation, data, meta, hash, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (stream, version, info.generation, data_text, meta_text, previous, recorded_at),
                 )
+                assert cursor.lastrowid is not None, "an INSERT sets the row id"
                 stored.append(
                     StoredEvent(
                         stream,
@@ -441,7 +442,7 @@ class SqliteStore(SqliteOutbox):
         return IdempotencyRecord(*row) if row else None
 
     def head_position(self) -> int:
-        return self._conn().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+        return int(self._conn().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
 
     def wait_for_append(self, after_position: int, timeout: float) -> bool:
         # in-process appends wake us at once; appends by other processes are seen by polling
@@ -609,7 +610,7 @@ class SqliteStore(SqliteOutbox):
         return json.loads(row[0]) if row else None
 
 
-def _row_info(row: tuple) -> StreamInfo:
+def _row_info(row: tuple[Any, ...]) -> StreamInfo:
     stream, game_type, created_at, status, version, generation, metadata, creation = row
     return StreamInfo(
         stream, game_type, created_at, status, version, generation, json.loads(metadata), json.loads(creation)
@@ -620,6 +621,6 @@ def _genesis(info: StreamInfo) -> str:
     return genesis_hash(info.stream, info.game_type, info.created_at, info.creation)
 
 
-def _row_event(row: tuple) -> StoredEvent:
+def _row_event(row: tuple[Any, ...]) -> StoredEvent:
     stream, version, position, generation, data, meta, hash_, recorded_at = row
     return StoredEvent(stream, version, position, generation, json.loads(data), json.loads(meta), hash_, recorded_at)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 from eventstore._common import check_paging
 from eventstore.base import canonical_json
@@ -16,6 +17,12 @@ from eventstore.outbox import OutboxEntry, check_outbox, next_lease
 
 class SqliteOutbox:
     """Needs ``self._transaction()`` and ``self._conn()`` of ``SqliteStore``."""
+
+    if TYPE_CHECKING:
+
+        def _transaction(self, mode: str = "IMMEDIATE") -> AbstractContextManager[sqlite3.Connection]: ...
+
+        def _conn(self) -> sqlite3.Connection: ...
 
     def put_outbox(self, entries: list[dict[str, Any]]) -> None:
         work = check_outbox(entries)
@@ -64,6 +71,6 @@ def write_outbox(conn: sqlite3.Connection, work: list[OutboxEntry]) -> None:
     )
 
 
-def _row_outbox(row: tuple) -> OutboxEntry:
+def _row_outbox(row: tuple[Any, ...]) -> OutboxEntry:
     key, token, job, args, due_at, attempts = row
     return OutboxEntry(key, token, job, json.loads(args), due_at, attempts)
