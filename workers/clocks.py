@@ -17,7 +17,7 @@ POLICIES = ("bot", "forfeit")
 TIMEOUT_BOT_LEVEL = {"bot": "easy", "forfeit": "random"}
 
 
-def initial(config: dict[str, Any], seats: list[dict], to_act: set[int], now: float) -> dict[str, Any]:
+def initial(config: dict[str, Any], seats: list[dict[str, Any]], to_act: set[int], now: float) -> dict[str, Any]:
     return {
         "banks": [float(config["bank_seconds"])] * len(seats),
         "running": running_seats(seats, to_act),
@@ -25,7 +25,7 @@ def initial(config: dict[str, Any], seats: list[dict], to_act: set[int], now: fl
     }
 
 
-def running_seats(seats: list[dict], to_act: set[int]) -> list[int]:
+def running_seats(seats: list[dict[str, Any]], to_act: set[int]) -> list[int]:
     return sorted(s for s in to_act if seats[s]["kind"] == "human")
 
 
@@ -33,7 +33,7 @@ def advance(
     config: dict[str, Any],
     clock: dict[str, Any],
     mover: int | None,
-    seats: list[dict],
+    seats: list[dict[str, Any]],
     to_act_after: set[int],
     now: float,
 ) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def next_flag_fall(clock: dict[str, Any]) -> float | None:
     """Seconds from ``since`` until the first running seat runs out (None when no clock runs)."""
     if not clock["running"]:
         return None
-    return min(clock["banks"][seat] for seat in clock["running"])
+    return float(min(clock["banks"][seat] for seat in clock["running"]))
 
 
 def iso(epoch: float) -> str:

@@ -40,12 +40,12 @@ class Dispatcher(Protocol):
     def dispatch(self, entry: OutboxEntry) -> None: ...
     def is_live(self, entry: OutboxEntry) -> bool: ...
     def enqueue(self, job: str, *args: Any) -> None: ...
-    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager: ...
-    def heartbeat(self, token: str) -> AbstractContextManager: ...
+    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]: ...
+    def heartbeat(self, token: str) -> AbstractContextManager[None]: ...
     def ping(self) -> None: ...
 
 
-def entry_args(entry: OutboxEntry) -> tuple:
+def entry_args(entry: OutboxEntry) -> tuple[Any, ...]:
     return (entry.key, entry.token, entry.job, list(entry.args))
 
 
@@ -77,16 +77,16 @@ class InlineDispatcher:
 
     kind = "inline"
 
-    def __init__(self, run: Callable[[str, tuple], None]) -> None:
+    def __init__(self, run: Callable[[str, tuple[Any, ...]], None]) -> None:
         self._run = run
-        self._queue: deque[tuple[str, tuple]] = deque()
+        self._queue: deque[tuple[str, tuple[Any, ...]]] = deque()
         self._local = threading.local()
         self._locks = _LocalLocks()
 
-    def try_lock(self, name: str, ttl: float = 120.0):
+    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]:
         return self._locks.try_lock(name, ttl)
 
-    def heartbeat(self, token: str):
+    def heartbeat(self, token: str) -> AbstractContextManager[None]:
         return nullcontext()
 
     def dispatch(self, entry: OutboxEntry) -> None:
@@ -122,10 +122,10 @@ class InProcessDispatcher:
 
     kind = "in-process"
 
-    def __init__(self, run: Callable[[str, tuple], None], threads: int = 2, webhook_threads: int = 2) -> None:
+    def __init__(self, run: Callable[[str, tuple[Any, ...]], None], threads: int = 2, webhook_threads: int = 2) -> None:
         self._run = run
         self._cond = threading.Condition()
-        self._lanes: dict[str, deque[tuple[str, tuple, str | None]]] = {
+        self._lanes: dict[str, deque[tuple[str, tuple[Any, ...], str | None]]] = {
             QUEUE_NAME: deque(),
             WEBHOOK_QUEUE_NAME: deque(),
         }
@@ -145,7 +145,7 @@ class InProcessDispatcher:
     def enqueue(self, job: str, *args: Any) -> None:
         self._put(queue_for(job), job, args, None)
 
-    def _put(self, lane: str, job: str, args: tuple, token: str | None) -> None:
+    def _put(self, lane: str, job: str, args: tuple[Any, ...], token: str | None) -> None:
         with self._cond:
             if token is not None:
                 self._live.add(token)
@@ -157,10 +157,10 @@ class InProcessDispatcher:
                 thread.start()
             self._cond.notify_all()
 
-    def try_lock(self, name: str, ttl: float = 120.0):
+    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]:
         return self._locks.try_lock(name, ttl)
 
-    def heartbeat(self, token: str):
+    def heartbeat(self, token: str) -> AbstractContextManager[None]:
         return nullcontext()
 
     def _loop(self, lane: str) -> None:
@@ -209,10 +209,10 @@ class RQDispatcher:
         self._beat_lock = threading.Lock()
         self._beat_thread: threading.Thread | None = None
 
-    def _queue(self, job: str):
+    def _queue(self, job: str) -> Any:  # rq.Queue, imported lazily
         return self.webhook_queue if job in WEBHOOK_JOBS else self.queue
 
-    def _enqueue(self, job: str, args: tuple, job_id: str | None) -> None:
+    def _enqueue(self, job: str, args: tuple[Any, ...], job_id: str | None) -> None:
         if time.monotonic() < self._down_until:
             raise ConnectionError("Redis was unreachable a moment ago; the outbox keeps the work")
         try:

@@ -72,7 +72,7 @@ def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int
     return "played"
 
 
-def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict:
+def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict[str, Any]:
     """Ask the level's bot, within its time budget; a bot that fails falls back to a random move."""
     bot = make_bot(level, rng.getrandbits(63))
     budget_ms = getattr(bot, "budget_ms", None)
@@ -105,7 +105,7 @@ JOBS = frozenset(
 )
 
 
-def run_entry(key: str, token: str, job: str, args: list) -> str:
+def run_entry(key: str, token: str, job: str, args: list[Any]) -> str:
     """Run one outbox entry's job, then complete the entry (unless the job asked to be run again later)."""
     from eventstore.base import StoreUnavailable
     from workers import metrics
@@ -165,7 +165,8 @@ def redeliver_webhook(sub_id: str, message_id: str) -> bool:
 
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:
     """Scheduled at a clock's earliest flag-fall: seats out of time get the game's timeout policy."""
-    return get_runtime().service.check_clock(game_id, version, generation)
+    seats: list[int] = get_runtime().service.check_clock(game_id, version, generation)
+    return seats
 
 
 def expire_game(game_id: str) -> str:
@@ -175,7 +176,7 @@ def expire_game(game_id: str) -> str:
     outcome = get_runtime().service.expire(game_id)
     if isinstance(outcome, float):
         raise RetryLater(outcome)
-    return outcome
+    return str(outcome)
 
 
 def finish_game(game_id: str) -> str:

@@ -21,7 +21,7 @@ class ConfigError(Exception):
     """Bad configuration: reported as one line at start-up."""
 
 
-def data_folder(data_dir: str | os.PathLike | None = None) -> Path:
+def data_folder(data_dir: str | os.PathLike[str] | None = None) -> Path:
     folder = Path(data_dir or os.environ.get("TRADEWINDS_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     return folder
@@ -43,7 +43,7 @@ def server_key(database_url: str, data_dir: str | None = None) -> ServerKey:
         raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
 
 
-def run_job(name: str, args: tuple) -> None:
+def run_job(name: str, args: tuple[Any, ...]) -> None:
     getattr(jobs, name)(*args)
 
 

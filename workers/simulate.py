@@ -61,7 +61,7 @@ class GameTask:
 def load_game(game: str | None, module: str | None) -> Rules:
     """The rules for ``game``; with ``module``, import it and register its ``RULES`` first."""
     if module:
-        rules = importlib.import_module(module).RULES
+        rules: Rules = importlib.import_module(module).RULES
         if game and game != rules.name:
             raise ValueError(f"module {module} provides game {rules.name!r}, not {game!r}")
         try:
@@ -126,6 +126,7 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
             state = rules.evolve(state, event)
         events.extend(new_events)
         decisions += 1
+    details: dict[str, Any]
     if cut:
         scores, ranks, details, no_winner = [0.0] * seats, [1] * seats, {"cut": "max_decisions"}, True
         aborted: str | None = "max_decisions"

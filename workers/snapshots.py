@@ -93,6 +93,8 @@ class StateCodec:
         cls = type(value)
         if "__reduce__" in cls.__dict__:
             function, args = value.__reduce__()[:2]
+            if not callable(function):
+                raise TypeError(f"{cls.__qualname__} reduces to {function!r}, not a function")
             if getattr(sys.modules.get(function.__module__), function.__name__, None) is not function:
                 raise TypeError(f"{cls.__qualname__} reduces to {function!r}, not a module-level function")
             self._name(cls)
@@ -141,7 +143,7 @@ class StateCodec:
         if not isinstance(cls, type) or not isinstance(fields, dict):
             raise SnapshotError("malformed snapshot object")
         values = {name: self.decode(v) for name, v in fields.items()}
-        obj = object.__new__(cls)  # no __init__: the fields are the state
+        obj: Any = object.__new__(cls)  # no __init__: the fields are the state
         if dataclasses.is_dataclass(cls):
             names = {f.name for f in dataclasses.fields(cls)}
             if set(values) != names:

@@ -53,7 +53,7 @@ Standings (:func:`standings`)
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -284,8 +284,8 @@ def round_robin(
     if n < min_size:
         return []
     if max_size == 2:
-        rounds = _circle(order)
-        return rounds if max_rounds is None else rounds[:max_rounds]
+        circle = _circle(order)
+        return circle if max_rounds is None else circle[:max_rounds]
 
     cap = round_robin_cap(n, max_size) if max_rounds is None else max_rounds
     met: Counter[Pair] = Counter()
@@ -534,7 +534,7 @@ def standings(
     """
     games = [dict(r) for r in results]
     bye_count: Counter[str] = Counter(byes) if not isinstance(byes, Mapping) else Counter(dict(byes))
-    points: Counter[str] = Counter()
+    points: defaultdict[str, Fraction] = defaultdict(Fraction)
     score_sum: dict[str, Fraction] = {}
     wins: Counter[str] = Counter()
     played: Counter[str] = Counter()

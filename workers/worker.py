@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
 from workers import jobs
 from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAME
@@ -45,7 +47,7 @@ def serve_metrics(host: str, port: int) -> None:
     start_http_server(port, addr=host, registry=registry)
 
 
-def worker_classes():
+def worker_classes() -> tuple[type[Any], type[Any]]:
     from rq import SimpleWorker, Worker
 
     class TradewindsSimpleWorker(SimpleWorker):
@@ -57,7 +59,9 @@ def worker_classes():
     return TradewindsSimpleWorker, TradewindsForkWorker
 
 
-def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool = False, say=print) -> int:
+def run(
+    runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool = False, say: Callable[[str], None] = print
+) -> int:
     """Work until stopped (SIGTERM / SIGINT), reconnecting to Redis with back-off whenever it goes away."""
     from redis import Redis
 
@@ -74,6 +78,7 @@ def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool =
     assert runtime.sweeper is not None
     if not burst:
         runtime.sweeper.start()
+    assert runtime.redis_url is not None, "an RQ worker needs Redis"
     connection = Redis.from_url(runtime.redis_url)
     backoff = 0.25
     while True:
@@ -96,12 +101,12 @@ def run(runtime: Runtime, queues: str = "all", burst: bool = False, fork: bool =
             backoff = 0.25
 
 
-def _stopped(worker) -> bool:
+def _stopped(worker: Any) -> bool:
     """Whether a SIGTERM / SIGINT asked this worker to stop (RQ records the time of the request)."""
     return worker is not None and (worker._stop_requested or worker._shutdown_requested_date is not None)
 
 
-def _redis_up(connection) -> bool:
+def _redis_up(connection: Any) -> bool:
     try:
         connection.ping()
         return True
