@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import marshmallow as ma
 from flask import url_for
 from flask.views import MethodView
@@ -276,12 +274,18 @@ class Leaderboard(MethodView):
         }
 
 
+LEADERBOARD_STAND_IN = b"tradewinds leaderboard player\x00"  # keeps these digests apart from other uses of the key
+
+
 def shown_player(player: str) -> str:
-    """A leaderboard's player id as this caller may see it: an external id only to the key that set it."""
+    """A leaderboard's player id as this caller may see it: an external id only to the key that set it; to
+    others a digest keyed by the server's key (a plain hash of a guessable id, an e-mail address, could be
+    reversed by hashing guesses)."""
     site, slash, rest = player.partition("/")
     if not slash:
         return player  # bot:<level>, guest:<name>
     key = integrator_key()
     if key is not None and key.key_id == site:
         return player
-    return f"{site}/~{hashlib.sha256(rest.encode()).hexdigest()[:16]}"
+    digest = service().key.mac(LEADERBOARD_STAND_IN + player.encode("utf-8"))
+    return f"{site}/~{digest[:16]}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -281,3 +282,9 @@ def test_a_tournament_names_its_players_by_external_id_only_to_its_key(durable):
     board = client.get("/leaderboards/secret_numbers", headers=auth(one)).get_json()
     assert board["games"] == 2
     assert {row["player"]: row["games"] for row in board["rows"]} == {f"{one_id.key_id}/{i}": 2 for i in ids}
+    # everyone else: a stand-in per player, the same for every caller, and no plain digest of a guessable id
+    shown = [client.get("/leaderboards/secret_numbers", headers=h).get_data(as_text=True) for h in ({}, auth(two))]
+    assert shown[0] == shown[1] and not [i for i in ids if i in shown[0]]
+    plain = [f"~{hashlib.sha256(i.encode()).hexdigest()[:16]}" for i in ids]
+    rows = json.loads(shown[0])["rows"]
+    assert len({r["player"] for r in rows}) == 3 and not [p for p in plain if p in shown[0]]
