@@ -288,3 +288,21 @@ def test_a_tournament_names_its_players_by_external_id_only_to_its_key(durable):
     plain = [f"~{hashlib.sha256(i.encode()).hexdigest()[:16]}" for i in ids]
     rows = json.loads(shown[0])["rows"]
     assert len({r["player"] for r in rows}) == 3 and not [p for p in plain if p in shown[0]]
+
+
+def test_a_tournament_stored_with_players_named_by_id_shows_stand_ins_as_names(durable):  # noqa: F811
+    app, runtime = durable
+    client = app.test_client()
+    _, one = apikeys.create_key(runtime.store, "one")
+    ids = ["fay@example.com", "gus@example.com", "hal@example.com"]
+    tid, _ = human_tournament(client, auth(one), ids)
+    stored = runtime.store.get_document("tournaments", tid)
+    for p in stored["participants"]:
+        p["name"] = p["id"]  # as tournaments were created before a default name stopped being the id
+    runtime.store.put_document("tournaments", tid, stored)
+    text = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert not [i for i in ids if i in text]
+    public = json.loads(text)
+    assert [p["name"] for p in public["participants"]] == ["~p1", "~p2", "~p3"]
+    own = client.get(f"/tournaments/{tid}", headers=auth(one)).get_json()
+    assert [p["name"] for p in own["participants"]] == ids
