@@ -32,9 +32,9 @@ from api.schemas import (
     SubmitSchema,
 )
 from domain import registry
-from eventstore.base import Audience, StoredEvent
+from eventstore.base import Audience, StoredEvent, StreamInfo
 from workers import bot_tables, clocks, facts
-from workers.games import LoadedGame, public_seats
+from workers.games import LoadedGame, public_seats, with_seat_ids
 from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
@@ -110,16 +110,16 @@ def caller_key():
     return g.caller_key
 
 
-def seats_for(metadata: dict[str, Any], now: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """A game's public seats as this caller may see them: `external_id` only for the key that created the game.
+def seats_for(info: StreamInfo, now: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """A game's public seats as this caller may see them: `external_id` only for the key that created the game
+    (read from the game's own record of seat ids, never from its public creation metadata).
     ``now``: the seats as they play now (after resignations, from the game's facts), else as created."""
-    seats = public_seats({"seats": now} if now is not None else metadata)
-    creator = metadata.get("created_by")
+    seats = now if now is not None else info.metadata["seats"]
+    creator = info.metadata.get("created_by")
     key = caller_key() if creator is not None else None
-    if key is None or key.key_id != creator:
-        for seat in seats:
-            seat["external_id"] = None
-    return seats
+    if key is not None and key.key_id == creator:
+        return public_seats({"seats": with_seat_ids(seats, service().seat_ids(info))})
+    return [{**seat, "external_id": None} for seat in public_seats({"seats": seats})]
 
 
 def caller_seat(game: LoadedGame) -> int | None:
@@ -142,7 +142,7 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": seats_for(info.metadata, game.seats),
+        "seats": seats_for(info, game.seats),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -333,7 +333,7 @@ class Games(MethodView):
                     "status": info.status,
                     "version": info.version,
                     "created_at": info.created_at,
-                    "seats": seats_for(info.metadata),
+                    "seats": seats_for(info),
                 }
                 for info in infos
             ],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import marshmallow as ma
 from flask import url_for
 from flask.views import MethodView
@@ -17,7 +15,7 @@ from api.schemas import BOT_LEVELS, ClockSchema, game_type_field, name_field
 from api.webhooks import key_required, require_key
 from domain import registry
 from workers import ratings
-from workers.tournaments import FORMATS, Tournaments
+from workers.tournaments import FORMATS, Tournaments, public_view
 
 blp = Blueprint("tournaments", __name__, description="Tournaments, standings and rating leaderboards")
 
@@ -218,11 +216,19 @@ class Tournament(MethodView):
     @errors(blp, "unauthorized", "not_found")
     @blp.doc(operationId="getTournament", security=[{"apiKey": []}, {}])
     def get(self, tournament_id):
-        """A tournament with its rounds and standings (never seat tokens: see .../seat-tokens)"""
+        """A tournament with its rounds and standings (never seat tokens: see .../seat-tokens)
+
+        Human participants are named by their `external_id` only to the API key that created the tournament;
+        every other caller sees a stand-in (`~p<n>`, n their place in the participants' list) in the
+        participants, tables, byes and standings, and `external_id` null.
+        """
         t = tournaments().get(tournament_id)
         if t is None:
             raise ApiError("not_found", f"no tournament {tournament_id!r}")
-        return body_for(t)
+        key = integrator_key()
+        if key is not None and key.key_id == t["key_id"]:
+            return body_for(t)
+        return public_view(body_for(t))  # external ids only to the key that set them (docs/limits.md)
 
 
 @blp.route("/tournaments/<tournament_id:tournament_id>/tables/<game_id:game_id>/seat-tokens")
@@ -268,12 +274,18 @@ class Leaderboard(MethodView):
         }
 
 
+LEADERBOARD_STAND_IN = b"tradewinds leaderboard player\x00"  # keeps these digests apart from other uses of the key
+
+
 def shown_player(player: str) -> str:
-    """A leaderboard's player id as this caller may see it: an external id only to the key that set it."""
+    """A leaderboard's player id as this caller may see it: an external id only to the key that set it; to
+    others a digest keyed by the server's key (a plain hash of a guessable id, an e-mail address, could be
+    reversed by hashing guesses)."""
     site, slash, rest = player.partition("/")
     if not slash:
         return player  # bot:<level>, guest:<name>
     key = integrator_key()
     if key is not None and key.key_id == site:
         return player
-    return f"{site}/~{hashlib.sha256(rest.encode()).hexdigest()[:16]}"
+    digest = service().key.mac(LEADERBOARD_STAND_IN + player.encode("utf-8"))
+    return f"{site}/~{digest[:16]}"

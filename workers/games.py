@@ -43,6 +43,8 @@ DEFAULT_BOT_LEVEL = "medium"
 WAIT_SLICE = 1.0
 DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
 SEAT_TOKENS = "seat_tokens"  # document collection: per game, the hashes of its seat tokens
+SEAT_IDS = "seat_ids"  # document collection: per game, its seats' external and player ids (kept out of the chain)
+PRIVATE_SEAT_FIELDS = ("external_id", "player_id")
 
 
 class GameError(Exception):
@@ -116,6 +118,18 @@ class MoveOutcome:
 
 
 PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited", "resigned")
+
+
+def id_commitment(salt: str, ids: dict[str, Any]) -> str:
+    """What a game's creation record holds for a seat's private ids: ``SHA-256(salt + canonical_json(ids))``
+    as hex. The salt stays with the ids (collection ``seat_ids``), so the chain proves which ids a seat was
+    created with to whoever is given them, and tells nobody else anything."""
+    return hashlib.sha256((salt + canonical_json(ids)).encode("utf-8")).hexdigest()
+
+
+def with_seat_ids(seats: list[dict[str, Any]], ids: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """``seats`` (as in the metadata or the facts) with each one's private ids from ``ids`` (by seat number)."""
+    return [{**seat, **ids.get(str(seat["seat"]), {})} for seat in seats]
 
 
 def public_seats(metadata: dict[str, Any], fields: tuple[str, ...] = PUBLIC_SEAT_FIELDS) -> list[dict[str, Any]]:
@@ -194,6 +208,7 @@ class GameService:
         tokens: list[dict[str, Any]] = []
         token_hashes: dict[str, str] = {}  # kept apart: the stream's metadata is public and in the signed chain
         seat_records: list[dict[str, Any]] = []
+        seat_ids: dict[str, dict[str, Any]] = {}
         for index, seat in enumerate(seats):
             record: dict[str, Any] = {"seat": index, "kind": seat["kind"], "name": seat.get("name")}
             if seat["kind"] == "human" and seat.get("level") is not None:
@@ -206,9 +221,11 @@ class GameService:
             else:
                 record["level"] = seat.get("level") or DEFAULT_BOT_LEVEL
                 record["name"] = seat.get("name") or f"{record['level']} bot"
-            for extra in ("external_id", "player_id"):
-                if seat.get(extra) is not None:
-                    record[extra] = seat[extra]
+            ids = {k: seat[k] for k in PRIVATE_SEAT_FIELDS if seat.get(k) is not None}
+            if ids:  # kept apart too: the creation record is public (export) and signed; only a commitment is in it
+                salt = secrets.token_hex(16)
+                seat_ids[str(index)] = {**ids, "salt": salt}
+                record["id_commitment"] = id_commitment(salt, ids)
             seat_records.append(record)
         events = rules.setup(seed, len(seats), options)
         game_id = uuid.uuid4().hex
@@ -229,6 +246,8 @@ class GameService:
                 clock, seat_records, rules.to_act(facts.rules_fold(rules, events)), time.time()
             )
         self.store.put_document(SEAT_TOKENS, game_id, {"seats": token_hashes})
+        if seat_ids:
+            self.store.put_document(SEAT_IDS, game_id, {"seats": seat_ids})
         self.store.create_stream(game_id, game_type, metadata)
         info = StreamInfo(game_id, game_type, "", "active", len(events), 0, metadata)
         opening = LoadedGame(info, rules, facts.rules_fold(rules, events), len(events), 0, facts.initial(seat_records))
@@ -256,6 +275,18 @@ class GameService:
             return self.store.stream_info_and_document(game_id, SEAT_TOKENS)
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
+
+    def seat_ids(self, info: StreamInfo) -> dict[str, dict[str, Any]]:
+        """The private ids of a game's seats by seat number (``external_id``, ``player_id``), from their own
+        record; for a game created before they left the creation metadata, from the metadata."""
+        doc = self.store.get_document(SEAT_IDS, info.stream)
+        if doc is not None:
+            return {n: {k: v for k, v in ids.items() if k in PRIVATE_SEAT_FIELDS} for n, ids in doc["seats"].items()}
+        return {
+            str(seat["seat"]): {k: seat[k] for k in PRIVATE_SEAT_FIELDS if seat.get(k) is not None}
+            for seat in info.metadata["seats"]
+            if any(seat.get(k) is not None for k in PRIVATE_SEAT_FIELDS)
+        }
 
     def rules_for(self, info: StreamInfo) -> Rules:
         return registry.get(info.game_type)
@@ -751,7 +782,8 @@ class GameService:
         existing = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
         if existing is not None and existing.get("generation") == game.generation:
             return
-        players = [rating_player_id(game.info.metadata, seat) for seat in game.seats]
+        seats = with_seat_ids(game.seats, self.seat_ids(game.info))
+        players = [rating_player_id(game.info.metadata, seat) for seat in seats]
         players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
         self.store.put_document(
             f"rated:{game.info.game_type}",

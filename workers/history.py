@@ -32,7 +32,8 @@ from workers.games import GameError, GameService, LoadedGame, make_etag, public_
 from workers.signing import ALGORITHM, key_id_of, signature_valid
 
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
-EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "forfeited", "resigned")
+# no external_id: an export is public; a seat's private ids are only committed to (workers.games.id_commitment)
+EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "forfeited", "resigned")
 
 
 class History:

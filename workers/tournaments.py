@@ -105,9 +105,9 @@ class Tournaments:
                 pid = p["external_id"]
                 if pid in seen:
                     raise GameError("invalid_seats", f"participant {pid!r} is listed twice")
-                out.append(
-                    {"id": pid, "name": p.get("name") or pid, "kind": "human", "level": None, "external_id": pid}
-                )
+                # a default name is never the id: a tournament's names are public, and are its games' seat names
+                name = p.get("name") or f"Player {len(out) + 1}"
+                out.append({"id": pid, "name": name, "kind": "human", "level": None, "external_id": pid})
             seen.add(out[-1]["id"])
         return out
 
@@ -266,3 +266,41 @@ class Tournaments:
 
     def list_for(self, key_id: str) -> list[dict[str, Any]]:
         return [doc for _, doc in self.store.list_documents(COLLECTION, limit=10_000) if doc["key_id"] == key_id]
+
+
+def stand_in(number: int) -> str:
+    """How a human participant (``number`` from 1, in the participants' order) is named to anyone but the
+    tournament's key: stable for the tournament, and not derived from the external id (which a digest of a
+    guessable id, such as an e-mail address, would give away)."""
+    return f"~p{number}"
+
+
+def public_view(body: dict[str, Any]) -> dict[str, Any]:
+    """A served tournament (``api.tournaments.body_for``) with each human participant's external id replaced by
+    its stand-in wherever it names a player: participants, tables, byes and standings."""
+    shown: dict[str, str] = {}
+    participants = []
+    for number, p in enumerate(body["participants"], start=1):
+        if p["kind"] != "human":
+            participants.append(p)
+            continue
+        shown[p["id"]] = stand_in(number)
+        name = p["name"] if p["name"] != p["id"] else stand_in(number)  # older tournaments named players by id
+        participants.append({**p, "id": shown[p["id"]], "name": name, "external_id": None})
+
+    def player(pid: str) -> str:
+        return shown.get(pid, pid)
+
+    return {
+        **body,
+        "participants": participants,
+        "rounds": [
+            {
+                **r,
+                "byes": [player(b) for b in r["byes"]],
+                "tables": [{**x, "players": [player(pid) for pid in x["players"]]} for x in r["tables"]],
+            }
+            for r in body["rounds"]
+        ],
+        "standings": [{**row, "player": player(row["player"])} for row in body["standings"]],
+    }

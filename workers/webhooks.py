@@ -26,7 +26,7 @@ from typing import Any
 from eventstore import utc_now_iso
 from eventstore.base import EventStore
 from workers import clocks, facts, metrics, webhook_targets
-from workers.games import GameService, public_seats
+from workers.games import GameService, public_seats, with_seat_ids
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     rules = service.rules_for(info)
     state = service.load(game_id, at_version=cursor["version"]).state if cursor["version"] else rules.initial_state()
     events = store.read(game_id, cursor["version"] + 1, info.version)
-    seats = public_seats(info.metadata, WEBHOOK_SEAT_FIELDS)
+    seats = public_seats({"seats": with_seat_ids(info.metadata["seats"], service.seat_ids(info))}, WEBHOOK_SEAT_FIELDS)
     setup_version = info.metadata.get("setup_version", 1)
     for index, event in enumerate(events):
         state = facts.rules_evolve(rules, state, event.data)

@@ -353,7 +353,7 @@ def test_a_resignation_shows_the_same_in_the_game_the_tournament_and_the_ratings
     assert client.post(f"/games/{table['game_id']}/resign", headers=auth(seat_tokens[0])).status_code == 200
     final = play(client, table["game_id"], {1: seat_tokens[1], 2: seat_tokens[2]})
     assert final["result"]["ranks"][0] == 3
-    done = client.get(f"/tournaments/{t['id']}").get_json()
+    done = client.get(f"/tournaments/{t['id']}", headers=auth(key)).get_json()
     assert done["rounds"][0]["tables"][0]["result"]["ranks"] == final["result"]["ranks"]
     loser = table["players"][0]
     standing = {row["player"]: row for row in done["standings"]}
