@@ -54,10 +54,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
         raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
-    port = args.metrics_port if args.metrics_port is not None else _env_port("TRADEWINDS_WORKER_METRICS_PORT")
-    if port is not None:
-        from api import serving
+    from api import serving
 
+    port = args.metrics_port if args.metrics_port is not None else serving.env_int("TRADEWINDS_WORKER_METRICS_PORT")
+    if port is not None:
         serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts: job processes of --fork add up
     runtime = _runtime(dispatcher="rq")
     if port is not None:
@@ -65,16 +65,6 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return worker.run(
         runtime, queues=args.queues, burst=args.burst, fork=args.fork, say=lambda text: print(text, flush=True)
     )
-
-
-def _env_port(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(f"{name} must be a port number, not {value!r}") from None
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

@@ -481,14 +481,7 @@ class GameService:
                 continue
             # committed: from here on nothing may fail the move (the outbox holds the work it causes)
             metrics.move_stored(game.info.game_type, actor, len(commands))
-            after = self._fold_new(game, stored)
-            if after.over:
-                try:
-                    self.record_finish(after)
-                except Exception:  # the finish_game job in the outbox records it later
-                    log.warning("could not record the end of %s yet", game_id, exc_info=True)
-            dispatch_now(self.dispatcher, work)
-            return MoveOutcome(after, stored, False)
+            return MoveOutcome(self._committed(game, stored, work), stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
     def _decide_checked(
@@ -624,12 +617,17 @@ class GameService:
                 f"the game changed meanwhile (it is at version {exc.actual}, not {exc.expected}); nothing was stored",
                 etag=latest.etag,
             ) from None
+        return self._committed(game, stored, work)
+
+    def _committed(self, game: LoadedGame, stored: list[StoredEvent], work: list[dict[str, Any]]) -> LoadedGame:
+        """After a commit: the game with the stored events folded in, its end recorded, its work dispatched.
+        Nothing here may fail the commit: the outbox holds the work it causes."""
         after = self._fold_new(game, stored)
         if after.over:
             try:
                 self.record_finish(after)
             except Exception:  # the finish_game job in the outbox records it later
-                log.warning("could not record the end of %s yet", stream, exc_info=True)
+                log.warning("could not record the end of %s yet", game.info.stream, exc_info=True)
         dispatch_now(self.dispatcher, work)
         return after
 
