@@ -66,8 +66,28 @@ export function plainSentence(event, w) {
   return `${head}${bits.length ? ` (${bits.join('; ')})` : ''}.`;
 }
 
+/** The server's own facts (timeouts, resignations, undo votes, endings): the same words in every game. */
+export const PLATFORM_SENTENCES = {
+  'platform.SeatTimedOut': (d, w) => `${w.who(d.seat)} runs out of time${d.policy === 'forfeit' ? ' and forfeits' : ''}; a ${d.level || 'bot'} bot plays on for the seat.`,
+  'platform.Resigned': (d, w) => `${w.who(d.seat)} resigns${d.on_resign === 'lose' ? ' and is ranked last' : ''}; a ${d.level || 'bot'} bot plays on for the seat.`,
+  'platform.UndoRequested': (d, w) => `${w.who(d.by)} asks to take the game back to move ${d.to_version}${d.reason ? ` (${d.reason})` : ''}.`,
+  'platform.UndoAccepted': (d, w) => `${w.who(d.seat)} agrees to the undo.`,
+  'platform.UndoDeclined': (d, w) => `${w.who(d.seat)} declines the undo.`,
+  'platform.Aborted': () => 'The game is aborted by its creator.',
+  'platform.GameAbandoned': () => 'The game is abandoned: nobody moved for too long.',
+  'platform.GameFinished': () => 'The result is recorded.',
+};
+
 /** One sentence a player reads for an event of the log. */
 export function eventText(event, board, w) {
+  const platform = PLATFORM_SENTENCES[event.type];
+  if (platform) {
+    try {
+      return platform(event.data || {}, w);
+    } catch {
+      // fall through to the plain sentence
+    }
+  }
   if (board && board.sentence) {
     try {
       const text = board.sentence(event, w);

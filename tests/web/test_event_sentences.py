@@ -13,6 +13,7 @@ from domain.archipelago import evolve as _archipelago_handlers  # noqa: F401  # 
 from domain.archipelago.fold import _H as archipelago_fold
 from domain.murano import evolve as murano_evolve
 from domain.puerto_rico import evolve as puerto_rico_evolve
+from workers import facts
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "web" / "games"
 
@@ -34,3 +35,13 @@ def _cases(game: str) -> set[str]:
 def test_every_event_type_has_a_sentence(game):
     assert FOLDS[game], "the fold registry was found"
     assert sorted(FOLDS[game] - _cases(game)) == []
+
+
+def test_every_platform_fact_has_a_sentence_shared_by_all_games():
+    source = (WEB.parent / "events.js").read_text(encoding="utf-8")
+    table = source[source.index("export const PLATFORM_SENTENCES") :]
+    table = table[: table.index("\n};")]
+    named = set(re.findall(r"'(platform\.[A-Za-z]+)'", table))
+    kinds = {value for value in vars(facts).values() if isinstance(value, str) and value.startswith(facts.PREFIX)}
+    assert kinds - {facts.PREFIX}, "the platform event types were found"
+    assert sorted(kinds - {facts.PREFIX} - named) == []

@@ -72,7 +72,7 @@ export function render(s, ctx) {
       h('ul', { class: 'supply' }, Object.entries(s.building_supply).filter(([, n]) => n).map(([name, n]) => {
         const card = cards.get(name) || {};
         return h('li', {}, piece(ctx, (c) => c.type === 'build' && c.building === name, { class: 'building-card', title: card.effect },
-          h('strong', {}, ctx.name(name)), h('span', { class: 'tag' }, `${card.cost ?? '?'} doubloons · ${card.points ?? '?'} VP · ${n} left`)));
+          h('strong', {}, ctx.name(name)), h('span', { class: 'tag' }, `${card.cost ?? '?'} doubloon${card.cost === 1 ? '' : 's'} · ${card.points ?? '?'} VP · ${n} left`)));
       }))));
 }
 
