@@ -39,7 +39,7 @@ from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
 
-SEAT_AUTH = [{"seatToken": []}, {}]
+SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 
 CREATE_EXAMPLE = {
     "game_type": "puerto_rico",
@@ -323,7 +323,7 @@ class Games(MethodView):
         next_cursor = infos[-1].stream if more else None
         headers = {}
         if next_cursor:
-            args = {k: v for k, v in request.args.items() if k != "cursor"}
+            args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "cursor"}
             headers["Link"] = f'<{url_for("games.Games", **args, cursor=next_cursor)}>; rel="next"'
         body = {
             "games": [

@@ -7,6 +7,7 @@ apart so that the threaded server never imports gevent)."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.util import write_nonblock
@@ -27,10 +28,16 @@ def refusal_code(exc: BaseException) -> str | None:
     return None
 
 
-class ProblemRefusals:
+if TYPE_CHECKING:
+    from gunicorn.workers.base import Worker as _WorkerBase
+else:
+    _WorkerBase = object
+
+
+class ProblemRefusals(_WorkerBase):
     """Mixed into a gunicorn worker class: its refusals of oversized requests become problem+json."""
 
-    def handle_error(self, req, client, addr, exc):
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> Any:
         code = refusal_code(exc)
         if code is None:
             return super().handle_error(req, client, addr, exc)

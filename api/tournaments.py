@@ -19,7 +19,7 @@ from workers.tournaments import FORMATS, Tournaments, public_view
 
 blp = Blueprint("tournaments", __name__, description="Tournaments, standings and rating leaderboards")
 
-KEY_AUTH = [{"apiKey": []}]
+KEY_AUTH: list[dict[str, list[str]]] = [{"apiKey": []}]
 
 
 class ParticipantSchema(ma.Schema):
@@ -195,8 +195,10 @@ class TournamentList(MethodView):
                     "invalid_seats", "each participant is either a player (external_id) or a bot (bot_level)"
                 )
         created, issued = tournaments().create(key.key_id, body)
+        stored = tournaments().get(created["id"])
+        assert stored is not None, "a tournament just created is there"
         return (
-            body_for(tournaments().get(created["id"]), issued),
+            body_for(stored, issued),
             201,
             {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])},
         )

@@ -23,7 +23,7 @@ blp = Blueprint(
     description="Signed webhooks (Standard Webhooks headers) for integrators",
 )
 
-KEY_AUTH = [{"apiKey": []}]
+KEY_AUTH: list[dict[str, list[str]]] = [{"apiKey": []}]
 
 
 URL_PATTERN = r"^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?(/[!-~]*)?$"

@@ -391,7 +391,7 @@ class GameService:
             for seat in info.metadata["seats"]:
                 stored = seat.get("token_hash")
                 if stored and hmac.compare_digest(stored, digest):
-                    return seat["seat"]
+                    return int(seat["seat"])
         raise GameError("unauthorized", "the bearer token is not a seat token of this game")
 
     def reissue_tokens(self, game_id: str) -> list[dict[str, Any]]:
@@ -462,6 +462,7 @@ class GameService:
                     status=status,
                 )
             except DuplicateIdempotencyKey:
+                assert idempotency_key is not None, "only a keyed append can be a duplicate"
                 replay = self._replay(game_id, idempotency_key, request_hash)
                 if replay is not None:
                     return replay
@@ -486,7 +487,7 @@ class GameService:
 
     def _decide_checked(
         self, game: LoadedGame, seat: int, commands: list[dict[str, Any]], if_match: list[str] | None, actor: str
-    ) -> tuple[list[dict], Any]:
+    ) -> tuple[list[dict[str, Any]], Any]:
         """The preconditions (If-Match, game over, a seat handed to a bot), then the rules' decision."""
         if if_match is not None and "*" not in if_match and game.etag not in if_match:
             raise GameError(
@@ -500,7 +501,9 @@ class GameService:
             raise GameError("forbidden", f"seat {seat} is played by a bot now (it ran out of time or resigned)")
         return self._decide_all(game, seat, commands)
 
-    def _decide_all(self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]) -> tuple[list[dict], Any]:
+    def _decide_all(
+        self, game: LoadedGame, seat: int, commands: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], Any]:
         rules, state = game.rules, game.state
         seed = game.info.metadata["seed"]
         events: list[dict[str, Any]] = []

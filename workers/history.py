@@ -42,7 +42,9 @@ class History:
         self.store = service.store
 
     # ------------------------------------------------------------------------------------ undo
-    def undo(self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str) -> dict:
+    def undo(
+        self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str
+    ) -> dict[str, Any]:
         """Truncate now when the policy allows it, or open a request the other human seats must accept.
 
         The policy is decided on the game as loaded, then checked again inside the store's locked
@@ -76,7 +78,7 @@ class History:
         after = self.service.append_facts(game, [event], actor="human", seat=seat)
         return {"status": "requested", "request": after.facts.undo_request, "etag": after.etag}
 
-    def answer(self, game_id: str, seat: int, accept: bool) -> dict:
+    def answer(self, game_id: str, seat: int, accept: bool) -> dict[str, Any]:
         game = self.service.load(game_id)
         request = current_request(game)
         if request is None:
@@ -177,8 +179,8 @@ class History:
         actor: str,
         reason: str,
         check: TruncationCheck,
-        closed_request: dict | None = None,
-    ) -> dict:
+        closed_request: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         game_id = game.info.stream
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         try:
@@ -205,7 +207,7 @@ class History:
         self.store.delete_document(f"rated:{game.info.game_type}", game.info.stream)
         tournament_id = game.info.metadata.get("tournament_id")
         tournament = self.store.get_document("tournaments", tournament_id) if tournament_id else None
-        if tournament is None:
+        if tournament is None or tournament_id is None:
             return
         for round_doc in tournament["rounds"]:
             for table in round_doc["tables"]:
@@ -218,7 +220,7 @@ class History:
         self.store.put_document("tournaments", tournament_id, tournament)
 
     # ------------------------------------------------------------------------------- replay
-    def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:
+    def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
         """Each step: the event (redacted for the caller until the end) and the state it led to."""
         game = self.service.load(game_id)
         rules = game.rules
@@ -248,7 +250,7 @@ class History:
         }
 
     # ---------------------------------------------------------------------------- history
-    def truncations(self, game_id: str, seat: int | None) -> list[dict]:
+    def truncations(self, game_id: str, seat: int | None) -> list[dict[str, Any]]:
         game = self.service.load(game_id)
         archived: dict[int, list[StoredEvent]] = {}
         for item in self.store.archived(game_id):
@@ -273,7 +275,7 @@ class History:
             out.append(body)
         return out
 
-    def audit(self, game_id: str) -> dict:
+    def audit(self, game_id: str) -> dict[str, Any]:
         """Re-verify the stored chain from the stream as created, and the server's signature of its head."""
         self.service.info(game_id)
         report = self.store.verify(game_id)
@@ -371,12 +373,12 @@ class History:
         return lines
 
 
-def current_request(game: LoadedGame) -> dict | None:
+def current_request(game: LoadedGame) -> dict[str, Any] | None:
     """The open undo request, or None (a request lapses when a move is stored after it: workers.facts)."""
     return game.facts.undo_request
 
 
-def truncation_body(record: Any) -> dict:
+def truncation_body(record: Any) -> dict[str, Any]:
     return {
         "from_version": record.from_version,
         "to_version": record.to_version,
@@ -391,7 +393,7 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dict:
+def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dict[str, Any]:
     """Re-check an export: the hash chain from the stream as created, the server's signature of its head
     (by one of ``trusted_keys``, base64 Ed25519 public keys), the set-up from the seed, and the result by
     re-folding. A forger who edits anything and recomputes the hashes cannot sign the new head."""

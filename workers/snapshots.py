@@ -92,13 +92,15 @@ class StateCodec:
             return {"s" if type(value) is set else "fs": items}
         cls = type(value)
         if "__reduce__" in cls.__dict__:
-            function, args = value.__reduce__()[:2]
+            reduced: Any = value.__reduce__()
+            function, args = reduced[:2]
             if not callable(function):
                 raise TypeError(f"{cls.__qualname__} reduces to {function!r}, not a function")
+            name = f"{function.__module__}:{function.__qualname__}"
             if getattr(sys.modules.get(function.__module__), function.__name__, None) is not function:
                 raise TypeError(f"{cls.__qualname__} reduces to {function!r}, not a module-level function")
             self._name(cls)
-            return {"r": f"{function.__module__}:{function.__qualname__}", "a": [self.encode(a) for a in args]}
+            return {"r": name, "a": [self.encode(a) for a in args]}
         if dataclasses.is_dataclass(value):
             fields = {f.name: self.encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
             return {"o": self._name(cls), "v": fields}
