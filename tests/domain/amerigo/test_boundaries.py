@@ -268,3 +268,22 @@ def test_a_tile_over_two_islands_is_refused():
     squares = [sq(4, 13), sq(4, 15), sq(5, 13), sq(5, 14), sq(5, 15)]
     err = refused(state, {"type": "place_tile", "kind": "neutral", "shape": "S5U", "squares": squares}, seat=0)
     assert err.message == "a tile must lie on one island"
+
+
+def test_a_tile_never_wraps_around_the_board_edge():
+    """§11.5 check 1 on a valid layout (§5.3) whose island 0 runs from the west edge to the east edge (rows 2 and 3): the squares
+    west of column 0 are off the board, not the east edge's squares one row up, so every offered L tile is a real
+    L on the board, and each is accepted."""
+    layout = {"type": "IslandsAssembled", "sel": ["T05", "T10", "T12", "T01", "T02", "T03", "T04", "T06", "T07"]}
+    layout["rots"] = [0, 0, 1, 0, 0, 0, 0, 0, 0]
+    opening = [layout if e["type"] == "IslandsAssembled" else e for e in base()]
+    given = [planned(0, "neutral", "S1"), planned(0, "neutral", "S3L"), post(0, sq(2, 2), 0), gold(0, 12)]
+    state = fold(opening, given, phase("green", {"green": 6}))
+    board = state.board
+    assert {board.island_of[r * board.ncols + c] for r, c in ((2, 0), (3, 0), (2, 17))} == {0}
+    state, _ = when(state, 0, {"type": "choose_action", "colour": "green"})
+    state, _ = when(state, 0, {"type": "place_tile", "kind": "neutral", "shape": "S1", "squares": [sq(2, 1)]})
+    ls = [c for c in RULES.legal_commands(state, 0) if c["type"] == "place_tile" and c["shape"] == "S3L"]
+    assert {"type": "place_tile", "kind": "neutral", "shape": "S3L", "squares": [sq(2, 0), sq(3, 0), sq(3, 1)]} in ls
+    for command in ls:
+        when(state, 0, command)
