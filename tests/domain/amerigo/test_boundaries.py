@@ -287,3 +287,13 @@ def test_a_tile_never_wraps_around_the_board_edge():
     assert {"type": "place_tile", "kind": "neutral", "shape": "S3L", "squares": [sq(2, 0), sq(3, 0), sq(3, 1)]} in ls
     for command in ls:
         when(state, 0, command)
+
+
+def test_white_needs_a_white_cube_and_a_mode():
+    """§10.2: white is available only if a white cube is present; with white the player names the mode."""
+    state = fold(base(), phase("blue", BLUE4))
+    err = refused(state, {"type": "choose_action", "colour": "white", "mode": "advance"}, seat=0)
+    assert err.message == "white is not available: no white cube in the action area"
+    white = fold(base(), phase("white", {"white": 3}))
+    err = refused(white, {"type": "choose_action", "colour": "white"}, "invalid_command", seat=0)
+    assert err.message == "white needs 'mode': 'advance' or 'convert'"
