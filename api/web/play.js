@@ -46,17 +46,24 @@ export async function showTable(main, gameId) {
   setInterval(() => drawClock(t, el), 1000);
 }
 
+// The game, its ETag and the legal commands are taken together from one version: refreshes can overlap (a
+// live event and the end of a move), and only the newest one may draw, or a move list of one version would be
+// sent with another version's If-Match.
 async function refresh(t, el) {
+  const seq = (t.refreshSeq = (t.refreshSeq || 0) + 1);
   const { data, etag } = await api('GET', `/games/${t.id}`, { token: t.token });
+  let legal = null;
+  if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
+    legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
+    if (seq !== t.refreshSeq) return;
+    if (legal.etag !== data.etag) return refresh(t, el);
+  }
+  if (seq !== t.refreshSeq) return;
   t.game = data;
   t.etag = etag;
   t.clockAt = Date.now();
-  t.legal = null;
+  t.legal = legal;
   t.narrowed = null;
-  if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
-    t.legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
-    if (t.legal.etag !== data.etag) return refresh(t, el);
-  }
   if (t.board) draw(t, el);
 }
 
