@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -186,20 +187,25 @@ def supervise(address: str, database_url: str, data_dir: str | None, parent: int
     return 0
 
 
-def _fork_runner(address: str, database_url: str, data_dir: str | None) -> int:
-    supervisor = os.getpid()
+def _fork(what: str, run: Callable[[], int | None]) -> int:
+    """Fork a child that runs ``run()`` and exits with its code (1 if it raised); returns the child's pid."""
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
-            serve_jobs(address, database_url, data_dir, parent=supervisor)
+            code = run() or 0
         except BaseException:
-            log.exception("job runner failed")
+            log.exception("%s failed", what)
             code = 1
         finally:
             logging.shutdown()
             os._exit(code)
     return pid
+
+
+def _fork_runner(address: str, database_url: str, data_dir: str | None) -> int:
+    supervisor = os.getpid()
+    return _fork("job runner", lambda: serve_jobs(address, database_url, data_dir, parent=supervisor))
 
 
 def _stop(pid: int, grace: float = 5.0) -> None:
@@ -226,18 +232,7 @@ def _stop(pid: int, grace: float = 5.0) -> None:
 def start_supervisor(address: str, database_url: str, data_dir: str | None) -> int:
     """Fork the supervisor (call it before any thread is started: before gunicorn runs); returns its pid."""
     parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            code = supervise(address, database_url, data_dir, parent)
-        except BaseException:
-            log.exception("job runner supervisor failed")
-            code = 1
-        finally:
-            logging.shutdown()
-            os._exit(code)
-    return pid
+    return _fork("job runner supervisor", lambda: supervise(address, database_url, data_dir, parent))
 
 
 def stop_supervisor(pid: int) -> None:
