@@ -154,3 +154,18 @@ def no_credential_in_the_logs(credential_watch):
     leaks, credential_watch.leaks[:] = list(credential_watch.leaks), []
     if leaks:
         pytest.fail(f"a credential issued in this run reached a log line: {leaks[0][:300]}")
+
+
+@pytest.fixture
+def site():
+    """An in-memory runtime, a test client of its app and an integrator key: what key games, webhooks and
+    tournaments need."""
+    from api.app import create_app
+    from tests.api.conftest import make_runtime
+    from workers import apikeys, jobs
+
+    runtime = make_runtime()
+    client = create_app(runtime).test_client()
+    _, key = apikeys.create_key(runtime.store, "site")
+    yield runtime, client, key
+    jobs.set_runtime(None)

@@ -8,11 +8,10 @@ import time
 
 import pytest
 
-from api.app import create_app
-from tests.api.conftest import auth, make_runtime
+from tests.api.conftest import auth
 from tests.api.stores import durable  # noqa: F401 - the fixture
 from tests.workers.test_webhooks import Receiver
-from workers import apikeys, jobs
+from workers import apikeys
 
 
 def tokens(game):
@@ -55,15 +54,6 @@ def create(client, seats, key=None, **body):
 
 
 HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bo", "Cy")]
-
-
-@pytest.fixture
-def site():
-    runtime = make_runtime()
-    client = create_app(runtime).test_client()
-    _, key = apikeys.create_key(runtime.store, "site")
-    yield runtime, client, key
-    jobs.set_runtime(None)
 
 
 # ------------------------------------------------------------------------------------- results

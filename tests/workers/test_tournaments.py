@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from api.app import create_app
-from tests.api.conftest import auth, make_runtime
+from tests.api.conftest import auth
 from tests.workers.test_webhooks import Receiver
-from workers import apikeys, jobs
-
-
-@pytest.fixture
-def site():
-    runtime = make_runtime()
-    client = create_app(runtime).test_client()
-    _, key = apikeys.create_key(runtime.store, "league")
-    yield runtime, client, key
-    jobs.set_runtime(None)
+from workers import apikeys
 
 
 def create(client, key, **overrides):

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from api.app import create_app
-from tests.api.conftest import auth, create_secret_game, make_runtime
+from tests.api.conftest import auth, create_secret_game
 from workers import apikeys, jobs, webhooks
 
 
@@ -69,15 +69,6 @@ def receiver():
     r = Receiver()
     yield r
     r.close()
-
-
-@pytest.fixture
-def site():
-    runtime = make_runtime()
-    client = create_app(runtime).test_client()
-    _, key = apikeys.create_key(runtime.store, "site")
-    yield runtime, client, key
-    jobs.set_runtime(None)
 
 
 def subscribe(client, key, url, events=("game.started", "game.turn", "game.finished")):
