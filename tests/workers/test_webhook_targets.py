@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.api.conftest import auth
-from tests.workers.test_webhooks import Receiver, keyed_game, site, subscribe  # noqa: F401 - fixtures
+from tests.workers.test_webhooks import Receiver, keyed_game, subscribe
 from workers import webhook_targets, webhooks
 from workers.webhook_targets import ALLOW_PRIVATE_SETTING, CATEGORIES, TargetRefused
 
