@@ -29,6 +29,7 @@ from api.errors import ApiError
 from api.fanout import RESYNC, Delivery, Hub
 from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
+from api.ratelimit import address_bucket
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
 from workers.games import GameService, LoadedGame
 
@@ -130,7 +131,8 @@ def _extension(name: str, build):
 
 
 def acquire_slot(game_id: str) -> Slot:
-    return limits().acquire(request.remote_addr or "unknown", game_id)
+    # the same client address as the rate limits: behind trusted proxies the forwarded client, IPv6 by /64
+    return limits().acquire(address_bucket(request.remote_addr or ""), game_id)
 
 
 # -- resuming ----------------------------------------------------------------------------------------

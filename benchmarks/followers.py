@@ -288,6 +288,10 @@ def benchmark(args) -> int:
             "TRADEWINDS_REDIS_URL": args.redis_url,
             "TRADEWINDS_FOLLOWERS_PER_ADDRESS": str(args.followers + 100),
             "TRADEWINDS_FOLLOWERS_PER_GAME": str(args.followers),
+            # one client address makes the whole load: the request rate limits would measure themselves
+            "TRADEWINDS_RATE_LIMIT": "0",
+            "TRADEWINDS_RATE_LIMIT_ANONYMOUS": "0",
+            "TRADEWINDS_RATE_LIMIT_SEAT": "0",
         }
     )
     cmd = [

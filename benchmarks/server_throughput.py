@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         with store_url(kind) as (url, folder):
             env = {k: v for k, v in os.environ.items() if not k.startswith("TRADEWINDS_")}
             env.update({"TRADEWINDS_DATABASE_URL": url, "TRADEWINDS_DATA_DIR": folder, "PYTHONPATH": str(tree)})
+            # the whole load comes from one address: switch the request rate limits off (0 = off)
+            env.update({f"TRADEWINDS_RATE_LIMIT{s}": "0" for s in ("", "_ANONYMOUS", "_SEAT")})
             port = free_port()
             serve = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", folder]
             workers = int(os.environ.get("TRADEWINDS_WORKERS") or 0) or None

@@ -229,3 +229,32 @@ def test_a_refused_follower_keeps_its_ticket_and_a_bad_ticket_takes_no_slot(capp
     assert response.status_code == 200
     response.close()
     held[0].close()
+
+
+def test_the_per_address_cap_counts_the_forwarded_client_behind_a_trusted_proxy(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_TRUSTED_PROXIES", "1")
+    app = create_app(
+        runtime, {"STREAM_MAX_SECONDS": 5, "FOLLOWER_CAPS": Caps(per_address=1, per_game=10, per_process=10)}
+    )
+    proxy = app.test_client()
+    game = create_secret_game(proxy)
+    peer = {"REMOTE_ADDR": "10.0.0.2"}
+
+    def follow(forwarded):
+        return proxy.get(
+            f"/games/{game['id']}/stream?max_seconds=5",
+            headers={"X-Forwarded-For": forwarded},
+            environ_base=peer,
+            buffered=False,
+        )
+
+    held = [follow("198.51.100.1"), follow("198.51.100.2")]  # two clients behind one proxy
+    assert [r.status_code for r in held] == [200, 200]
+    again = follow("198.51.100.1")
+    assert again.status_code == 429 and "per client address" in again.get_json()["detail"]
+    # IPv6 clients share their /64, as for the rate limits
+    held.append(follow("2001:db8::1"))
+    assert held[-1].status_code == 200
+    assert follow("2001:db8::ffff:2").status_code == 429
+    for response in held:
+        response.close()
