@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 from api.contract import ANYWHERE, ConventionsPlugin
 from api.errors import CODES, HTTP_STATUS_CODES, ApiError, problem
 from eventstore.base import StoreUnavailable
-from workers.games import GameError
+from workers.game_model import GameError
 from workers.metrics import store_error
 from workers.runtime import Runtime
 

@@ -10,7 +10,8 @@ from flask import Flask, current_app, request
 
 from api.errors import ApiError
 from workers import bot_tables
-from workers.games import GameError, GameService
+from workers.game_model import GameError
+from workers.games import GameService
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,8 @@ from typing import Any
 
 from api.observability import followers_changed
 from eventstore.base import StoredEvent, StreamNotFound
-from workers.games import GameService, LoadedGame
+from workers.game_model import LoadedGame
+from workers.games import GameService
 
 log = logging.getLogger(__name__)
 

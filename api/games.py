@@ -34,7 +34,7 @@ from api.schemas import (
 from domain import registry
 from eventstore.base import Audience, StoredEvent, StreamInfo
 from workers import bot_tables, clocks, facts
-from workers.games import LoadedGame, public_seats, with_seat_ids
+from workers.game_model import LoadedGame, public_seats, with_seat_ids
 from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")

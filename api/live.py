@@ -31,7 +31,8 @@ from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
 from api.ratelimit import address_bucket
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
-from workers.games import GameService, LoadedGame
+from workers.game_model import LoadedGame
+from workers.games import GameService
 
 blp = Blueprint("live", __name__, description="Follow games live")
 

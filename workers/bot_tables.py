@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventstore.base import EventStore, StreamNotFound
-from workers.games import GameError
+from workers.game_model import GameError
 
 BOT_TABLES = "bot_tables"
 LOOK_EVERY = 2.0  # seconds: a process handles at most one look per game this often

@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from domain import registry
@@ -31,135 +31,39 @@ from eventstore.base import (
 )
 from workers import clocks, facts, metrics, snapshots
 from workers.facts import Facts, facts_now
+from workers.game_model import (
+    DEFAULT_BOT_LEVEL,
+    PRIVATE_SEAT_FIELDS,
+    SEAT_IDS,
+    SEAT_TOKENS,
+    GameError,
+    LoadedGame,
+    MoveOutcome,
+    hash_token,
+    id_commitment,
+    new_token,
+)
+from workers.service_clocks import ClockDuties
+from workers.service_endings import Endings
+from workers.service_work import FollowUps
 from workers.signing import ServerKey
-from workers.sweeper import dispatch_now, work_item
+from workers.sweeper import dispatch_now
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
-TOKEN_PREFIX = "tws_"
-DEFAULT_BOT_LEVEL = "medium"
 WAIT_SLICE = 1.0
 DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
-SEAT_TOKENS = "seat_tokens"  # document collection: per game, the hashes of its seat tokens
-SEAT_IDS = "seat_ids"  # document collection: per game, its seats' external and player ids (kept out of the chain)
-PRIVATE_SEAT_FIELDS = ("external_id", "player_id")
 
 
-class GameError(Exception):
-    """A refusal with a stable ``code``; the API maps codes to HTTP statuses."""
+class GameService(ClockDuties, Endings, FollowUps):
+    """Games: creating them, loading them by projection, deciding and appending moves and platform facts.
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-        self.extra = extra
+    The concerns around a move live in mixins of their own: its clock (``workers.service_clocks``), endings
+    outside the rules (``workers.service_endings``) and the work a change causes (``workers.service_work``).
+    """
 
-
-@dataclass(frozen=True)
-class LoadedGame:
-    info: StreamInfo
-    rules: Rules
-    state: Any  # the rules' state (platform events skipped)
-    version: int
-    generation: int
-    facts: Facts  # the platform facts (workers.facts)
-
-    @property
-    def etag(self) -> str:
-        return make_etag(self.generation, self.version)
-
-    @property
-    def rules_over(self) -> bool:
-        return self.rules.is_over(self.state)
-
-    @property
-    def over(self) -> bool:
-        """Ended: by the rules, or finished, aborted or abandoned by a platform event."""
-        return self.facts.status != facts.ACTIVE or self.rules.is_over(self.state)
-
-    @property
-    def status(self) -> str:
-        if self.facts.status != facts.ACTIVE:
-            return self.facts.status
-        return facts.FINISHED_STATUS if self.rules.is_over(self.state) else facts.ACTIVE
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return list(self.facts.seats)
-
-    def result_dict(self) -> dict[str, Any] | None:
-        """The final result as recorded by ``platform.GameFinished`` (seats that forfeited or resigned to lose
-        ranked last); computed from the rules for a game stored before results were events; None for a game
-        that did not finish (aborted, abandoned) or is not over."""
-        if self.facts.result is not None:
-            return self.facts.result
-        if self.facts.status != facts.ACTIVE or not self.rules.is_over(self.state):
-            return None
-        return self.computed_result()
-
-    def computed_result(self) -> dict[str, Any]:
-        """The rules' result of a finished position, with the platform facts applied."""
-        return facts.ranked_result(self.rules.result(self.state).as_dict(), self.facts)
-
-    def bot_seats_to_act(self) -> list[int]:
-        if self.over:
-            return []
-        acting = self.rules.to_act(self.state)
-        return sorted(s for s in acting if self.seats[s]["kind"] == "bot")
-
-
-@dataclass(frozen=True)
-class MoveOutcome:
-    game: LoadedGame
-    events: list[StoredEvent]
-    replayed: bool  # True when an Idempotency-Key matched an earlier, identical request
-
-
-PUBLIC_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id", "timed_out", "forfeited", "resigned")
-
-
-def id_commitment(salt: str, ids: dict[str, Any]) -> str:
-    """What a game's creation record holds for a seat's private ids: ``SHA-256(salt + canonical_json(ids))``
-    as hex. The salt stays with the ids (collection ``seat_ids``), so the chain proves which ids a seat was
-    created with to whoever is given them, and tells nobody else anything."""
-    return hashlib.sha256((salt + canonical_json(ids)).encode("utf-8")).hexdigest()
-
-
-def with_seat_ids(seats: list[dict[str, Any]], ids: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """``seats`` (as in the metadata or the facts) with each one's private ids from ``ids`` (by seat number)."""
-    return [{**seat, **ids.get(str(seat["seat"]), {})} for seat in seats]
-
-
-def public_seats(metadata: dict[str, Any], fields: tuple[str, ...] = PUBLIC_SEAT_FIELDS) -> list[dict[str, Any]]:
-    """A game's seats without their secrets (token hashes), with the fields asked for."""
-    return [{k: seat.get(k) for k in fields} for seat in metadata["seats"]]
-
-
-def rating_player_id(metadata: dict[str, Any], seat: dict[str, Any]) -> str:
-    """Who a seat is on the leaderboards: the integrator's player (key-scoped external id) or a bot level."""
-    site = metadata.get("created_by") or "anonymous"
-    if seat.get("player_id") is not None:  # a tournament entrant (bot entrants are distinct competitors)
-        return f"{site}/{seat['player_id']}"
-    if seat.get("external_id") is not None:
-        return f"{site}/{seat['external_id']}"
-    return f"bot:{seat.get('level')}" if seat["kind"] == "bot" else f"guest:{seat.get('name')}"
-
-
-def make_etag(generation: int, version: int) -> str:
-    return f"{generation}.{version}"
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    return TOKEN_PREFIX + secrets.token_urlsafe(24)
-
-
-class GameService:
     def __init__(
         self, store: EventStore, dispatcher: Any = None, cache_size: int = 256, key: ServerKey | None = None
     ) -> None:
@@ -521,58 +425,6 @@ class GameService:
         return events, state
 
     # ------------------------------------------------------------------- clocks
-    def last_clock(self, game: LoadedGame) -> dict[str, Any] | None:
-        if not game.info.metadata.get("clock") or game.version == 0:
-            return None
-        return self.store.read(game.info.stream, game.version, game.version)[0].meta.get("clock")
-
-    def _clock_after_move(self, game: LoadedGame, seat: int, state_after: Any) -> dict[str, Any]:
-        config = game.info.metadata["clock"]
-        clock = self.last_clock(game)
-        now = time.time()
-        if clock is None:
-            clock = clocks.initial(config, game.seats, game.rules.to_act(game.state), now)
-        if game.seats[seat]["kind"] == "human" and seat in clocks.flagged(clock, now):
-            self.time_out(game.info.stream, [seat])
-            raise GameError(
-                "out_of_time", f"seat {seat} ran out of time; the game's {config['on_timeout']} policy applies"
-            )
-        to_act = set() if game.rules.is_over(state_after) else game.rules.to_act(state_after)
-        return clocks.advance(config, clock, seat, game.seats, to_act, now)
-
-    def check_clock(self, game_id: str, version: int, generation: int) -> list[int]:
-        """Apply the timeout policy to seats whose time ran out while the game stayed at ``version``."""
-        game = self.load(game_id)
-        if game.version != version or game.generation != generation or game.over:
-            return []
-        clock = self.last_clock(game)
-        if clock is None:
-            return []
-        out = [s for s in clocks.flagged(clock, time.time()) if game.seats[s]["kind"] == "human"]
-        if out:
-            self.time_out(game_id, out)
-        elif game.bot_seats_to_act():  # a retried check after a crash: the timed-out seat's bot plays
-            self.after_change(game)
-        return out
-
-    def time_out(self, game_id: str, seats: list[int]) -> None:
-        """Seats out of time get the game's policy: a ``platform.SeatTimedOut`` each, in the chain."""
-        game = self.load(game_id)
-        policy = game.info.metadata["clock"]["on_timeout"]
-        level = clocks.TIMEOUT_BOT_LEVEL[policy]
-        events = [
-            {"type": facts.SEAT_TIMED_OUT, "seat": s, "policy": policy, "level": level}
-            for s in seats
-            if game.seats[s]["kind"] == "human"
-        ]
-        if not events:
-            return
-        try:
-            self.append_facts(game, events, actor="platform", seat=None)
-        except GameError as exc:
-            if exc.code != "stale_version":
-                raise
-            # a move or another timeout got there first: the clock check of the new version decides again
 
     # ------------------------------------------------------------------ platform facts
     def append_facts(
@@ -634,48 +486,6 @@ class GameService:
         dispatch_now(self.dispatcher, work)
         return after
 
-    def resign(self, game_id: str, seat: int) -> LoadedGame:
-        """A seat resigns; the game's ``on_resign`` policy (chosen at creation) applies (docs/facts.md)."""
-        game = self.load(game_id)
-        if game.over:
-            raise GameError("game_over", "the game is over; there is nothing to resign from")
-        record = game.seats[seat]
-        if record.get("resigned") or record.get("timed_out") or record["kind"] != "human":
-            raise GameError("forbidden", f"seat {seat} is played by a bot already")
-        policy = game.info.metadata.get("on_resign") or {"policy": "lose", "level": DEFAULT_BOT_LEVEL}
-        level = facts.RESIGN_LOSE_LEVEL if policy["policy"] == "lose" else policy["level"]
-        event = {"type": facts.RESIGNED, "seat": seat, "on_resign": policy["policy"], "level": level}
-        return self.append_facts(game, [event], actor="human", seat=seat)
-
-    def abort(self, game_id: str, by: str) -> LoadedGame:
-        """The game's creator ends it before it is over: status ``aborted``, no result, not rated."""
-        game = self.load(game_id)
-        if game.over:
-            raise GameError("game_over", f"the game is {game.status} already; only a running game can be aborted")
-        seat = int(by.split(":", 1)[1]) if by.startswith("seat:") else None
-        actor = "human" if seat is not None else "integrator"
-        return self.append_facts(game, [{"type": facts.ABORTED, "by": by}], actor=actor, seat=seat)
-
-    def expire(self, game_id: str) -> str | float:
-        """A game whose last event is ``expiry_seconds`` old ends as ``abandoned``; otherwise the seconds
-        until it would be (the job runs again then)."""
-        game = self.load(game_id)
-        if game.over:
-            return "over"
-        if self.expiry_seconds <= 0:
-            return "expiry is off"
-        idle = time.time() - facts.facts_epoch(game.facts.last_event_at)
-        if idle < self.expiry_seconds:
-            return self.expiry_seconds - idle
-        event = {"type": facts.ABANDONED, "idle_seconds": round(idle, 3), "last_event_at": game.facts.last_event_at}
-        try:
-            self.append_facts(game, [event], actor="platform", seat=None)
-        except GameError as exc:
-            if exc.code == "stale_version":  # an event got there first: the game is not idle
-                return self.expiry_seconds
-            raise
-        return "abandoned"
-
     def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
         state = facts.rules_fold(game.rules, [e.data for e in stored], game.state)
         known = facts.fold(game.facts, stored)
@@ -716,130 +526,3 @@ class GameService:
                 return False
             # appends wake the wait; truncations do not, so re-check at least every WAIT_SLICE seconds
             self.store.wait_for_append(head, min(remaining, WAIT_SLICE))
-
-    # ------------------------------------------------------------- after a change
-    def work_for(self, game: LoadedGame, clock: dict[str, Any] | None) -> list[dict[str, Any]]:
-        """The outbox entries a game in this state needs: its bot turn, its clock check, webhooks, its end."""
-        stream = game.info.stream
-        work = []
-        if game.info.metadata.get("created_by"):
-            work.append(work_item(f"webhooks:{stream}", "sync_webhooks", [stream]))
-        if game.over:
-            work.append(work_item(f"finish:{stream}", "finish_game", [stream]))
-            return work
-        if game.bot_seats_to_act():
-            work.append(work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation]))
-        flag = clocks.next_flag_fall(clock) if clock else None
-        if clock and flag is not None:
-            delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
-            work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))
-        return work
-
-    def expiry_work(self, stream: str, delay: float | None = None) -> list[dict[str, Any]]:
-        """The game's expiry check, written once at creation: when it comes due it ends a game that had no
-        event for ``expiry_seconds``, or puts itself off until that much time after the last event (so a
-        move writes no expiry work of its own)."""
-        if self.expiry_seconds <= 0:
-            return []
-        return [work_item(f"expiry:{stream}", "expire_game", [stream], self.expiry_seconds if delay is None else delay)]
-
-    def schedule(self, work: list[dict[str, Any]]) -> None:
-        """Store work in the outbox, then hand what is due now to the dispatcher (failures only logged)."""
-        if work:
-            self.store.put_outbox(work)
-            dispatch_now(self.dispatcher, work)
-
-    def schedule_deliveries(self, sub_ids: list[str]) -> None:
-        self.schedule([work_item(f"deliver:{sub_id}", "deliver_webhooks", [sub_id]) for sub_id in sub_ids])
-
-    def after_change(self, game: LoadedGame) -> None:
-        """A change made outside an append (a timeout, an undo, a tournament's new table) schedules its work."""
-        if game.over:
-            self.record_finish(game)
-        self.schedule(self.work_for(game, self.last_clock(game)))
-
-    def record_finish(self, game: LoadedGame) -> None:
-        """Keep a finished game's rated result (idempotent). Its status and result are events of its chain,
-        stored with the move that ended it; a game stored before they were gets its ``platform.GameFinished``
-        here. Aborted and abandoned games are not rated."""
-        if not game.over:
-            return
-        if game.facts.status == facts.ACTIVE:  # over by the rules, without the fact in the chain yet
-            try:
-                game = self.append_facts(game, [facts.finished_event(game.computed_result())], "platform", None)
-            except GameError as exc:
-                if exc.code != "stale_version":
-                    raise
-                game = self.load(game.info.stream)
-            return  # append_facts recorded it
-        result = game.result_dict()
-        if game.facts.status == facts.FINISHED_STATUS and result is not None:
-            self._record_rated(game, result)
-
-    def _record_rated(self, game: LoadedGame, result: dict[str, Any]) -> None:
-        """Keep a finished rated game's placements for the leaderboards (removed again if it is undone)."""
-        if not game.info.metadata.get("rated"):
-            return
-        existing = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
-        if existing is not None and existing.get("generation") == game.generation:
-            return
-        seats = with_seat_ids(game.seats, self.seat_ids(game.info))
-        players = [rating_player_id(game.info.metadata, seat) for seat in seats]
-        players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
-        self.store.put_document(
-            f"rated:{game.info.game_type}",
-            game.info.stream,
-            {
-                "players": players,
-                "ranks": result["ranks"],
-                "finished_at": time.time(),
-                "generation": game.generation,
-            },
-        )
-
-    def schedule_bot_turn(self, game: LoadedGame) -> None:
-        stream = game.info.stream
-        self.schedule([work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation])])
-
-    def pending_bot_turns(self, limit: int = 1000) -> list[Any]:
-        """Games waiting for a bot: an indexed query over the outbox, not a scan of the games."""
-        return self.store.list_outbox(job="play_bot_turn", limit=limit)
-
-    def backfill_outbox(self, page: int = 500) -> int:
-        """Write the outbox work of every active game that has none (once, after upgrading to the outbox:
-        ``tradewinds migrate``); returns how many games got work."""
-        pending = {e.key for e in self.store.list_outbox(limit=10**7)}
-        written, offset = 0, 0
-        while streams := self.store.list_streams(status="active", limit=page, offset=offset):
-            offset += len(streams)
-            for info in streams:
-                has_work = any(f"{kind}:{info.stream}" in pending for kind in ("bot", "clock"))
-                if has_work and f"expiry:{info.stream}" in pending:
-                    continue
-                try:
-                    game = self.load(info.stream)
-                    work = [] if has_work else self.work_for(game, self.last_clock(game))
-                    work = [w for w in work + self.expiry_work(info.stream) if w["key"] not in pending]
-                except Exception:
-                    log.exception("could not load game %s", info.stream)
-                    continue
-                if work:
-                    self.store.put_outbox(work)
-                    written += 1
-        return written
-
-    def resume_pending_bots(self, limit: int = 1000) -> int:
-        """Dispatch the pending bot turns that have no live job (at start-up; the sweeper does it later too)."""
-        from workers.sweeper import as_entry
-
-        queued = 0
-        for entry in self.pending_bot_turns(limit):
-            try:
-                if self.dispatcher.is_live(entry):
-                    continue
-                self.dispatcher.dispatch(as_entry(entry))
-                queued += 1
-            except Exception as exc:
-                log.warning("could not dispatch the bot turn %s: %s", entry.key, exc)
-                break
-        return queued

@@ -28,11 +28,12 @@ from eventstore.base import (
 )
 from eventstore.verify import verify_events
 from workers import facts
-from workers.games import GameError, GameService, LoadedGame, make_etag, public_seats
+from workers.game_model import GameError, LoadedGame, make_etag, public_seats
+from workers.games import GameService
 from workers.signing import ALGORITHM, key_id_of, signature_valid
 
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
-# no external_id: an export is public; a seat's private ids are only committed to (workers.games.id_commitment)
+# no external_id: an export is public; a seat's private ids are only committed to (workers.game_model.id_commitment)
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "forfeited", "resigned")
 
 

@@ -46,7 +46,7 @@ def play_bot_turn(game_id: str, expected_version: int, expected_generation: int 
 
 
 def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int | None) -> str:
-    from workers.games import GameError
+    from workers.game_model import GameError
 
     service = get_runtime().service
     game = service.load(game_id)

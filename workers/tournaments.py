@@ -17,7 +17,8 @@ from domain import registry
 from eventstore import utc_now_iso
 from workers import tournaments_logic as logic
 from workers import webhooks
-from workers.games import GameError, GameService
+from workers.game_model import GameError
+from workers.games import GameService
 
 COLLECTION = "tournaments"
 FORMATS = ("round_robin", "swiss")

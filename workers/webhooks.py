@@ -26,7 +26,8 @@ from typing import Any
 from eventstore import utc_now_iso
 from eventstore.base import EventStore
 from workers import clocks, facts, metrics, webhook_targets
-from workers.games import GameService, public_seats, with_seat_ids
+from workers.game_model import public_seats, with_seat_ids
+from workers.games import GameService
 
 log = logging.getLogger(__name__)
 

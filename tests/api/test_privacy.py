@@ -12,7 +12,7 @@ from tests.api.conftest import auth
 from tests.api.stores import durable  # noqa: F401 - fixture
 from tests.api.test_signed_chain import signed  # noqa: F401 - fixture
 from workers import apikeys
-from workers.games import SEAT_IDS, id_commitment
+from workers.game_model import SEAT_IDS, id_commitment
 
 
 def make(client, headers=None, public=None, external=None):

@@ -22,7 +22,7 @@ from tests.faults.conftest import LONG, report, wait_until
 from tests.support.own_services import OwnPostgres, free_port
 from tests.support.worker_launcher import SLOW, register_test_extras
 from workers import apikeys, jobs, webhooks
-from workers.games import GameError
+from workers.game_model import GameError
 from workers.runtime import Runtime
 
 pytestmark = [pytest.mark.postgres, pytest.mark.faults]
