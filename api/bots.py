@@ -24,7 +24,7 @@ def caps() -> bot_tables.BotCaps:
 
 def admit(svc: GameService, seats: list[dict[str, Any]], owner: str) -> None:
     try:
-        bot_tables.admit(svc.store, seats, owner, caps())
+        bot_tables.admit(svc.documents, svc.status_of, seats, owner, caps())
     except GameError as exc:
         wait = exc.extra.get("retry_after")
         headers = {"Retry-After": str(wait)} if wait else None
@@ -40,7 +40,7 @@ def looked(svc: GameService, game_id: str) -> None:
             svc.schedule_bot_turn(game)
 
     try:
-        LOOKS.look(svc.store, game_id, resume)
+        LOOKS.look(svc.documents, game_id, resume)
     except Exception:  # a look never fails the request that made it
         log.warning("could not note a look at game %s", game_id, exc_info=True)
 

@@ -40,7 +40,7 @@ def integrator_key() -> apikeys.ApiKey | None:
     token = bearer_token()
     if token is None or not apikeys.is_api_key(token):
         return None
-    key = apikeys.lookup(service().store, token)
+    key = apikeys.lookup(service().documents, token)
     if key is None:
         raise ApiError("unauthorized", "this API key is unknown or revoked")
     return key

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.observability import followers_changed
-from eventstore.base import StoredEvent, StreamNotFound
-from workers.game_model import LoadedGame
+from eventstore.base import StoredEvent
+from workers.game_model import GameError, LoadedGame
 from workers.games import GameService
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,6 @@ class Hub:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.store = service.store
         self._subs: dict[str, set[Subscription]] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -170,15 +169,15 @@ class Hub:
                     position = None  # nobody follows: forget the cursor, start from the head again
                     continue
                 if position is None:
-                    position = self.store.head_position()
+                    position = self.service.head_position()
                     # anything appended between a follower's own catch-up and now: it re-reads
                     self._broadcast(RESYNC)
                     continue
                 busy = time.monotonic() - last_event < BUSY_FOR_SECONDS
-                self.store.wait_for_append(position, BUSY_WAIT_SECONDS if busy else WAIT_SECONDS)
+                self.service.wait_for_append(position, BUSY_WAIT_SECONDS if busy else WAIT_SECONDS)
                 self.wakeups += 1
                 while True:
-                    batch = self.store.read_all(position, BATCH)
+                    batch = self.service.changes_after(position, BATCH)
                     self.reads += 1
                     if not batch:
                         break
@@ -229,8 +228,8 @@ class Hub:
     def _sweep(self) -> None:
         for game_id, subs in self._followed().items():
             try:
-                generation = self.store.stream_info(game_id).generation
-            except StreamNotFound:
+                generation = self.service.info(game_id).generation
+            except GameError:  # the game is gone
                 continue
             if self._generations.setdefault(game_id, generation) != generation:
                 self._generations[game_id] = generation

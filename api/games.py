@@ -283,7 +283,7 @@ class Games(MethodView):
             resign_level=body.get("resign_level"),
             extra_metadata={"public": body["public"]} if "public" in body else None,
         )
-        bot_tables.register(service().store, game.info.stream, owner, body["seats"])
+        bot_tables.register(service().documents, game.info.stream, owner, body["seats"])
         return (
             {**game_body(game, None), "seat_tokens": tokens},
             201,
@@ -310,12 +310,11 @@ class Games(MethodView):
         game. A game created with a key is public only when created with `public: true` (docs/limits.md)."""
         limit = query["limit"]
         key = caller_key()
-        infos = service().store.list_streams(
+        infos = service().list_games(
             audience=Audience(key.key_id if key else None),
             game_type=query.get("game_type"),
             status=query.get("status"),
             limit=limit + 1,
-            newest_first=True,
             before=query.get("cursor"),
         )
         more = len(infos) > limit
@@ -460,7 +459,7 @@ class Events(MethodView):
 
             wait_for_change(svc, game_id, info.version, info.generation, query["wait"])
             info = svc.info(game_id)
-        stored = svc.store.read(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
+        stored = svc.read_events(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
         game = svc.load(game_id)
         reveal = game.over
         last = stored[-1].version if stored else after

@@ -139,7 +139,7 @@ def acquire_slot(game_id: str) -> Slot:
 # -- resuming ----------------------------------------------------------------------------------------
 def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[int, bool]:
     """The version to send from (exclusive) and whether the follower saw a history since undone."""
-    info = svc.store.stream_info(game_id)
+    info = svc.info(game_id)
     if last_id is None:
         return 0, False
     if not EVENT_ID.fullmatch(last_id):
@@ -149,7 +149,7 @@ def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[i
         raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} is from a generation this game has not reached")
     if generation == info.generation:
         return min(version, info.version), False
-    later = [t.to_version for t in svc.store.truncations(game_id) if t.generation > generation]
+    later = [t.to_version for t in svc.truncations(game_id) if t.generation > generation]
     return min([version, info.version, *later]), True
 
 
@@ -173,7 +173,7 @@ class Follower:
         self.game_id = game_id
         self.seat = seat
         self.sent = sent
-        self.generation = svc.store.stream_info(game_id).generation
+        self.generation = svc.info(game_id).generation
         self.game: LoadedGame | None = None
 
     def catch_up(self, frame) -> Iterator[str]:
@@ -190,7 +190,7 @@ class Follower:
             self.game = game
             if game.version <= self.sent:
                 return
-            for stored in self.svc.store.read(self.game_id, self.sent + 1, game.version):
+            for stored in self.svc.read_events(self.game_id, self.sent + 1, game.version):
                 if stored.generation > self.generation:
                     break  # truncated meanwhile: the next turn says so
                 key = (self.game_id, self.generation, stored.version, self.seat, frame, game.over)
@@ -284,7 +284,7 @@ def wait_for_change(svc: GameService, game_id: str, version: int, generation: in
             check = True
             while True:
                 if check:
-                    info = svc.store.stream_info(game_id)
+                    info = svc.info(game_id)
                     if info.version != version or info.generation != generation:
                         return True
                 remaining = deadline - time.monotonic()
@@ -335,7 +335,9 @@ class Stream(MethodView):
         limit = min(query["max_seconds"], current_app.config.get("STREAM_MAX_SECONDS", 3600))
         slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
         try:
-            seat = redeem_ticket(svc.store, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
+            seat = (
+                redeem_ticket(svc.documents, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
+            )
             follower = Follower(svc, hub(), game_id, seat, sent)
         except BaseException:
             slot.release()
@@ -371,5 +373,5 @@ class StreamTickets(MethodView):
         if seat is None:
             raise ApiError("unauthorized", "a stream ticket is for a seat: send its seat token as a bearer token")
         seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))
-        issued = issue_ticket(svc.store, game_id, seat, seconds)
+        issued = issue_ticket(svc.documents, game_id, seat, seconds)
         return issued, 201, {"Location": issued["stream_url"]}

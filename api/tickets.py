@@ -20,7 +20,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 from api.errors import ApiError
-from eventstore.base import EventStore
+from eventstore.base import DocumentStore
 
 COLLECTION = "stream_tickets"
 PREFIX = "twst_"
@@ -43,7 +43,7 @@ def _key(ticket: str) -> str:
 SWEEP_BATCH = 100
 
 
-def sweep_expired(store: EventStore, now: float | None = None) -> int:
+def sweep_expired(store: DocumentStore, now: float | None = None) -> int:
     """Delete the expired tickets among the first ``SWEEP_BATCH`` stored; the number deleted."""
     now = time.time() if now is None else now
     gone = 0
@@ -54,7 +54,7 @@ def sweep_expired(store: EventStore, now: float | None = None) -> int:
     return gone
 
 
-def issue_ticket(store: EventStore, game_id: str, seat: int, seconds: int) -> dict:
+def issue_ticket(store: DocumentStore, game_id: str, seat: int, seconds: int) -> dict:
     sweep_expired(store)
     ticket = PREFIX + secrets.token_urlsafe(24)
     expires = time.time() + seconds
@@ -69,7 +69,7 @@ def issue_ticket(store: EventStore, game_id: str, seat: int, seconds: int) -> di
     }
 
 
-def redeem_ticket(store: EventStore, game_id: str, ticket: str) -> int:
+def redeem_ticket(store: DocumentStore, game_id: str, ticket: str) -> int:
     """The seat a ticket opens this game's stream for; it cannot be used again."""
     doc = store.take_document(COLLECTION, _key(ticket))
     if doc is None or doc.get("game_id") != game_id or float(doc.get("expires", 0)) <= time.time():

@@ -265,7 +265,7 @@ class Leaderboard(MethodView):
         """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""
         if game_type not in registry.names():
             raise ApiError("unknown_game_type", f"unknown game type {game_type!r}")
-        docs = ratings.rated_games(service().store, game_type)
+        docs = ratings.rated_games(service().documents, game_type)
         rows = ratings.leaderboard(ratings.rate_games(docs), query["limit"])
         return {
             "game_type": game_type,

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.blueprint import Blueprint
-from api.common import integrator_key, runtime
+from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
 from workers import webhook_targets, webhooks
@@ -115,7 +115,7 @@ def require_key():
 
 def own_subscription(sub_id: str) -> dict:
     key = require_key()
-    sub = webhooks.get_subscription(runtime().store, sub_id)
+    sub = webhooks.get_subscription(service().documents, sub_id)
     if sub is None or sub["key_id"] != key.key_id:
         raise ApiError("not_found", f"no webhook subscription {sub_id!r} for this API key")
     return sub
@@ -138,7 +138,9 @@ class Subscriptions(MethodView):
             webhook_targets.resolve(body["url"])
         except webhook_targets.TargetRefused as exc:
             raise ApiError("webhook_target_refused", exc.detail) from None
-        sub = webhooks.create_subscription(runtime().store, key.key_id, body["url"], body["events"], body.get("secret"))
+        sub = webhooks.create_subscription(
+            service().documents, key.key_id, body["url"], body["events"], body.get("secret")
+        )
         return (
             webhooks.describe(sub, with_secret=True),
             201,
@@ -151,7 +153,7 @@ class Subscriptions(MethodView):
     def get(self):
         """The API key's subscriptions"""
         key = require_key()
-        return {"webhooks": [webhooks.describe(s) for s in webhooks.subscriptions_for(runtime().store, key.key_id)]}
+        return {"webhooks": [webhooks.describe(s) for s in webhooks.subscriptions_for(service().documents, key.key_id)]}
 
 
 @blp.route("/<webhook_id:sub_id>")
@@ -169,7 +171,7 @@ class Subscription(MethodView):
     def delete(self, sub_id):
         """Unsubscribe"""
         own_subscription(sub_id)
-        webhooks.delete_subscription(runtime().store, sub_id)
+        webhooks.delete_subscription(service().documents, sub_id)
         return None
 
 
@@ -183,7 +185,7 @@ class Deliveries(MethodView):
     def get(self, query, sub_id):
         """The delivery log, oldest first: every event with its attempts"""
         own_subscription(sub_id)
-        return {"deliveries": webhooks.deliveries(runtime().store, sub_id, query["limit"], query["offset"])}
+        return {"deliveries": webhooks.deliveries(service().documents, sub_id, query["limit"], query["offset"])}
 
 
 @blp.route("/<webhook_id:sub_id>/deliveries/<message_id:message_id>/redeliver")
@@ -195,10 +197,8 @@ class Redeliver(MethodView):
         """Send one event again (queued: the send is recorded in the delivery's attempts; receivers
         de-duplicate by webhook-id)"""
         own_subscription(sub_id)
-        entry = webhooks.find_delivery(runtime().store, sub_id, message_id)
+        entry = webhooks.find_delivery(service().documents, sub_id, message_id)
         if entry is None:
             raise ApiError("not_found", f"no delivery {message_id!r} in this subscription")
-        runtime().service.schedule(
-            [work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook", [sub_id, message_id])]
-        )
+        service().schedule([work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook", [sub_id, message_id])])
         return entry

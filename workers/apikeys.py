@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from eventstore.base import EventStore
+from eventstore.base import DocumentStore
 
 KEY_PREFIX = "twk_"
 COLLECTION = "api_keys"
@@ -28,7 +28,7 @@ def is_api_key(token: str) -> bool:
     return token.startswith(KEY_PREFIX)
 
 
-def create_key(store: EventStore, name: str) -> tuple[ApiKey, str]:
+def create_key(store: DocumentStore, name: str) -> tuple[ApiKey, str]:
     from eventstore import utc_now_iso
 
     if not name or len(name) > 100:
@@ -42,21 +42,21 @@ def create_key(store: EventStore, name: str) -> tuple[ApiKey, str]:
     return key, token
 
 
-def lookup(store: EventStore, token: str) -> ApiKey | None:
+def lookup(store: DocumentStore, token: str) -> ApiKey | None:
     doc = store.get_document(COLLECTION, _hash(token))
     if doc is None or doc.get("revoked"):
         return None
     return ApiKey(doc["key_id"], doc["name"], doc["created_at"], doc["revoked"])
 
 
-def list_keys(store: EventStore) -> list[ApiKey]:
+def list_keys(store: DocumentStore) -> list[ApiKey]:
     return [
         ApiKey(d["key_id"], d["name"], d["created_at"], d["revoked"])
         for _, d in store.list_documents(COLLECTION, limit=10_000)
     ]
 
 
-def revoke(store: EventStore, key_id: str) -> bool:
+def revoke(store: DocumentStore, key_id: str) -> bool:
     for digest, doc in store.list_documents(COLLECTION, limit=10_000):
         if doc["key_id"] == key_id:
             store.put_document(COLLECTION, digest, {**doc, "revoked": True})

@@ -25,10 +25,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from eventstore.base import EventStore, StreamNotFound
+from eventstore.base import DocumentStore, EventStore
 from workers.game_model import GameError
 
 BOT_TABLES = "bot_tables"
@@ -67,22 +68,25 @@ def owner_of(key_id: str | None, address: str) -> str:
     return f"key:{key_id}" if key_id is not None else f"addr:{address}"
 
 
-def active_tables(store: EventStore) -> dict[str, dict[str, Any]]:
-    """The bot tables that have not ended (ended ones are dropped from the collection on the way)."""
+def active_tables(documents: DocumentStore, status_of: Callable[[str], str]) -> dict[str, dict[str, Any]]:
+    """The bot tables that have not ended (ended ones are dropped from the collection on the way);
+    ``status_of`` gives a game's status (``GameService.status_of``)."""
     active: dict[str, dict[str, Any]] = {}
-    for game_id, doc in store.list_documents(BOT_TABLES, limit=1_000_000):
-        try:
-            status = store.stream_info(game_id).status
-        except StreamNotFound:
-            status = "gone"
-        if status == "active":
+    for game_id, doc in documents.list_documents(BOT_TABLES, limit=1_000_000):
+        if status_of(game_id) == "active":
             active[game_id] = doc
         else:
-            store.delete_document(BOT_TABLES, game_id)
+            documents.delete_document(BOT_TABLES, game_id)
     return active
 
 
-def admit(store: EventStore, seats: list[dict[str, Any]], owner: str, caps: BotCaps) -> None:
+def admit(
+    documents: DocumentStore,
+    status_of: Callable[[str], str],
+    seats: list[dict[str, Any]],
+    owner: str,
+    caps: BotCaps,
+) -> None:
     """Raise ``GameError`` (``human_seat_required``, ``too_many_bot_games``, ``bot_capacity``; a wait in
     ``extra["retry_after"]``) when this owner may not start a game with these seats now."""
     bots = sum(1 for seat in seats if seat.get("kind") == "bot")
@@ -94,7 +98,7 @@ def admit(store: EventStore, seats: list[dict[str, Any]], owner: str, caps: BotC
             "human_seat_required",
             "a game without an API key needs at least one human seat; integrators create games of bots only",
         )
-    active = active_tables(store)
+    active = active_tables(documents, status_of)
     cap = caps.per_address if anonymous else caps.per_key
     mine = sum(1 for doc in active.values() if doc.get("owner") == owner)
     if cap > 0 and mine >= cap:
@@ -111,10 +115,10 @@ def admit(store: EventStore, seats: list[dict[str, Any]], owner: str, caps: BotC
         )
 
 
-def register(store: EventStore, game_id: str, owner: str, seats: list[dict[str, Any]]) -> None:
+def register(documents: DocumentStore, game_id: str, owner: str, seats: list[dict[str, Any]]) -> None:
     if any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
-        store.put_document(BOT_TABLES, game_id, {"owner": owner, "created_at": now, "seen_at": now, "paused": None})
+        documents.put_document(BOT_TABLES, game_id, {"owner": owner, "created_at": now, "seen_at": now, "paused": None})
 
 
 def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int, now: float | None = None) -> bool:
@@ -150,18 +154,18 @@ class Looks:
                 self._last.popitem(last=False)
             return True
 
-    def look(self, store: EventStore, game_id: str, resume: Any, now: float | None = None) -> bool:
+    def look(self, documents: DocumentStore, game_id: str, resume: Any, now: float | None = None) -> bool:
         """Returns True when this look resumed a paused table."""
         if not self._due(game_id, time.monotonic()):
             return False
-        doc = store.get_document(BOT_TABLES, game_id)
+        doc = documents.get_document(BOT_TABLES, game_id)
         if doc is None:
             return False
         now = time.time() if now is None else now
         paused = doc.get("paused")
         if paused is None and now - float(doc.get("seen_at") or 0) < min(30.0, idle_seconds() / 4):
             return False
-        store.put_document(BOT_TABLES, game_id, {**doc, "seen_at": now, "paused": None})
+        documents.put_document(BOT_TABLES, game_id, {**doc, "seen_at": now, "paused": None})
         if paused is not None:
             resume(game_id)
             return True

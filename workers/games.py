@@ -45,6 +45,7 @@ from workers.game_model import (
 )
 from workers.service_clocks import ClockDuties
 from workers.service_endings import Endings
+from workers.service_reads import Reads
 from workers.service_work import FollowUps
 from workers.signing import ServerKey
 from workers.sweeper import dispatch_now
@@ -53,15 +54,15 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
-WAIT_SLICE = 1.0
 DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
 
 
-class GameService(ClockDuties, Endings, FollowUps):
+class GameService(Reads, ClockDuties, Endings, FollowUps):
     """Games: creating them, loading them by projection, deciding and appending moves and platform facts.
 
     The concerns around a move live in mixins of their own: its clock (``workers.service_clocks``), endings
-    outside the rules (``workers.service_endings``) and the work a change causes (``workers.service_work``).
+    outside the rules (``workers.service_endings``), the work a change causes (``workers.service_work``) and what
+    the API reads besides loaded games (``workers.service_reads``).
     """
 
     def __init__(
@@ -512,17 +513,3 @@ class GameService(ClockDuties, Endings, FollowUps):
         game = self.load(game_id, at_version=record.to_version)
         events = self.store.read(game_id, record.from_version, record.to_version)
         return MoveOutcome(game, events, True)
-
-    def wait_for_change(self, game_id: str, version: int, generation: int, timeout: float) -> bool:
-        """Block until the stream moves past ``version`` or is truncated, or ``timeout`` passes."""
-        deadline = time.monotonic() + timeout
-        while True:
-            head = self.store.head_position()
-            info = self.store.stream_info(game_id)
-            if info.version != version or info.generation != generation:
-                return True
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            # appends wake the wait; truncations do not, so re-check at least every WAIT_SLICE seconds
-            self.store.wait_for_append(head, min(remaining, WAIT_SLICE))

@@ -34,6 +34,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from eventstore.base import DocumentStore
+
 MODEL_PARAMETERS: dict[str, Any] = {
     "mu": 25.0,
     "sigma": 25.0 / 3.0,
@@ -165,7 +167,7 @@ def leaderboard(ratings: Mapping[str, Rating], limit: int | None = None) -> list
 RATED_PAGE = 1000
 
 
-def rated_games(store: Any, game_type: str) -> list[dict[str, Any]]:
+def rated_games(store: DocumentStore, game_type: str) -> list[dict[str, Any]]:
     """Every finished rated game of ``game_type`` as recorded by the game service (``rated:<type>`` documents),
     oldest first, read page by page."""
     docs: list[dict[str, Any]] = []

@@ -24,7 +24,7 @@ import uuid
 from typing import Any
 
 from eventstore import utc_now_iso
-from eventstore.base import EventStore
+from eventstore.base import DocumentStore, EventStore
 from workers import clocks, facts, metrics, webhook_targets
 from workers.game_model import public_seats, with_seat_ids
 from workers.games import GameService
@@ -64,7 +64,9 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
 
 
 # ------------------------------------------------------------------------------ subscriptions
-def create_subscription(store: EventStore, key_id: str, url: str, kinds: list[str], secret: str | None = None) -> Doc:
+def create_subscription(
+    store: DocumentStore, key_id: str, url: str, kinds: list[str], secret: str | None = None
+) -> Doc:
     sub: Doc = {
         "id": "wh_" + uuid.uuid4().hex[:20],
         "key_id": key_id,
@@ -81,19 +83,19 @@ def create_subscription(store: EventStore, key_id: str, url: str, kinds: list[st
     return sub
 
 
-def subscriptions_for(store: EventStore, key_id: str) -> list[Doc]:
+def subscriptions_for(store: DocumentStore, key_id: str) -> list[Doc]:
     return [doc for _, doc in store.list_documents(SUBSCRIPTIONS, limit=10_000) if doc["key_id"] == key_id]
 
 
-def get_subscription(store: EventStore, sub_id: str) -> Doc | None:
+def get_subscription(store: DocumentStore, sub_id: str) -> Doc | None:
     return store.get_document(SUBSCRIPTIONS, sub_id)
 
 
-def delete_subscription(store: EventStore, sub_id: str) -> None:
+def delete_subscription(store: DocumentStore, sub_id: str) -> None:
     store.delete_document(SUBSCRIPTIONS, sub_id)
 
 
-def deliveries(store: EventStore, sub_id: str, limit: int = 100, offset: int = 0) -> list[Doc]:
+def deliveries(store: DocumentStore, sub_id: str, limit: int = 100, offset: int = 0) -> list[Doc]:
     return [doc for _, doc in store.list_documents(queue_name(sub_id), limit=limit, offset=offset)]
 
 
@@ -293,14 +295,14 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
         store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
 
 
-def find_delivery(store: EventStore, sub_id: str, message_id: str) -> Doc | None:
+def find_delivery(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
     for _, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
             return entry
     return None
 
 
-def redeliver(store: EventStore, sub_id: str, message_id: str) -> Doc | None:
+def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
     """Send one event again now, whatever its status (recorded in its attempts)."""
     sub = get_subscription(store, sub_id)
     if sub is None:

@@ -1,0 +1,61 @@
+"""The game service's reads for the API: event pages, truncations, the listing, the live change feed.
+
+The API reaches the store only through the service: these reads, the game loads, and ``documents`` (the
+store's key-value documents, for the helpers that keep API keys, bot tables, tickets and rated games).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eventstore.base import Audience, DocumentStore, EventStore, StoredEvent, StreamInfo, StreamNotFound, Truncation
+
+
+class Reads:
+    """A part of ``workers.games.GameService``: what the API reads besides loaded games."""
+
+    if TYPE_CHECKING:
+        store: EventStore
+
+        def info(self, game_id: str) -> StreamInfo: ...
+
+    @property
+    def documents(self) -> DocumentStore:
+        return self.store
+
+    def read_events(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
+        """The stored events ``first`` to ``last`` (inclusive) of the game's current generation."""
+        return self.store.read(game_id, first, last)
+
+    def truncations(self, game_id: str) -> list[Truncation]:
+        return self.store.truncations(game_id)
+
+    def status_of(self, game_id: str) -> str:
+        """The game's status, or ``gone`` when there is no such game (any more)."""
+        try:
+            return self.store.stream_info(game_id).status
+        except StreamNotFound:
+            return "gone"
+
+    def list_games(
+        self,
+        audience: Audience | None,
+        game_type: str | None,
+        status: str | None,
+        limit: int,
+        before: str | None,
+    ) -> list[StreamInfo]:
+        """Games newest first, as listed to ``audience`` (``docs/limits.md``), from after the ``before`` cursor."""
+        return self.store.list_streams(
+            audience=audience, game_type=game_type, status=status, limit=limit, newest_first=True, before=before
+        )
+
+    # -- the live feed: every append of every game, by position ------------------------------------------
+    def head_position(self) -> int:
+        return self.store.head_position()
+
+    def wait_for_append(self, after_position: int, timeout: float) -> bool:
+        return self.store.wait_for_append(after_position, timeout)
+
+    def changes_after(self, position: int, limit: int) -> list[StoredEvent]:
+        return self.store.read_all(position, limit)
