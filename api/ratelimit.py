@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, g, request
-from limits import RateLimitItemPerMinute, storage, strategies
+from limits import RateLimitItemPerMinute, storage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.common import bearer_token
@@ -131,14 +131,17 @@ class Limiter:
         uri = redis_url if redis_url else "memory://"
         options = {"socket_connect_timeout": 1, "socket_timeout": 2} if redis_url else {}
         self.storage = storage.storage_from_string(uri, **options)
-        self.strategy = strategies.FixedWindowRateLimiter(self.storage)
 
     def hit(self, policy: str, identity: str, limit: int) -> Outcome:
+        """Count one request: the fixed window's increment (one Redis round trip: the library's script), then
+        the window's end, which only a window opened earlier needs read (a second round trip)."""
         item = RateLimitItemPerMinute(limit, namespace="tradewinds")
-        allowed = self.strategy.hit(item, policy, identity)
-        stats = self.strategy.get_window_stats(item, policy, identity)
-        reset = max(1, int(stats.reset_time - time.time() + 0.999))
-        return Outcome(policy, limit, stats.remaining if allowed else -1, reset)
+        key = item.key_for(policy, identity)
+        now = time.time()
+        count = self.storage.incr(key, item.get_expiry())
+        ends = now + item.get_expiry() if count == 1 else self.storage.get_expiry(key)
+        reset = max(1, int(ends - now + 0.999))
+        return Outcome(policy, limit, limit - count if count <= limit else -1, reset)
 
 
 def digest(token: str) -> str:

@@ -150,3 +150,40 @@ def test_with_redis_every_server_process_shares_the_counts(redis_url):
         assert first.get("/game-types").status_code == 429
     finally:
         jobs.set_runtime(None)
+
+
+class CountingStorage:
+    """The limiter's storage, with the calls the limiter makes counted (each one is a Redis round trip)."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def __getattr__(self, name):
+        method = getattr(self.inner, name)
+
+        def counted(*args, **kwargs):
+            self.calls.append(name)
+            return method(*args, **kwargs)
+
+        return counted
+
+
+def test_a_request_costs_one_increment_per_policy_and_an_expiry_read_only_in_an_open_window(runtime):
+    app = app_with(runtime, anonymous=5, seat=5)
+    limiter = app.extensions["tradewinds_limiter"]
+    limiter.storage = counting = CountingStorage(limiter.storage)
+    client = client_at(app, "203.0.113.5")
+    game = create_secret_game(client)  # opens the address's window
+    token = auth(game["seat_tokens"][0]["token"])
+    counting.calls.clear()
+    first = client.get("/game-types", headers=token)  # the seat's window opens now
+    assert first.status_code == 200 and sorted(counting.calls) == ["get_expiry", "incr", "incr"]
+    counting.calls.clear()
+    seen = statuses(client, 4, headers=token)
+    assert sorted(counting.calls) == ["get_expiry"] * 8 + ["incr"] * 8
+    assert [r.status_code for r in seen] == [200, 200, 200, 429]  # the address's 6th request is over its 5
+    remaining = [
+        {part.split(";")[0].strip(' "'): part.split(";")[1] for part in r.headers["RateLimit"].split(",")}
+        for r in [first, *seen]
+    ]
+    assert remaining == [{"addr": f"r={max(0, 3 - n)}", "seat": f"r={4 - n}"} for n in range(5)]
