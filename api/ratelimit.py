@@ -130,7 +130,9 @@ class Limiter:
     def __init__(self, redis_url: str | None) -> None:
         uri = redis_url if redis_url else "memory://"
         options = {"socket_connect_timeout": 1, "socket_timeout": 2} if redis_url else {}
-        self.storage = storage.storage_from_string(uri, **options)
+        found = storage.storage_from_string(uri, **options)
+        assert isinstance(found, storage.Storage), "a synchronous storage: the URI has no async+ prefix"
+        self.storage: storage.Storage = found
 
     def hit(self, policy: str, identity: str, limit: int) -> Outcome:
         """Count one request: the fixed window's increment (one Redis round trip: the library's script), then
