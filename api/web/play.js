@@ -48,17 +48,18 @@ export async function showTable(main, gameId) {
 
 // The game, its ETag and the legal commands are taken together from one version: refreshes can overlap (a
 // live event and the end of a move), and only the newest one may draw, or a move list of one version would be
-// sent with another version's If-Match.
+// sent with another version's If-Match. Nor may one draw while a move is being sent: it would enable again
+// the buttons of the version that move is about to replace (the move's own refresh draws when it is done).
 async function refresh(t, el) {
   const seq = (t.refreshSeq = (t.refreshSeq || 0) + 1);
   const { data, etag } = await api('GET', `/games/${t.id}`, { token: t.token });
   let legal = null;
   if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
     legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
-    if (seq !== t.refreshSeq) return;
+    if (seq !== t.refreshSeq || t.busy) return;
     if (legal.etag !== data.etag) return refresh(t, el);
   }
-  if (seq !== t.refreshSeq) return;
+  if (seq !== t.refreshSeq || t.busy) return;
   t.game = data;
   t.etag = etag;
   t.clockAt = Date.now();
