@@ -83,6 +83,7 @@ of 3 and 4 players, games 0-44 of each count, as in ``... 45 2 long 3,4``; REB p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 RESOURCES: tuple[str, ...] = ("FRUIT", "WOOD", "CATTLE", "STONE", "FISH", "IRON")
@@ -271,17 +272,24 @@ class Card:
     wonder_effect: str | None = None
 
 
-def _y(bid, res=None, c=0, k=0, export=(), color="YELLOW"):
+def _y(
+    bid: str,
+    res: str | None = None,
+    c: int = 0,
+    k: int = 0,
+    export: Sequence[tuple[str, int]] = (),
+    color: str = "YELLOW",
+) -> Back:
     if res:
         k += YELLOW_DIVISOR_BONUS if color == "YELLOW" else RED_DIVISOR_BONUS
     return Back(bid, color, (res, c, k) if res else None, tuple(export))
 
 
-def _r(bid, res=None, c=0, k=0, export=()):
+def _r(bid: str, res: str | None = None, c: int = 0, k: int = 0, export: Sequence[tuple[str, int]] = ()) -> Back:
     return _y(bid, res, c, k, export, color="RED")
 
 
-def _b(bid, event):
+def _b(bid: str, event: str) -> Back:
     return Back(bid, "BEIGE", event=event)
 
 
@@ -430,7 +438,9 @@ class Objective:
     special: str | None = None  # SEPARATIST or PACIFIST
 
 
-def _o(oid, length, cond, arg, crit, special=None):
+def _o(
+    oid: str, length: str, cond: str | None, arg: int | tuple[int, int], crit: str, special: str | None = None
+) -> Objective:
     if isinstance(arg, int):
         arg = (0, arg)
     return Objective(oid, length, cond, arg, crit, special)

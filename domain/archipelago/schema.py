@@ -5,6 +5,8 @@ Fields a handler reads with ``opt_list`` or ``cmd.get`` are optional; ``use_card
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.archipelago import data as D
 from domain.contract import (
     CommandTable,
@@ -48,7 +50,7 @@ ITEM = obj(
 )
 
 
-def _f(schema, required=True):
+def _f(schema: dict[str, Any], required: bool = True) -> tuple[dict[str, Any], bool]:
     return (schema, required)
 
 
