@@ -328,3 +328,37 @@ def test_a_refused_undo_shows_why(live_server, context, console):
     note = page.get_by_role("status").filter(has_text="Undo refused:")
     note.wait_for()
     assert "to_version must be from" in note.inner_text()  # the API's detail, word for word
+
+
+def test_a_refresh_that_ends_while_a_move_is_sent_leaves_the_old_moves_disabled(live_server, context, console):
+    """A refresh started before a click may end while the move is on its way: it must not enable the buttons of
+    the version that move replaces (a second click would go out with a stale If-Match)."""
+    page = console.watch(context.new_page())
+    streams, legal_reads, moves = [], [], []
+    page.route(re.compile(r"/games/[^/]+/stream\?"), lambda route: streams.append(route))
+    create_from_lobby(page, live_server.url, "puerto_rico")
+    choices = page.locator("button.choice:not([disabled])")
+    choices.first.wait_for()
+    before = page.locator("#version").get_attribute("data-version")
+    page.route("**/legal-commands", lambda route: legal_reads.append(route))
+    page.route("**/commands", lambda route: moves.append(route))
+    # a live event makes the page refresh; its legal-commands read is held, so that refresh is still going
+    while not streams:
+        page.wait_for_timeout(20)
+    streams.pop(0).fulfill(
+        status=200,
+        headers={"Content-Type": "text/event-stream"},
+        body='event: game_event\ndata: {"version": 100000, "generation": -1, "type": "Nothing"}\n\n',
+    )
+    while not legal_reads:
+        page.wait_for_timeout(20)
+    choices.first.click()  # the move is sent (and held) while the refresh waits for its legal commands
+    while not moves:
+        page.wait_for_timeout(20)
+    with page.expect_response("**/legal-commands"):
+        legal_reads.pop(0).continue_()
+    page.wait_for_timeout(200)
+    assert choices.count() == 0, "a refresh drew the old version's moves while the move was on its way"
+    page.unroute("**/legal-commands")
+    moves.pop(0).continue_()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
