@@ -31,6 +31,7 @@ from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
 from api.ratelimit import address_bucket
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
+from eventstore.base import StreamInfo
 from workers.game_model import LoadedGame
 from workers.games import GameService
 
@@ -137,9 +138,9 @@ def acquire_slot(game_id: str) -> Slot:
 
 
 # -- resuming ----------------------------------------------------------------------------------------
-def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[int, bool]:
-    """The version to send from (exclusive) and whether the follower saw a history since undone."""
-    info = svc.info(game_id)
+def resume_point(svc: GameService, info: StreamInfo, last_id: str | None) -> tuple[int, bool]:
+    """The version to send from (exclusive) and whether the follower saw a history since undone; ``info``: the
+    game's stream as the caller read it."""
     if last_id is None:
         return 0, False
     if not EVENT_ID.fullmatch(last_id):
@@ -149,7 +150,7 @@ def resume_point(svc: GameService, game_id: str, last_id: str | None) -> tuple[i
         raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} is from a generation this game has not reached")
     if generation == info.generation:
         return min(version, info.version), False
-    later = [t.to_version for t in svc.truncations(game_id) if t.generation > generation]
+    later = [t.to_version for t in svc.truncations(info.stream) if t.generation > generation]
     return min([version, info.version, *later]), True
 
 
@@ -167,13 +168,15 @@ def ndjson(event: str, data: dict, event_id: str | None = None) -> str:
 class Follower:
     """One stream: catch up from the store, then take the hub's deliveries; ``frames`` yields (event, data, id)."""
 
-    def __init__(self, svc: GameService, the_hub: Hub, game_id: str, seat: int | None, sent: int) -> None:
+    def __init__(
+        self, svc: GameService, the_hub: Hub, game_id: str, seat: int | None, sent: int, generation: int
+    ) -> None:
         self.svc = svc
         self.hub = the_hub
         self.game_id = game_id
         self.seat = seat
         self.sent = sent
-        self.generation = svc.info(game_id).generation
+        self.generation = generation  # of the stream row ``sent`` was read against
         self.game: LoadedGame | None = None
 
     def catch_up(self, frame) -> Iterator[str]:
@@ -184,7 +187,7 @@ class Follower:
         while True:
             game = self.svc.load(self.game_id)
             if game.generation != self.generation:
-                self.sent, _ = resume_point(self.svc, self.game_id, f"{self.generation}.{self.sent}")
+                self.sent, _ = resume_point(self.svc, game.info, f"{self.generation}.{self.sent}")
                 self.generation = game.generation
                 yield frame("truncated", {"generation": self.generation, "to_version": self.sent}, self._id())
             self.game = game
@@ -331,14 +334,14 @@ class Stream(MethodView):
         """
         svc = service()
         info = svc.info(game_id)
-        sent, truncated = resume_point(svc, game_id, headers.get("last_event_id") or query.get("last_event_id"))
+        sent, truncated = resume_point(svc, info, headers.get("last_event_id") or query.get("last_event_id"))
         limit = min(query["max_seconds"], current_app.config.get("STREAM_MAX_SECONDS", 3600))
         slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
         try:
             seat = (
                 redeem_ticket(svc.documents, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
             )
-            follower = Follower(svc, hub(), game_id, seat, sent)
+            follower = Follower(svc, hub(), game_id, seat, sent, info.generation)
         except BaseException:
             slot.release()
             raise
