@@ -23,6 +23,7 @@ from eventstore.base import (
     StreamInfo,
     TruncationCheck,
     WrongExpectedVersion,
+    canonical_json,
     genesis_hash,
     head_message,
 )
@@ -357,10 +358,10 @@ class History:
                 "signature": report.head_signature,
             },
         }
-        lines = [canonical(header)]
+        lines = [canonical_json(header)]
         for event in events:
             lines.append(
-                canonical(
+                canonical_json(
                     {
                         "version": event.version,
                         "generation": event.generation,
@@ -388,10 +389,6 @@ def truncation_body(record: Any) -> dict[str, Any]:
         "reason": record.reason,
         "truncated_at": record.truncated_at,
     }
-
-
-def canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dict[str, Any]:
