@@ -29,7 +29,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     database_url, redis_url = probe.database_url, probe.redis_url
     probe.close()  # its store and its sweeper: the served process builds its own after the fork
     bots = "RQ workers (run `tradewinds worker`)" if redis_url else "a job runner process"
-    size = serving.sizing(args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url))
+    one_process = database_url.strip().lower().startswith("memory:")
+    size = serving.sizing(
+        args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url), one_process=one_process
+    )
     control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
     print(
         f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})"
@@ -193,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
-        help="worker processes (TRADEWINDS_WORKERS; default: the machine's cores with Redis, else 1)",
+        help="request processes (TRADEWINDS_WORKERS; default: the machine's cores; 1 for a memory:// store)",
     )
     serve.add_argument(
         "--worker-class",

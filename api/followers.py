@@ -2,9 +2,10 @@
 
 Counts are shared by every process through Redis when it is configured: each follower holds a member of
 a sorted set per address and per game, scored by when it lapses, and refreshes it while it streams, so
-the slots of a killed process lapse within ``SLOT_TTL`` seconds. Without Redis they are counted in the
-process (``serve`` then runs one worker process). The per-process cap keeps request threads (or
-connections) free for ordinary requests whatever the other caps say.
+the slots of a killed process lapse within ``SLOT_TTL`` seconds. Without Redis, ``serve``'s processes share
+the same slots in their counter file (``api.counters``); an app with neither counts in its process. The
+per-process cap keeps request threads (or connections) free for ordinary requests whatever the other caps
+say.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from api.counters import CounterFile
 from api.errors import ApiError
 
 SLOT_TTL = 15.0  # seconds a slot lives in Redis without a refresh
@@ -139,6 +141,27 @@ class RedisSlots:
         return int(self.redis.zcard(name))
 
 
+class FileSlots:
+    """The slots of RedisSlots in the counter file of one ``serve`` (``api.counters``)."""
+
+    def __init__(self, counters: CounterFile) -> None:
+        self.counters = counters
+
+    def take(self, keys: list[tuple[str, int, str]], slot_id: str) -> None:
+        full = self.counters.take([(key, cap) for key, cap, _ in keys], slot_id, SLOT_TTL)
+        if full is not None:
+            raise too_many(next(detail for key, _, detail in keys if key == full))
+
+    def refresh(self, slots: list[tuple[list[str], str]]) -> None:
+        self.counters.refresh([slot_id for _, slot_id in slots], SLOT_TTL)
+
+    def release(self, keys: list[str], slot_id: str) -> None:
+        self.counters.release(slot_id)
+
+    def count(self, key: str) -> int:
+        return self.counters.count(key)
+
+
 @dataclass
 class Slot:
     limiter: FollowerLimits
@@ -158,10 +181,16 @@ class Slot:
 
 
 class FollowerLimits:
-    def __init__(self, caps: Caps, redis: Any = None) -> None:
+    def __init__(self, caps: Caps, redis: Any = None, counters: CounterFile | None = None) -> None:
         self.caps = caps
         self.local = LocalSlots()  # the per-process cap is always counted here
-        self.shared: LocalSlots | RedisSlots = RedisSlots(redis) if redis is not None else LocalSlots()
+        self.shared: LocalSlots | RedisSlots | FileSlots
+        if redis is not None:
+            self.shared = RedisSlots(redis)
+        elif counters is not None:
+            self.shared = FileSlots(counters)
+        else:
+            self.shared = LocalSlots()
         self._live: dict[str, list[str]] = {}  # slot id -> its shared keys, refreshed together
         self._lock = threading.Lock()
         self._refresher: threading.Thread | None = None
@@ -173,7 +202,8 @@ class FollowerLimits:
     def _remember(self, slot_id: str, keys: list[str]) -> None:
         with self._lock:
             self._live[slot_id] = keys
-            if isinstance(self.shared, RedisSlots) and (self._refresher is None or not self._refresher.is_alive()):
+            lapsing = isinstance(self.shared, (RedisSlots, FileSlots))
+            if lapsing and (self._refresher is None or not self._refresher.is_alive()):
                 self._refresher = threading.Thread(target=self._refresh, name="tradewinds-slots", daemon=True)
                 self._refresher.start()
 
@@ -187,7 +217,7 @@ class FollowerLimits:
                 continue
             try:
                 self.shared.refresh(slots)
-            except Exception:  # Redis is down or slow: streams go on; their slots may lapse early
+            except Exception:  # Redis (or the file) is down or slow: streams go on; their slots may lapse early
                 log.warning("could not refresh %d follower slots", len(slots), exc_info=True)
 
     def acquire(self, address: str, game_id: str) -> Slot:

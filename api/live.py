@@ -25,6 +25,7 @@ from api.blueprint import Blueprint
 from api.bots import looked
 from api.common import caller_for, service
 from api.contract import errors
+from api.counters import shared_counters
 from api.errors import ApiError
 from api.fanout import RESYNC, Delivery, Hub
 from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
@@ -116,7 +117,7 @@ def hub() -> Hub:
 def limits() -> FollowerLimits:
     def build(app: Flask) -> FollowerLimits:
         caps = app.config.get("FOLLOWER_CAPS") or Caps.from_environment()
-        return FollowerLimits(caps, shared_redis(app.extensions["tradewinds"].redis_url))
+        return FollowerLimits(caps, shared_redis(app.extensions["tradewinds"].redis_url), shared_counters(app))
 
     return _extension("tradewinds_followers", build)
 

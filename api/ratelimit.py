@@ -1,7 +1,8 @@
 """Rate limits for every caller: API keys, seat tokens and, without a key, the client address.
 
-Each policy is a fixed one-minute window counted with the ``limits`` library, in Redis when the server has
-one (shared by every ``serve`` process) and in the process otherwise:
+Each policy is a fixed one-minute window counted with the ``limits`` library in Redis when the server has
+one, else in the counter file that ``serve`` shares between its request processes (``api.counters``), and
+in the process's memory when there is neither (one process: tests, an embedded app):
 
 - ``key``: a request with an integrator API key counts against that key (``TRADEWINDS_RATE_LIMIT``);
 - ``addr``: every request without a key counts against its client address (``TRADEWINDS_RATE_LIMIT_ANONYMOUS``;
@@ -33,6 +34,7 @@ from limits import RateLimitItemPerMinute, storage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.common import bearer_token
+from api.counters import CounterFile, shared_counters
 from api.errors import ApiError
 from workers.apikeys import is_api_key
 
@@ -127,7 +129,8 @@ class Outcome:
 
 
 class Limiter:
-    def __init__(self, redis_url: str | None) -> None:
+    def __init__(self, redis_url: str | None, counters: CounterFile | None = None) -> None:
+        self.counters = None if redis_url else counters
         uri = redis_url if redis_url else "memory://"
         options = {"socket_connect_timeout": 1, "socket_timeout": 2} if redis_url else {}
         found = storage.storage_from_string(uri, **options)
@@ -140,8 +143,11 @@ class Limiter:
         item = RateLimitItemPerMinute(limit, namespace="tradewinds")
         key = item.key_for(policy, identity)
         now = time.time()
-        count = self.storage.incr(key, item.get_expiry())
-        ends = now + item.get_expiry() if count == 1 else self.storage.get_expiry(key)
+        if self.counters is not None:  # processes of one serve without Redis: one statement on the shared file
+            count, ends = self.counters.hit(key, item.get_expiry(), now)
+        else:
+            count = self.storage.incr(key, item.get_expiry())
+            ends = now + item.get_expiry() if count == 1 else self.storage.get_expiry(key)
         reset = max(1, int(ends - now + 0.999))
         return Outcome(policy, limit, limit - count if count <= limit else -1, reset)
 
@@ -159,7 +165,7 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
         app.config.setdefault(name, setting(env, default))
     trusted_proxies(app, os.environ.get("TRADEWINDS_TRUSTED_PROXIES"))
     rt = app.extensions["tradewinds"]
-    limiter = Limiter(rt.redis_url)
+    limiter = Limiter(rt.redis_url, shared_counters(app))
     app.extensions["tradewinds_limiter"] = limiter
 
     @app.before_request

@@ -8,9 +8,10 @@ Two worker classes (measurements in docs/streaming.md):
   take all but a reserve of them, so ordinary requests (and ``/health``) always find a thread.
 
 Without Redis, bot turns and the other jobs run in a job runner process that ``serve`` forks and supervises
-(``workers.local_runner``), never in a request process; there is one request process, since rate limits and
-follower caps are then counted in process memory. With Redis they are shared, and ``--workers`` defaults to
-the machine's cores.
+(``workers.local_runner``), never in a request process. ``--workers`` defaults to the machine's cores. The
+request processes share their rate-limit counts and follower caps through Redis when it is configured,
+else through a counter file that ``serve`` makes for them (``api.counters``); a ``memory://`` store lives in
+one process, so it is served by one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from api import counters
 from api.followers import Caps
 from workers import logs
 from workers.runtime import ConfigError
@@ -72,21 +74,27 @@ def env_int(name: str) -> int | None:
 
 
 def sizing(
-    worker_class: str | None, workers: int | None, threads: int | None, connections: int | None, shared: bool
+    worker_class: str | None,
+    workers: int | None,
+    threads: int | None,
+    connections: int | None,
+    shared: bool,
+    one_process: bool = False,
 ) -> Sizing:
-    """Resolve the serve options; ``shared`` is whether Redis is configured (bots and caps shared)."""
+    """Resolve the serve options; ``shared`` is whether Redis is configured, ``one_process`` whether the store
+    lives in one process's memory (``memory://``)."""
     worker_class = worker_class or os.environ.get("TRADEWINDS_WORKER_CLASS") or ("gevent" if shared else "gthread")
     if worker_class not in ("gevent", "gthread"):
         raise ConfigError(f"unknown worker class {worker_class!r}: use gevent or gthread")
     workers = workers if workers is not None else env_int("TRADEWINDS_WORKERS")
     if workers is None:
-        workers = (os.cpu_count() or 1) if shared else 1
+        workers = 1 if one_process else (os.cpu_count() or 1)
     if workers < 1:
         raise ConfigError("--workers must be at least 1")
-    if workers > 1 and not shared:
+    if workers > 1 and one_process:
         raise ConfigError(
-            f"--workers {workers} needs TRADEWINDS_REDIS_URL: without Redis, rate limits and follower caps "
-            "are counted in one process (use --workers 1; bot turns run in a process of their own either way)"
+            f"--workers {workers} needs a store outside the process: a memory:// store lives in one process "
+            "(use --workers 1, or a sqlite:// or postgresql:// TRADEWINDS_DATABASE_URL)"
         )
     threads = threads if threads is not None else (env_int("TRADEWINDS_THREADS") or 32)
     connections = connections if connections is not None else (env_int("TRADEWINDS_CONNECTIONS") or 1000)
@@ -154,6 +162,18 @@ def prepare_metrics_dir(configured: str | None) -> Path:
     return path
 
 
+def prepare_counters_file() -> Path:
+    """A new counter file for this instance's request processes (``api.counters``), in a folder removed when
+    ``serve`` stops (the counts need not outlive it)."""
+    folder = Path(tempfile.mkdtemp(prefix="tradewinds-counters-"))
+    import atexit
+
+    atexit.register(_remove_if_owner, folder, os.getpid())
+    path = folder / "counters.sqlite3"
+    counters.CounterFile(path=str(path))  # made once here, before the workers open it
+    return path
+
+
 def _remove_if_owner(path: Path, owner: int) -> None:
     """At exit of the process that made the folder; forked processes inherit the hook and must leave it be."""
     if os.getpid() == owner:
@@ -207,6 +227,8 @@ def run(
     from workers.runtime import Runtime
 
     caps = caps_for(size)
+    if size.workers > 1 and not redis_url:  # the request processes count rate limits and followers together
+        os.environ[counters.ENV] = str(prepare_counters_file())
     runner = runs_job_runner(database_url, redis_url)
     supervisor: int | None = None
     if runner:  # forked before gunicorn starts any thread; request processes only hand it work

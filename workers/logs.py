@@ -1,6 +1,7 @@
 """Structured logs for ``tradewinds serve`` and ``tradewinds worker``: one JSON object a line, no secrets.
 
-Every line is a JSON object (python-json-logger) with ``time``, ``level``, ``logger`` and ``message``, the
+Every line is a JSON object (python-json-logger) with ``time``, ``level``, ``logger``, ``pid`` (the process:
+which of ``serve``'s request processes, the job runner, a worker) and ``message``, the
 ``request_id`` of the request being served when there is one, and any ``extra`` fields of the record
 (the request lines of ``api.observability`` carry ``method``, ``route``, ``status`` and ``duration_ms``).
 
@@ -60,8 +61,8 @@ class RedactingJsonFormatter(JsonFormatter):
 
     def __init__(self) -> None:
         super().__init__(
-            "%(asctime)s %(levelname)s %(name)s %(message)s",
-            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+            "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger", "process": "pid"},
             datefmt="%Y-%m-%dT%H:%M:%S%z",
         )
 

@@ -146,13 +146,55 @@ def test_serve_says_what_it_is_sized_for_and_uses_no_shared_control_socket(tmp_p
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    assert "1 gthread worker process(es) x 16 threads: sized for 12 live followers" in lines[2], lines
-    assert "4 threads kept for other requests" in lines[2] and "per client address" in lines[2]
+    n = os.cpu_count() or 1  # one request process per core by default
+    assert f"{n} gthread worker process(es) x 16 threads: sized for {12 * n} live followers" in lines[2], lines
+    assert f"{4 * n} threads kept for other requests" in lines[2] and "per client address" in lines[2]
     assert lines[3].strip() == "control socket: none"
 
 
-def test_several_workers_without_redis_is_refused_in_one_line(tmp_path):
-    cmd, env = tradewinds("serve", "--port", str(free_port()), "--data-dir", str(tmp_path), "--workers", "2")
+def test_several_workers_with_a_memory_store_are_refused_in_one_line(tmp_path):
+    cmd, env = tradewinds(
+        "serve", "--port", str(free_port()), "--workers", "2", env={"TRADEWINDS_DATABASE_URL": "memory://"}
+    )
     result = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2 and "needs TRADEWINDS_REDIS_URL" in result.stderr
+    assert result.returncode == 2 and "memory:// store lives in one process" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_without_redis_every_request_process_counts_against_one_rate_limit(tmp_path):
+    """Two request processes on the embedded store: an address gets its quota once, not once per process."""
+    import concurrent.futures
+    import http.client
+
+    quota, connections, rounds = 20, 8, 6
+    port = free_port()
+    env = {"TRADEWINDS_RATE_LIMIT_ANONYMOUS": str(quota), "TRADEWINDS_LOG_LEVEL": "INFO"}
+    cmd, env = tradewinds(
+        "serve", "--port", str(port), "--data-dir", str(tmp_path), "--workers", "2", "--access-log", env=env
+    )
+    log = (tmp_path / "serve.log").open("w+")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log, text=True)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health")
+        time.sleep(1.0)  # both request processes up
+
+        def client(_: int) -> list[int]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            seen = []
+            for _ in range(rounds):
+                conn.request("GET", "/game-types")
+                response = conn.getresponse()
+                response.read()
+                seen.append(response.status)
+            return seen
+
+        with concurrent.futures.ThreadPoolExecutor(connections) as pool:
+            statuses = [s for seen in pool.map(client, range(connections)) for s in seen]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    log.seek(0)
+    lines = [json.loads(line) for line in log if line.startswith("{")]
+    served = {r["pid"] for r in lines if r.get("logger") == "tradewinds.access" and r.get("route") == "/game-types"}
+    assert len(served) == 2, f"the requests all went to one process ({served}): the test shows nothing"
+    assert statuses.count(200) == quota and statuses.count(429) == connections * rounds - quota
