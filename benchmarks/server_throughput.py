@@ -3,7 +3,8 @@
     python benchmarks/server_throughput.py                      # SQLite and PostgreSQL, 1/8/32 clients
     python benchmarks/server_throughput.py --tree /tmp/tw-main   # the same, serving another checkout
 
-For each store, the server is `tradewinds serve` (its default worker count and classes, no Redis), started
+For each store, the server is `tradewinds serve` (its default worker count, one per core, and classes, no
+Redis), started
 from ``--tree``. The anchor is a trivial Flask endpoint (``GET /trivial`` answering a small JSON object)
 served by the same gunicorn set-up (the same worker class, processes and threads), measured in the same run.
 
@@ -17,6 +18,9 @@ on its own keep-alive connection. Per point (store, clients) it prints, min / me
   requests cost);
 - server CPU per move cycle (every process of the server: master, request workers, job runner) and its
   ratio to the anchor's CPU per cycle;
+- moves/s as a ratio to the database's raw rate: clients (as many, on as many processes) that only INSERT one
+  event-sized row and COMMIT, on the same database (SQLite with the store's WAL and ``synchronous``
+  settings), measured in the same run;
 - POST latency p50 / p95 / p99 (ms).
 
 With ``--bot-games N`` (default 2) it then starts N all-bot ``hard`` games on the same server and measures
@@ -263,6 +267,81 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
     return "/".join(fmt.format(v) for v in (min(values), statistics.median(values), max(values)))
 
 
+# ------------------------------------------------------------------------------- the raw-commit anchor
+RAW_PAYLOAD = json.dumps({"type": "RoleSelected", "seat": 1, "role": "builder", "pad": "x" * 240})
+
+
+def raw_connect(url: str):
+    """A plain connection to the benchmark's database: psycopg, or sqlite3 with the store's own settings
+    (WAL, ``synchronous=NORMAL``, as ``eventstore.sqlite``)."""
+    if url.startswith("sqlite:"):
+        import sqlite3
+
+        conn = sqlite3.connect(url.split("sqlite:///", 1)[1], timeout=30, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return conn, "?"
+    import psycopg
+
+    return psycopg.connect(url), "%s"
+
+
+def raw_commits(url: str, start: float, stop: float, seed: int, out: list) -> None:
+    """One client of the anchor: INSERT one event-sized row and COMMIT, again and again."""
+    conn, mark = raw_connect(url)
+    sql = f"INSERT INTO raw_anchor (stream, version, data) VALUES ({mark}, {mark}, {mark})"
+    commits, version = 0, 0
+    while time.time() < start:
+        time.sleep(0.01)
+    while time.time() < stop:
+        version += 1
+        if mark == "?":
+            conn.execute("BEGIN")
+        conn.execute(sql, (f"s{seed}", version, RAW_PAYLOAD))
+        conn.commit() if mark == "%s" else conn.execute("COMMIT")
+        commits += 1
+    conn.close()
+    out.append(commits)
+
+
+def raw_process(url: str, threads: int, start: float, stop: float, seed: int, queue) -> None:
+    out: list = []
+    workers = [
+        threading.Thread(target=raw_commits, args=(url, start, stop, seed * 1000 + i, out)) for i in range(threads)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    queue.put(sum(out))
+
+
+def measure_raw(url: str, clients: int, duration: float) -> float:
+    """Durable INSERT+COMMIT per second at ``clients`` concurrent connections (client processes as for the
+    moves)."""
+    conn, _ = raw_connect(url)
+    serial = "INTEGER PRIMARY KEY" if url.startswith("sqlite:") else "BIGSERIAL PRIMARY KEY"
+    conn.execute(f"CREATE TABLE IF NOT EXISTS raw_anchor (id {serial}, stream TEXT, version INTEGER, data TEXT)")
+    conn.commit() if not url.startswith("sqlite:") else None
+    conn.close()
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    processes = min(clients, CLIENT_PROCESSES)
+    shares = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
+    start = time.time() + 1.0
+    stop = start + duration
+    procs = [
+        ctx.Process(target=raw_process, args=(url, share, start, stop, i + 1, queue)) for i, share in enumerate(shares)
+    ]
+    for proc in procs:
+        proc.start()
+    total = sum(queue.get() for _ in procs)
+    for proc in procs:
+        proc.join()
+    return total / duration
+
+
 # ------------------------------------------------------------------------------------------ stores
 @contextmanager
 def store_url(kind: str):
@@ -305,7 +384,6 @@ def main(argv: list[str] | None = None) -> int:
             serve = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", folder]
             workers = int(os.environ.get("TRADEWINDS_WORKERS") or 0) or None
             with running(serve, tree, env, port, "/health") as server:
-                tree_pids = process_tree(server.pid)
                 runs = {
                     c: [measure(server.pid, port, False, c, args.duration) for _ in range(args.repeat)] for c in clients
                 }
@@ -314,13 +392,19 @@ def main(argv: list[str] | None = None) -> int:
                     quiet = [
                         measure(server.pid, port, False, args.bot_clients, args.duration) for _ in range(args.repeat)
                     ]
+                    key = integrator_key(tree, env, folder)  # games of bots only are an integrator's
                     for _ in range(args.bot_games):
-                        Client(port).call("POST", "/games", {"game_type": "puerto_rico", "seats": BOT_SEATS})
+                        status, body = Client(port).call(
+                            "POST", "/games", {"game_type": "puerto_rico", "seats": BOT_SEATS}, token=key
+                        )
+                        if status != 201:
+                            raise SystemExit(f"could not start an all-bot game: {status} {body}")
                     time.sleep(2.0)
                     busy = [
                         measure(server.pid, port, False, args.bot_clients, args.duration) for _ in range(args.repeat)
                     ]
                     bot_check = (quiet, busy)
+                tree_pids = process_tree(server.pid)  # every worker has booted by now
             request_workers = workers or _request_workers(tree_pids)
             anchor_port = free_port()
             anchor_cmd = [sys.executable, str(Path(__file__).resolve()), "--anchor", str(anchor_port)]
@@ -330,9 +414,11 @@ def main(argv: list[str] | None = None) -> int:
                     c: [measure(anchor.pid, anchor_port, True, c, args.duration) for _ in range(args.repeat)]
                     for c in clients
                 }
+            raws = {c: [measure_raw(url, c, args.duration) for _ in range(args.repeat)] for c in clients}
             print(f"\n{kind} ({request_workers} request worker process(es)):")
             for c in clients:
-                moves, base = runs[c], anchors[c]
+                moves, base, raw = runs[c], anchors[c], raws[c]
+                raw_ratio = [m["per_s"] / r for m, r in zip(moves, raw, strict=True)]
                 ratio = [m["per_s"] / a["per_s"] for m, a in zip(moves, base, strict=True)]
                 cpu_ratio = [m["cpu_ms"] / a["cpu_ms"] for m, a in zip(moves, base, strict=True)]
                 print(
@@ -340,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
                     f" (trivial cycles/s {spread([a['per_s'] for a in base], '{:.0f}')}; ratio {spread(ratio)});"
                     f" server CPU/cycle {spread([m['cpu_ms'] for m in moves])} ms"
                     f" (trivial {spread([a['cpu_ms'] for a in base])} ms; ratio {spread(cpu_ratio)});"
+                    f" raw INSERT+COMMIT/s {spread(raw, '{:.0f}')} (moves/s ratio {spread(raw_ratio)});"
                     f" POST p50/p95/p99 {statistics.median(m['p50'] for m in moves):.1f}/"
                     f"{statistics.median(m['p95'] for m in moves):.1f}/{statistics.median(m['p99'] for m in moves):.1f} ms;"
                     f" errors {sum(m['errors'] for m in moves)}"
@@ -356,6 +443,19 @@ def main(argv: list[str] | None = None) -> int:
                     f" (ratio {spread([b['p95'] / q['p95'] for b, q in zip(busy, quiet, strict=True)])})"
                 )
     return 0
+
+
+def integrator_key(tree: Path, env: dict[str, str], folder: str) -> str:
+    """A new integrator API key on the served store (`tradewinds apikey create`)."""
+    made = subprocess.run(
+        [sys.executable, "-m", "api.cli", "apikey", "create", "--name", "benchmark", "--data-dir", folder],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return made.stdout.strip().splitlines()[-1]
 
 
 def _request_workers(pids: list[int]) -> int:

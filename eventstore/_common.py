@@ -145,3 +145,26 @@ def one(row: tuple[Any, ...] | None) -> Any:
     """The first column of a row that the query always returns (an aggregate, a RETURNING clause)."""
     assert row is not None, "the query returns a row"
     return row[0]
+
+
+def check_head(head: StreamInfo | None, stream: str, expected_version: int) -> None:
+    """``append``'s ``head``: the stream as the caller read it, at the version it expects."""
+    if head is not None and (head.stream != stream or head.version != expected_version):
+        raise ValueError("head must be the stream's info read at expected_version")
+
+
+def signed_in_advance(signer: Any, head: StreamInfo, data_texts: list[str], meta_text: str) -> dict[str, Any]:
+    """For an append on ``head`` (a read of the stream): the recording time, the new head hash and its
+    signature, computed before the write (the store then refuses the write if its head is another)."""
+    recorded_at = utc_now_iso()
+    head_hash = head.head_hash
+    for i, data_text in enumerate(data_texts, start=1):
+        payload = event_payload(head.version + i, head.generation, recorded_at, data_text, meta_text)
+        head_hash = hash_payload(head_hash, payload)
+    version = head.version + len(data_texts)
+    return {"r": recorded_at, "hd": head_hash, "g": sign_head(signer, head.stream, head.generation, version, head_hash)}
+
+
+def same_head(head: StreamInfo | None, generation: int, head_hash: str) -> bool:
+    """Whether the stream's head is the one ``head`` read (a truncation since changes the generation)."""
+    return head is None or (head.generation == generation and (not head.head_hash or head.head_hash == head_hash))

@@ -156,6 +156,7 @@ class StreamInfo:
     generation: int
     metadata: dict[str, Any] = field(default_factory=dict)
     creation: dict[str, Any] = field(default_factory=dict)  # the metadata as created: never changes
+    head_hash: str = ""  # the hash chain's head as read ("" where a store does not say)
 
 
 @dataclass(frozen=True)
@@ -285,6 +286,9 @@ class EventStore(DocumentStore, Protocol):
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,  # work written in the same transaction (eventstore.outbox)
         status: str | None = None,  # the stream's status, set in the same transaction
+        # the stream as the caller read it at expected_version: a store may hash and sign on it before it
+        # writes (PostgreSQL: one round trip); a store whose head is another refuses like a stale version
+        head: StreamInfo | None = None,
     ) -> list[StoredEvent]: ...
     def read(self, stream: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]: ...
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...

@@ -12,6 +12,7 @@ from eventstore._common import (
     check_dict,
     check_events,
     check_expected_version,
+    check_head,
     check_name,
     check_paging,
     check_truncation_args,
@@ -19,6 +20,7 @@ from eventstore._common import (
     event_payload,
     hash_payload,
     json_copy,
+    same_head,
     sign_head,
     utc_now_iso,
     wait_until,
@@ -168,8 +170,10 @@ class MemoryStore:
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
         status: str | None = None,
+        head: StreamInfo | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        check_head(head, stream, expected_version)
         if status is not None:
             check_name(status, "status")
         work = check_outbox(outbox)
@@ -183,7 +187,7 @@ class MemoryStore:
             info = entry.info
             if idempotency_key is not None and idempotency_key in entry.idempotency:
                 raise DuplicateIdempotencyKey(f"idempotency key {idempotency_key!r} was used on stream {stream!r}")
-            if info.version != expected_version:
+            if info.version != expected_version or not same_head(head, info.generation, entry.last_hash):
                 raise WrongExpectedVersion(stream, expected_version, info.version)
             recorded_at = utc_now_iso()
             previous = entry.last_hash

@@ -13,7 +13,10 @@ transaction is open in this database, followers do not see events committed afte
 transactions short. Positions are strictly increasing but sparse (large numbers with gaps).
 
 The append's transaction also sends ``pg_notify('tradewinds_events', '')``, delivered at its commit, so an
-append costs no extra round trip for the wake-up (two round trips in all with a signer, see ``append``).
+append costs no extra round trip for the wake-up. A caller that passes the stream row it read (``head``, as
+the game service does) gets the whole append in one round trip: the recording time, the chain's new head
+and its signature are computed before the write, and ``tw_append`` refuses them if the head has moved on.
+Without ``head``, a signing store needs two (the signature needs the new head hash, see ``append``).
 The price: PostgreSQL takes its notify lock from the pre-commit to the end of the commit, so commits that
 notify are serialised (one WAL flush at a time; measured in ``benchmarks/server_throughput.py``). Listeners
 re-read by position and also poll every ``poll_interval`` seconds, so a lost wake-up only delays them.
@@ -39,6 +42,7 @@ from eventstore._common import (
     check_dict,
     check_events,
     check_expected_version,
+    check_head,
     check_name,
     check_paging,
     check_truncation_args,
@@ -48,6 +52,7 @@ from eventstore._common import (
     iso_utc,
     one,
     sign_head,
+    signed_in_advance,
     utc_now_iso,
     wait_until,
 )
@@ -83,7 +88,7 @@ from eventstore.postgres_schema import (
 from eventstore.verify import verify_events
 
 _EVENT_COLUMNS = "stream, version, position, generation, data, meta, hash, recorded_at"
-_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata, creation"
+_STREAM_COLUMNS = "stream, game_type, created_at, status, version, generation, metadata, creation, last_hash"
 
 
 def one_line(exc: BaseException) -> str:
@@ -271,13 +276,13 @@ class PostgresStore(PostgresOutbox):
 
     def _info(self, conn: psycopg.Connection, stream: str, lock: bool = False) -> tuple[StreamInfo, str]:
         row = conn.execute(
-            f"SELECT {_STREAM_COLUMNS}, last_hash FROM event_streams WHERE stream = %s"
-            + (" FOR UPDATE" if lock else ""),
+            f"SELECT {_STREAM_COLUMNS} FROM event_streams WHERE stream = %s" + (" FOR UPDATE" if lock else ""),
             (stream,),
         ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row[:8]), row[8]
+        info = _row_info(row)
+        return info, info.head_hash
 
     def stream_info(self, stream: str) -> StreamInfo:
         with self._connection() as conn:
@@ -292,7 +297,7 @@ class PostgresStore(PostgresOutbox):
             ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row[:8]), row[8]
+        return _row_info(row[:9]), row[9]
 
     def list_streams(
         self,
@@ -351,8 +356,10 @@ class PostgresStore(PostgresOutbox):
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
         status: str | None = None,
+        head: StreamInfo | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        check_head(head, stream, expected_version)
         if status is not None:
             check_name(status, "status")
         work = check_outbox(outbox)
@@ -371,7 +378,8 @@ class PostgresStore(PostgresOutbox):
                 # (an implicit transaction) does it all.
                 cursor = psycopg.ClientCursor(conn)
                 append = ("WITH work AS (" + OUTBOX_UPSERT + ") " if work else "") + (
-                    "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s)"
+                    "SELECT * FROM tw_append(%(s)s, %(e)s, %(d)s::text[], %(m)s, %(k)s, %(h)s, %(z)s,"
+                    " %(r)s, %(hd)s, %(g)s)"
                 )
                 params = {
                     "s": stream,
@@ -383,13 +391,19 @@ class PostgresStore(PostgresOutbox):
                     "z": self._serialize,
                     "c": NOTIFY_CHANNEL,
                     "t": status,
+                    "r": None,  # the time, head hash and signature, when computed before the write
+                    "hd": None,
+                    "g": None,
                     **outbox_params(work),
                 }
                 # the stream's status, with the events that change it (the row is locked by tw_append)
                 set_status = (
                     " UPDATE event_streams SET status = %(t)s WHERE stream = %(s)s;" if status is not None else ""
                 )
-                if self._signer is None:
+                if head is not None and head.head_hash:
+                    # the caller read the head it builds on: hash (and sign) first, write in one round trip
+                    params.update(signed_in_advance(self._signer, head, [text for _, text in encoded], meta_text))
+                if self._signer is None or params["g"] is not None:
                     cursor.execute(append + ";" + set_status + " SELECT pg_notify(%(c)s, '')", params)
                     rows = cursor.fetchall()
                 else:
@@ -683,8 +697,10 @@ def _append_error(exc: psycopg.Error, stream: str, expected: int, key: str | Non
 
 
 def _row_info(row: tuple[Any, ...]) -> StreamInfo:
-    stream, game_type, created_at, status, version, generation, metadata, creation = row
-    return StreamInfo(stream, game_type, iso_utc(created_at), status, version, generation, metadata, creation)
+    stream, game_type, created_at, status, version, generation, metadata, creation, head_hash = row
+    return StreamInfo(
+        stream, game_type, iso_utc(created_at), status, version, generation, metadata, creation, head_hash
+    )
 
 
 def _genesis(info: StreamInfo) -> str:

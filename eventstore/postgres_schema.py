@@ -22,7 +22,7 @@ VISIBLE_LIMIT = "(SELECT tw_visible_limit())"  # an InitPlan: evaluated once per
 _APPEND_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION tw_append(
     p_stream text, p_expected integer, p_datas text[], p_meta text, p_idempotency_key text, p_request_hash text,
-    p_serialize boolean)
+    p_serialize boolean, p_recorded text DEFAULT NULL, p_head text DEFAULT NULL, p_signature text DEFAULT NULL)
 RETURNS TABLE (o_position bigint, o_generation integer, o_hash text, o_recorded_at timestamptz)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -30,7 +30,7 @@ DECLARE
     v_generation integer;
     v_hash text;
     v_count integer := coalesce(array_length(p_datas, 1), 0);
-    v_now timestamptz := clock_timestamp();
+    v_now timestamptz := coalesce(p_recorded::timestamptz, clock_timestamp());
     v_recorded text;
     v_data text;
     v_version_n integer := p_expected;
@@ -65,7 +65,9 @@ BEGIN
     -- the chain: hash_n = sha256(hash_n-1 || canonical_json({{"data", "generation", "meta", "recorded_at",
     -- "version"}})), where the data and meta texts arrive as canonical JSON and recorded_at is the ISO text
     -- eventstore._common.iso_utc writes (see eventstore._common.event_payload)
-    v_recorded := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+    -- a caller that signs before it writes (eventstore.postgres.append) sends the time it hashed, and the
+    -- head hash it signed: another head (a truncation and new moves since it read) is a stale version
+    v_recorded := coalesce(p_recorded, to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'));
     FOREACH v_data IN ARRAY p_datas LOOP
         v_version_n := v_version_n + 1;
         v_hash := encode(sha256(convert_to(
@@ -74,6 +76,10 @@ BEGIN
             'UTF8')), 'hex');
         v_hashes := array_append(v_hashes, v_hash);
     END LOOP;
+    IF p_head IS NOT NULL AND v_hash <> p_head THEN
+        RAISE EXCEPTION 'stream % has another head at version %', p_stream, v_version
+            USING ERRCODE = 'TW409', DETAIL = v_version::text;
+    END IF;
     RETURN QUERY
     WITH inserted AS (
         INSERT INTO events AS e (position, stream, version, generation, data, meta, hash, recorded_at)
@@ -82,7 +88,8 @@ BEGIN
         RETURNING e.position, e.generation, e.hash, e.recorded_at
     )
     SELECT * FROM inserted ORDER BY 1;
-    UPDATE event_streams SET version = p_expected + v_count, last_hash = v_hash WHERE stream = p_stream;
+    UPDATE event_streams SET version = p_expected + v_count, last_hash = v_hash,
+        head_signature = coalesce(p_signature, head_signature) WHERE stream = p_stream;
 END
 $$
 """
@@ -168,7 +175,8 @@ NAMED_MIGRATIONS: dict[str, list[str]] = {
 # Functions hold no data: migrate() (re)installs them when these definitions change (digest in
 # schema_functions).
 FUNCTIONS: list[str] = [
-    "DROP FUNCTION IF EXISTS tw_append(text, integer, text[], text, text, boolean)",  # an earlier signature
+    "DROP FUNCTION IF EXISTS tw_append(text, integer, text[], text, text, boolean)",  # earlier signatures
+    "DROP FUNCTION IF EXISTS tw_append(text, integer, text[], text, text, text, boolean)",
     _APPEND_FUNCTION,
     _VISIBLE_LIMIT_FUNCTION,
 ]

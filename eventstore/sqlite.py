@@ -20,12 +20,14 @@ from eventstore._common import (
     check_dict,
     check_events,
     check_expected_version,
+    check_head,
     check_name,
     check_paging,
     check_truncation_args,
     check_truncation_target,
     event_payload,
     hash_payload,
+    same_head,
     sign_head,
     utc_now_iso,
     wait_until,
@@ -338,8 +340,10 @@ class SqliteStore(SqliteOutbox):
         request_hash: str | None = None,
         outbox: list[dict[str, Any]] | None = None,
         status: str | None = None,
+        head: StreamInfo | None = None,
     ) -> list[StoredEvent]:
         encoded = check_events(events)
+        check_head(head, stream, expected_version)
         if status is not None:
             check_name(status, "status")
         work = check_outbox(outbox)
@@ -353,7 +357,7 @@ class SqliteStore(SqliteOutbox):
             info, previous = self._info(conn, stream)
             if idempotency_key is not None and self.get_idempotency(stream, idempotency_key) is not None:
                 raise DuplicateIdempotencyKey(f"idempotency key {idempotency_key!r} was used on stream {stream!r}")
-            if info.version != expected_version:
+            if info.version != expected_version or not same_head(head, info.generation, previous):
                 raise WrongExpectedVersion(stream, expected_version, info.version)
             last_version = expected_version + len(encoded)
             if idempotency_key is not None:

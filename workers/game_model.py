@@ -44,6 +44,14 @@ class LoadedGame:
     facts: Facts  # the platform facts (workers.facts)
 
     @property
+    def head(self) -> StreamInfo | None:
+        """The stream row this game was folded to, when it is the one read at its version (an append can then
+        be hashed and signed before it is written: ``EventStore.append``'s ``head``)."""
+        if self.info.version == self.version and self.info.generation == self.generation and self.info.head_hash:
+            return self.info
+        return None
+
+    @property
     def etag(self) -> str:
         return make_etag(self.generation, self.version)
 

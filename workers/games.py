@@ -325,10 +325,8 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         ``if_match`` lists the versions (etags) the caller accepts, ``["*"]`` any; strong comparison (RFC 9110).
         """
         request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
-        if idempotency_key is not None:
-            replay = self._replay(game_id, idempotency_key, request_hash)
-            if replay is not None:
-                return replay
+        # A used idempotency key is not looked up first (a read per move): a retry is found when its decision
+        # fails on the game it already changed, or when the store refuses the key with the append.
         for _attempt in range(APPEND_ATTEMPTS):
             if _attempt == 0 and loaded is not None:  # a caller's fresh load
                 game = loaded
@@ -365,6 +363,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                     request_hash=request_hash if idempotency_key else None,
                     outbox=work,
                     status=status,
+                    head=game.head,
                 )
             except DuplicateIdempotencyKey:
                 assert idempotency_key is not None, "only a keyed append can be a duplicate"
@@ -465,7 +464,9 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             meta["clock"] = clock  # the clock runs on: a platform event neither charges nor credits time
         work = self.work_for(planned, clock) + list(extra_work or [])
         try:
-            stored = self.store.append(stream, events, game.version, meta=meta, outbox=work, status=status)
+            stored = self.store.append(
+                stream, events, game.version, meta=meta, outbox=work, status=status, head=game.head
+            )
         except WrongExpectedVersion as exc:
             latest = self.load(stream)
             raise GameError(

@@ -451,6 +451,46 @@ def test_a_signing_store_signs_every_head_it_writes(store_url: str) -> None:
             store.close()
 
 
+def test_an_append_on_the_head_the_caller_read_is_signed_and_verifies(store_url: str) -> None:
+    """``head``: the stream as read at the expected version (PostgreSQL then hashes and signs before it
+    writes, in one round trip); the chain and the signed head are the same as without it."""
+    signed: list[bytes] = []
+
+    def signer(message: bytes) -> str:
+        signed.append(message)
+        return f"sig{len(signed)}"
+
+    store = open_url(store_url, signer=signer)
+    try:
+        store.create_stream("game-1", "murano", {"seats": 2})
+        for expected in (0, 2):
+            head = store.stream_info("game-1")
+            stored = store.append("game-1", [ev("A"), ev("B")], expected, meta={"actor": "seat:0"}, head=head)
+            assert [e.version for e in stored] == [expected + 1, expected + 2]
+            report = store.verify("game-1")
+            assert report.ok and (report.version, report.head_hash) == (expected + 2, stored[-1].hash)
+            assert report.head_signature == f"sig{len(signed)}"
+            assert signed[-1] == head_message("game-1", 0, expected + 2, stored[-1].hash)
+        assert [e.hash for e in store.read("game-1")][-1] == stored[-1].hash
+        with pytest.raises(ValueError):  # a head read at another version is a caller's mistake
+            store.append("game-1", [ev("C")], 4, head=head)
+    finally:
+        if store_url != "memory://":
+            store.close()
+
+
+def test_an_append_on_a_head_that_was_truncated_and_replayed_is_refused(store: EventStore) -> None:
+    """The same version again after an undo is another head: an append built on the old one is stale."""
+    new_stream(store, events=2)
+    old_head = store.stream_info("game-1")
+    store.truncate("game-1", 1, "seat:0", "undo", expected_version=2)
+    store.append("game-1", [ev("other")], 1)
+    assert store.stream_info("game-1").version == old_head.version
+    with pytest.raises(WrongExpectedVersion):
+        store.append("game-1", [ev("late")], 2, head=old_head)
+    assert [e.data["type"] for e in store.read("game-1")] == ["GoodsShipped", "other"]
+
+
 def test_verify_reports_an_intact_chain(store: EventStore) -> None:
     new_stream(store, events=4)
     report = store.verify("game-1")
