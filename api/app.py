@@ -63,6 +63,9 @@ def _summarise(messages: Any, prefix: str = "") -> str:
 def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
     """Build the app around a runtime (store + dispatcher); by default from the environment."""
     app = Flask("tradewinds")
+    from api.fast_json import FastJSONProvider
+
+    app.json = FastJSONProvider(app)
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
@@ -70,7 +73,6 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
-        JSON_SORT_KEYS=False,
         API_SPEC_OPTIONS={
             "info": {
                 "description": (

@@ -21,6 +21,7 @@ header is ignored, so a client cannot choose its own address.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -106,6 +107,7 @@ def trusted_proxies(app: Flask, value: str | None) -> None:
     app.wsgi_app = TrustedNetworks(app.wsgi_app, networks)  # type: ignore[method-assign]
 
 
+@functools.lru_cache(maxsize=4096)  # the same clients call again and again; parsing an address is not free
 def address_bucket(address: str) -> str:
     """The bucket of a client address: itself for IPv4, its /64 for IPv6."""
     try:
@@ -176,17 +178,17 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
             token = bearer_token()
         except ApiError:
             token = None  # a malformed header is answered by the endpoint; the address still counts
+        config = current_app.config
         if token is not None and is_api_key(token):
-            checks = [("key", digest(token))]
+            policies = ["key"]
         else:
-            checks = [("addr", address_bucket(request.remote_addr or ""))]
-            if token is not None:
-                checks.append(("seat", digest(token)))
+            policies = ["addr"] if token is None else ["addr", "seat"]
         outcomes = []
-        for policy, identity in checks:
-            quota = int(current_app.config[POLICY_SETTING[policy]])
-            if quota <= 0:
+        for policy in policies:
+            quota = int(config[POLICY_SETTING[policy]])
+            if quota <= 0:  # off: not even the caller's identity is worked out
                 continue
+            identity = address_bucket(request.remote_addr or "") if policy == "addr" else digest(token or "")
             try:
                 outcomes.append(limiter.hit(policy, identity, quota))
             except Exception as exc:  # the counter's store is away: serve rather than refuse everyone

@@ -410,12 +410,12 @@ class PostgresStore(PostgresOutbox):
                     cursor.execute("BEGIN; " + append, params)
                     cursor.nextset()
                     rows = cursor.fetchall()
-                    head = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
+                    signature = sign_head(self._signer, stream, rows[-1][1], expected_version + len(rows), rows[-1][2])
                     cursor.execute(  # the stream row is locked by tw_append until commit
                         "UPDATE event_streams SET head_signature = %(g)s WHERE stream = %(s)s;"
                         + set_status
                         + " SELECT pg_notify(%(c)s, ''); COMMIT",
-                        {"g": head, "s": stream, "c": NOTIFY_CHANNEL, "t": status},
+                        {"g": signature, "s": stream, "c": NOTIFY_CHANNEL, "t": status},
                     )
             except psycopg.Error as exc:
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:

@@ -495,7 +495,8 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         status = known.status if known.status != facts.ACTIVE else game.info.status
         if game.rules.is_over(state) and known.result is not None:
             status = facts.FINISHED_STATUS
-        info = replace(game.info, version=version, status=status)  # what an append changes of the stream
+        head_hash = stored[-1].hash if stored and game.info.head_hash else game.info.head_hash
+        info = replace(game.info, version=version, status=status, head_hash=head_hash)  # what an append changes
         self._remember(game.info.stream, game.generation, version, state, known)
         return LoadedGame(info, game.rules, state, version, game.generation, known)
 

@@ -1,0 +1,42 @@
+"""The app's JSON responses encoded with orjson: the same documents as Flask's encoder, a fraction of the CPU.
+
+A game body (a Puerto Rico state for one seat) is the largest thing most requests send; the standard
+library's encoder spent more time on it than the rules took to build it. The output keeps Flask's choices:
+keys sorted, compact, a final newline; dates, decimals and dataclasses through Flask's own ``default``. What
+orjson cannot encode (an integer beyond 64 bits, a lone surrogate) falls back to Flask's encoder, so nothing
+that encoded before fails now. The one visible difference: non-ASCII text is sent as UTF-8 rather than as
+``\\u`` escapes (the same JSON value).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
+
+OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    def _encode(self, obj: Any, option: int) -> bytes | None:
+        try:
+            return orjson.dumps(obj, default=self.default, option=option)
+        except (orjson.JSONEncodeError, TypeError):
+            return None
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if not kwargs:
+            encoded = self._encode(obj, OPTIONS)
+            if encoded is not None:
+                return encoded.decode()
+        return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)  # indented, for a person reading
+        encoded = self._encode(self._prepare_response_obj(args, kwargs), OPTIONS | orjson.OPT_APPEND_NEWLINE)
+        if encoded is None:
+            return super().response(*args, **kwargs)
+        return self._app.response_class(encoded, mimetype=self.mimetype)  # type: ignore[arg-type]
