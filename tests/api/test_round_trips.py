@@ -137,3 +137,23 @@ def test_a_move_with_an_idempotency_key_costs_no_more(counted):
     created = client.post("/games", json={"game_type": "puerto_rico", "seed": 4, "seats": [{"kind": "human"}] * 3})
     costs = play(client, created.get_json(), 10, proxy, headers=lambda: {"Idempotency-Key": uuid.uuid4().hex})
     assert sorted(costs)[-2] <= 3 and max(costs) <= 4, costs
+
+
+def test_the_game_a_move_returns_builds_the_next_move_on_the_stored_head(counted):
+    """A bot plays on from the game its last move returned: that game carries the head the move stored, so the
+    next append is signed in advance and stored at the first attempt, not refused as stale and retried."""
+    client, _ = counted
+    service = client.application.extensions["tradewinds"].service
+    created = client.post("/games", json={"game_type": "puerto_rico", "seed": 5, "seats": [{"kind": "human"}] * 3})
+    game_id = created.get_json()["id"]
+    game = service.load(game_id)
+    appends = []
+    original = service.store.append
+    service.store.append = lambda *a, **k: appends.append(k.get("head")) or original(*a, **k)
+    for _ in range(5):
+        seat = min(game.rules.to_act(game.state))
+        command = game.rules.legal_commands(game.state, seat)[0]
+        outcome = service.submit(game_id, seat, [command], if_match=[game.etag], loaded=game)
+        game = outcome.game
+        assert game.head is not None and game.head.head_hash == service.store.stream_info(game_id).head_hash
+    assert len(appends) == 5 and all(head is not None for head in appends)
