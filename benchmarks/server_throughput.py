@@ -404,8 +404,8 @@ def main(argv: list[str] | None = None) -> int:
                         measure(server.pid, port, False, args.bot_clients, args.duration) for _ in range(args.repeat)
                     ]
                     bot_check = (quiet, busy)
-                tree_pids = process_tree(server.pid)  # every worker has booted by now
-            request_workers = workers or _request_workers(tree_pids)
+                # counted while the server runs (every worker has booted by now)
+                request_workers = workers or _request_workers(process_tree(server.pid))
             anchor_port = free_port()
             anchor_cmd = [sys.executable, str(Path(__file__).resolve()), "--anchor", str(anchor_port)]
             anchor_cmd += [str(request_workers), "32", "gthread"]
