@@ -13,6 +13,10 @@ the runner and starts it again whenever it exits (a crash, a kill), with a short
 
 Request processes never run a job: their dispatcher only sends datagrams. Everything the runner does is
 through the store, so it needs nothing from the request processes but the socket address.
+
+The runner lowers its own CPU priority (``TRADEWINDS_RUNNER_NICE``, 10 by default, as ``nice``): a bot's
+search takes whatever CPU the requests leave, so people's moves are not slowed by bots thinking on the
+same machine; bots think more slowly only while requests keep every core busy.
 """
 
 from __future__ import annotations
@@ -40,6 +44,20 @@ RESTART_MAX = 5.0
 STABLE_AFTER = 10.0  # a runner that lived this long resets the back-off
 PARENT_CHECK = 0.5  # how often the supervisor and the runner look whether their parent is still there
 MAX_DATAGRAM = 60_000
+NICE_ENV = "TRADEWINDS_RUNNER_NICE"
+DEFAULT_NICE = 10
+
+
+def lower_priority() -> None:
+    """Take the runner's CPU priority down by ``$TRADEWINDS_RUNNER_NICE`` (0 leaves it as it is)."""
+    value = os.environ.get(NICE_ENV, "").strip()
+    try:
+        increment = int(value) if value else DEFAULT_NICE
+    except ValueError:
+        log.warning("%s must be a whole number, not %r; using %d", NICE_ENV, value, DEFAULT_NICE)
+        increment = DEFAULT_NICE
+    if increment > 0:
+        os.nice(increment)
 
 
 def new_address() -> str:
@@ -112,6 +130,7 @@ def serve_jobs(address: str, database_url: str, data_dir: str | None, parent: in
             pass
     sock.bind(sockaddr(address))
     sock.settimeout(PARENT_CHECK)
+    lower_priority()
     runtime = Runtime.build(database_url, None, "in-process", data_dir)
     try:
         try:

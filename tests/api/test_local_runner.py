@@ -93,11 +93,12 @@ def test_human_moves_keep_working_beside_hard_bots_and_a_killed_runner_comes_bac
         wait_until(lambda: version(base, bots["id"]) > bots["version"], 60, "the bots did not play")
 
         first = wait_until(lambda: runner_pid(proc.pid), 10, "no runner process")
+        assert niceness(first) == niceness(proc.pid) + 10  # bots take the CPU the requests leave
         os.kill(first, signal.SIGKILL)
         second = wait_until(
             lambda: (runner_pid(proc.pid) or first) != first and runner_pid(proc.pid), 15, "no new runner"
         )
-        assert second != first
+        assert second != first and niceness(second) == niceness(proc.pid) + 10
         played = version(base, bots["id"])
         play_human_moves(base, humans, 3)
         wait_until(lambda: version(base, bots["id"]) > played, 60, "the restarted runner did not play on")
@@ -106,6 +107,10 @@ def test_human_moves_keep_working_beside_hard_bots_and_a_killed_runner_comes_bac
         proc.wait(timeout=20)
     # the supervisor and the runner leave with the server
     wait_until(lambda: not children(proc.pid) and not _alive(first), 15, "the runner outlived the server")
+
+
+def niceness(pid: int) -> int:
+    return os.getpriority(os.PRIO_PROCESS, pid)
 
 
 def _alive(pid: int) -> bool:
