@@ -420,14 +420,19 @@ def test_concurrent_append_and_checked_truncate_never_lose_a_committed_append(st
                 w.close()
 
 
-def test_a_signing_store_signs_every_head_it_writes(store_url: str) -> None:
-    signed: list[bytes] = []
+def numbering_signer(signed: list[bytes]):
+    """A signer that records each message it signs and answers sig1, sig2, ..."""
 
     def signer(message: bytes) -> str:
         signed.append(message)
         return f"sig{len(signed)}"
 
-    store = open_url(store_url, signer=signer)
+    return signer
+
+
+def test_a_signing_store_signs_every_head_it_writes(store_url: str) -> None:
+    signed: list[bytes] = []
+    store = open_url(store_url, signer=numbering_signer(signed))
     try:
         store.create_stream("game-1", "murano", {"seats": [{"name": "Ann"}]})
         genesis_report = store.verify("game-1")
@@ -455,12 +460,7 @@ def test_an_append_on_the_head_the_caller_read_is_signed_and_verifies(store_url:
     """``head``: the stream as read at the expected version (PostgreSQL then hashes and signs before it
     writes, in one round trip); the chain and the signed head are the same as without it."""
     signed: list[bytes] = []
-
-    def signer(message: bytes) -> str:
-        signed.append(message)
-        return f"sig{len(signed)}"
-
-    store = open_url(store_url, signer=signer)
+    store = open_url(store_url, signer=numbering_signer(signed))
     try:
         store.create_stream("game-1", "murano", {"seats": 2})
         for expected in (0, 2):
