@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bot_ladder.py GAMES [--games-list puerto_rico,murano] [--players 2,3] \\
         [--rungs easy/random,medium/easy,hard/medium] [--rung-games medium/easy=40] [--hard mcts:600] \\
-        [--jobs 2] [--seed 1] [--time-limit SECONDS]
+        [--jobs 2] [--seed 1] [--time-limit SECONDS] [--min-share 0.01] [--records FILE]
 
 A rung ``A/B`` seats one ``A`` against ``n - 1`` copies of ``B`` (seats rotated, the ``n`` games of a
 rotation block share a deal: ``workers.simulate.plan``), ``GAMES`` games per game and player count
@@ -16,12 +16,15 @@ budget where the full one would take too long (the table says which was used).
 
 Per rung the table prints: games (decided / aborted / no winner), A's win share and interval, the even
 share, whether the rung is climbed, mean scores of A and of B, seconds per decision of A, then the share
-of each command type chosen by A (the level's "command-type shares"; types below 1% are left out).
+of each command type chosen by A (the level's "command-type shares"; types below ``--min-share``, default 1%,
+are left out; ``--min-share 0`` lists every type chosen, with its count). ``--records FILE`` appends every game's
+record (``workers.simulate.play_game``) to FILE as one JSON line, with the rung and player count added.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -35,7 +38,8 @@ GAMES = ("puerto_rico", "murano", "amerigo", "archipelago")
 RUNGS = ("easy/random", "medium/easy", "hard/medium")
 
 
-def command_shares(records: list[dict], policy: str) -> dict[str, float]:
+def command_counts(records: list[dict], policy: str) -> dict[str, int]:
+    """How often the seats of ``policy`` chose each command type, most frequent first."""
     counts: dict[str, int] = {}
     for record in records:
         for seat, name in enumerate(record["seating"]):
@@ -43,12 +47,29 @@ def command_shares(records: list[dict], policy: str) -> dict[str, float]:
                 continue
             for kind, n in record["commands"][seat].items():
                 counts[kind] = counts.get(kind, 0) + n
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def shares_text(records: list[dict], policy: str, min_share: float) -> str:
+    """``kind share`` for each type at or above ``min_share``; with ``min_share`` 0 every type, with its count."""
+    counts = command_counts(records, policy)
     total = sum(counts.values()) or 1
-    return {kind: n / total for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])}
+    if min_share <= 0:
+        return ", ".join(f"{kind} {n / total:.1%} ({n})" for kind, n in counts.items())
+    return ", ".join(f"{kind} {n / total:.0%}" for kind, n in counts.items() if n / total >= min_share)
 
 
 def rung(
-    game: str, players: int, upper: str, lower: str, games: int, seed: int, jobs: int, time_limit: float | None
+    game: str,
+    players: int,
+    upper: str,
+    lower: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    time_limit: float | None,
+    min_share: float = 0.01,
+    records_file: str | None = None,
 ) -> str:
     policies = [upper] + [lower] * (players - 1)
     tasks = plan(game, None, policies, games, seed, rotate=True)
@@ -56,6 +77,10 @@ def rung(
     records = run(tasks, jobs, Progress(len(tasks), sys.stderr, enabled=False), None, time_limit)
     records = records[: len(records) // players * players] or records  # whole rotation blocks
     elapsed = time.monotonic() - started
+    if records_file:
+        with open(records_file, "a", encoding="utf-8") as out:
+            for record in records:
+                out.write(json.dumps({"rung": f"{upper}/{lower}", "players": players, **record}) + "\n")
     counts = outcome_counts(records)
     stats = {s.policy: s for s in summarise(records, policies)}
     top, bottom = stats[upper], stats[lower]
@@ -64,10 +89,8 @@ def rung(
     verdict = "climbed" if low > even else ("FELL" if high < even else "not shown")
     mean = lambda s: s.score / s.games if s.games else float("nan")  # noqa: E731
     per_move = top.think / top.decisions if top.decisions else 0.0
-    shares = command_shares(records, upper)
-    share_text = ", ".join(f"{kind} {share:.0%}" for kind, share in shares.items() if share >= 0.01)
-    lower_shares = command_shares(records, lower)
-    lower_text = ", ".join(f"{kind} {share:.0%}" for kind, share in lower_shares.items() if share >= 0.01)
+    share_text = shares_text(records, upper, min_share)
+    lower_text = shares_text(records, lower, min_share)
     return (
         f"| {game} | {players} | {upper} vs {lower} | {len(records)} ({counts['decided']}/{counts['aborted']}/"
         f"{counts['no_winner']}) | {top.win_rate:.3f} [{low:.3f}, {high:.3f}] | {even:.3f} | {verdict} |"
@@ -89,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, help="per comparison: start no new game after this many seconds")
+    parser.add_argument("--min-share", type=float, default=0.01, help="command types below this share are left out")
+    parser.add_argument("--records", help="append every game's record to this file (JSON lines)")
     args = parser.parse_args(argv)
     alias = {"hard": args.hard, "medium": args.medium}
     per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
@@ -119,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                     args.seed,
                     args.jobs,
                     args.time_limit,
+                    args.min_share,
+                    args.records,
                 )
                 print(line, flush=True)
     return 0

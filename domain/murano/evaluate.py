@@ -1,30 +1,83 @@
-"""The heuristic the bots play Murano with (``evaluate``, and ``evaluate_all`` for every seat at once)."""
+"""The heuristic the bots play Murano with (``evaluate``, and ``evaluate_all`` for every seat at once).
+
+A player's worth is what they hold and can still do, not only the points already scored:
+
+* VP, and gold at a third of a VP;
+* a tile in hand at a share of what it is worth on the board (``HAND_VALUE``). A tile scores only once it is
+  built, and a tile still in hand when the game ends scores nothing, so a built tile must be worth clearly more
+  than the same tile in hand: else buying beats building and the hand only grows;
+* the shops on the board by the Income they can pay (§9): the best single Income action (one island, at most one
+  own shop per colour) weighted by ``INCOME_WEIGHT``, so a shop built next to customers of its colour is worth more
+  than one built elsewhere, and collecting keeps the shops' worth while it adds the gold;
+* beads, gondoliers and cards at rough values.
+"""
 
 from __future__ import annotations
 
 from domain.game import relative_to_best_other
 from domain.murano import data
-from domain.murano.state import SHOP, MuranoState
+from domain.murano.board import geometry
+from domain.murano.state import GLASS_FACTORY, PALACE, SHOP, SPECIAL_BUILDING, STREET, MuranoState
+
+GOLD_VALUE = 1.0 / 3.0
+# A tile in hand, in VP: below its VP when built (factory 1, shop 2, palace 3; a special building earns a card
+# worth 1 below), above what it costs (factory 1 gold, shop / palace 2, special building 2, so 1/3 or 2/3 VP).
+HAND_VALUE = {GLASS_FACTORY: 0.6, SHOP: 1.2, PALACE: 1.8, SPECIAL_BUILDING: 0.8}
+# One gold of the best Income action, in VP: a third of a VP per gold, for about one and a half collections to come.
+INCOME_WEIGHT = 0.5
+COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
 
 
-def worth(state: MuranoState, s: int) -> float:
-    """VP + gold/3 + rough values of tiles in hand, beads, gondoliers and cards."""
-    w = state.vp[s] + state.gold[s] / 3.0
+def best_incomes(state: MuranoState) -> list[int]:
+    """Per seat, the gold of its best Income action now (§9): the island where its best shop of each colour pays
+    most in all (Market Hall: +1 per shop that pays)."""
+    g = geometry(state.n)
+    board = state.board
+    # best[seat][island][colour]: the most one own shop of that colour on that island earns
+    best = [[[0, 0, 0] for _ in g.islands] for _ in range(state.n)]
+    for space, cell in enumerate(board):
+        if cell is None or cell[0] != SHOP:
+            continue
+        _kind, colour, owner = cell
+        earned = 0
+        for nb in g.neighbours[space]:
+            other = board[nb]
+            if other is not None and other[0] == STREET:
+                earned += data.STREET_FACES[other[1]].get(colour, 0)
+        if earned and data.MARKET_HALL in state.effective[owner]:
+            earned += 1
+        slot = best[owner][g.island_of[space]]
+        c = COLOURS[colour]
+        if earned > slot[c]:
+            slot[c] = earned
+    return [max(sum(slot) for slot in islands) if islands else 0 for islands in best]
+
+
+def _worth(state: MuranoState, s: int, income: int) -> float:
+    w = state.vp[s] + state.gold[s] * GOLD_VALUE
     for kind, _face in state.hand[s]:
-        w += data.BUILD_VP[kind] * 0.6 + (0.5 if kind == SHOP else 0)
+        w += HAND_VALUE[kind]
+    w += income * INCOME_WEIGHT
     w += sum(state.beads[s]) * 1.5
     w += sum(1 for o in state.gondolas if o == s) * 1.5
     w += len(state.chars[s]) * 3.0 + len(state.specials[s]) * 1.0
     return w
 
 
+def worth(state: MuranoState, s: int) -> float:
+    """VP, gold, tiles in hand, the Income the seat's shops can pay, beads, gondoliers and cards (see the module)."""
+    return _worth(state, s, best_incomes(state)[s])
+
+
 def evaluate(state: MuranoState, seat: int) -> float:
     """Greedy heuristic: the seat's ``worth`` relative to the best opponent's."""
-    mine = worth(state, seat)
-    others = [worth(state, s) for s in range(state.n) if s != seat]
+    incomes = best_incomes(state)
+    mine = _worth(state, seat, incomes[seat])
+    others = [_worth(state, s, incomes[s]) for s in range(state.n) if s != seat]
     return mine - max(others)  # a game has 2-4 seats: there is always an opponent
 
 
 def evaluate_all(state: MuranoState) -> list[float]:
     """``evaluate`` for every seat, each worth computed once."""
-    return relative_to_best_other([worth(state, s) for s in range(state.n)])
+    incomes = best_incomes(state)
+    return relative_to_best_other([_worth(state, s, incomes[s]) for s in range(state.n)])
