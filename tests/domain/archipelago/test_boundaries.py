@@ -1,0 +1,385 @@
+"""Boundaries the other tests left open (found by mutation testing, docs/testing.md), each pinned from the rules
+text of docs/rules/archipelago.md: the events a card use records, the last action disc, the track limit, the
+temple and beige-event caps, permissions, refusals that say why, and the views and results built from them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.archipelago import RULES
+from domain.archipelago import data as D
+from domain.archipelago.flow import Ctx, beige_event
+from domain.archipelago.state import population
+from tests.domain.archipelago.fixtures import GAME, give_card, island, of, put_building, put_unit, refused, turn_of
+
+
+def stock(st, seat, **cubes):
+    for r, k in cubes.items():
+        st.bank[r] -= k
+        st.players[seat]["cubes"][r] += k
+
+
+def holding(card, seat=0):
+    st = island()
+    give_card(st, seat, card)
+    return st
+
+
+def card_used(card, name, ad, step=None, seat=0, owner=0, fee=0):
+    return {
+        "type": "CardUsed",
+        "seat": seat,
+        "card": card,
+        "name": name,
+        "owner": owner,
+        "fee": fee,
+        "ad": ad,
+        "step": step,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------- §10.4 cards
+def test_banker_records_the_coins_it_pays():
+    """BANKER: gain min(5, floor(S / 2)) for S standing citizens (seat 0 has 2: 1 coin)."""
+    events, after = GAME.when(holding("C15"), {"type": "use_card", "card": "C15"})
+    assert events == [
+        card_used("C15", "BANKER", True),
+        {"type": "MoneyChanged", "seat": 0, "delta": 1, "reason": "banker"},
+    ]
+    assert after.players[0]["money"] == 11
+
+
+def test_emigration_records_the_worker_leaving_and_the_coin():
+    """EMIGRATION: SUR -= 1 and gain 1."""
+    st = holding("P07")
+    st.sur = 2
+    events, after = GAME.when(st, {"type": "use_card", "card": "P07"})
+    assert events == [
+        card_used("P07", "EMIGRATION", True),
+        {"type": "SurplusChanged", "delta": -1, "reason": "emigration"},
+        {"type": "MoneyChanged", "seat": 0, "delta": 1, "reason": "emigration"},
+    ]
+    assert (after.sur, after.players[0]["money"]) == (1, 11)
+
+
+def test_festival_records_the_payment_and_the_fall_of_rebellion():
+    """FESTIVAL: pay 1 FRUIT + 1 CATTLE + 1 FISH to the bank: REB -= 2."""
+    st = holding("P13")
+    st.reb = 3
+    stock(st, 0, FRUIT=1, CATTLE=1, FISH=1)
+    events, after = GAME.when(st, {"type": "use_card", "card": "P13", "tokens": {}})
+    assert events == [
+        card_used("P13", "FESTIVAL", True),
+        {
+            "type": "CubesPaid",
+            "seat": 0,
+            "cubes": {"FRUIT": 1, "CATTLE": 1, "FISH": 1},
+            "tokens": 0,
+            "money": 0,
+            "reason": "festival",
+        },
+        {"type": "RebellionChanged", "delta": -2, "reason": "festival"},
+    ]
+    assert after.reb == 1
+
+
+def test_charity_moves_one_or_two_cubes_into_rows_with_room():
+    """CHARITY: move 1 or 2 of your cubes into domestic rows that have room (a row holds 6); 2 moved: REB -= 1."""
+    st = holding("P14")
+    stock(st, 0, FRUIT=3)
+    st.reb = 2
+    st.bank["FRUIT"] += st.dom["FRUIT"] - 4
+    st.dom["FRUIT"] = 4  # room for exactly 2
+    refused(st, {"type": "use_card", "card": "P14", "cubes": ["FRUIT", "FRUIT", "FRUIT"]}, "invalid_command")
+    events, after = GAME.when(st, {"type": "use_card", "card": "P14", "cubes": ["FRUIT", "FRUIT"]})
+    assert events == [
+        card_used("P14", "CHARITY", False),
+        {"type": "CubesToMarket", "seat": 0, "resources": ["FRUIT", "FRUIT"], "reason": "charity"},
+        {"type": "RebellionChanged", "delta": -1, "reason": "charity"},
+    ]
+    assert after.dom["FRUIT"] == D.DOM_CAP and after.reb == 1
+    st.dom["FRUIT"] = 5  # room for 1 only
+    st.bank["FRUIT"] -= 1
+    refused(st, {"type": "use_card", "card": "P14", "cubes": ["FRUIT", "FRUIT"]})
+    events, after = GAME.when(st, {"type": "use_card", "card": "P14", "cubes": ["FRUIT"]})
+    assert after.dom["FRUIT"] == D.DOM_CAP and after.reb == 2  # one cube: no fall of rebellion
+
+
+def test_researcher_reveals_the_top_five_to_everyone():
+    """RESEARCHER: reveal the top 5 cards of the deck to everyone; the reveal names who revealed them."""
+    st = holding("C01")
+    top = st.deck[:5]
+    events, after = GAME.when(st, {"type": "use_card", "card": "C01"})
+    assert events == [
+        card_used("C01", "RESEARCHER", True),
+        {"type": "CardsRevealed", "seat": 0, "card": "C01", "cards": top},
+    ]
+    picks = RULES.legal_commands(after, 0)
+    assert {"type": "research_pick", "card": None} in picks
+    assert {c["card"] for c in picks if c["card"]} == {
+        c for c in top if D.CARDS[c].kind == "PROGRESS" and D.CARDS[c].prices[2] <= 10
+    }
+
+
+def test_head_hunter_offers_only_characters():
+    st = holding("C02")
+    st.deck = ["C03", "P02", "C05", "P06", "W01"] + [c for c in st.deck if c not in ("C03", "P02", "C05", "P06", "W01")]
+    _, after = GAME.when(st, {"type": "use_card", "card": "C02"})
+    assert [c["card"] for c in RULES.legal_commands(after, 0)] == [None, "C03", "C05"]
+
+
+def test_a_research_purchase_that_makes_five_cards_needs_no_discard():
+    """§5.6: the track limit is 5; only a sixth card asks for a discard."""
+    st = holding("C01")
+    for card in ("C03", "C05", "C07"):
+        give_card(st, 0, card)
+    st.deck = ["P06"] + [c for c in st.deck if c != "P06"]
+    _, st = GAME.when(st, {"type": "use_card", "card": "C01"})
+    events, after = GAME.when(st, {"type": "research_pick", "card": "P06"})
+    assert not of(events, "DiscardRequired") and len(after.players[0]["track"]) == 5
+    assert after.discard_pending is None
+
+
+def test_a_sixth_card_asks_its_owner_which_card_to_discard():
+    st = holding("C01")
+    for card in ("C03", "C05", "C07", "C09"):
+        give_card(st, 0, card)
+    st.deck = ["P06"] + [c for c in st.deck if c != "P06"]
+    _, st = GAME.when(st, {"type": "use_card", "card": "C01"})
+    events, after = GAME.when(st, {"type": "research_pick", "card": "P06"})
+    assert of(events, "DiscardRequired") == [{"type": "DiscardRequired", "seat": 0}]
+    assert RULES.to_act(after) == {0}
+    track = after.players[0]["track"]
+    assert len(track) == 6
+    assert RULES.legal_commands(after, 0) == [{"type": "discard_card", "card": c} for c in track]
+
+
+def test_midwife_does_not_use_up_the_rounds_reproduction():
+    """MIDWIFE: a birth step without an AD; it does not set reproduced, so REPRODUCE stays available."""
+    st = holding("C10")
+    put_unit(st, 0, "C", "E03", "c0-95")
+    put_unit(st, 0, "C", "E03", "c0-96")
+    events, st = GAME.when(st, {"type": "use_card", "card": "C10"})
+    step = {"kind": "birth", "source": "midwife", "eligible": ["E03", "E07"], "done": []}
+    assert events == [card_used("C10", "MIDWIFE", False, step=step)]
+    _, st = GAME.when(st, {"type": "birth", "tile": "E07"})
+    _, st = GAME.when(st, {"type": "reproduce_done"})
+    assert not st.players[0]["reproduced"] and population(st) == 6
+    st = turn_of(st, 0)
+    events, st = GAME.when(st, {"type": "reproduce"})
+    assert st.step is not None
+
+
+def test_conquistador_with_cartographer_looks_at_three_tiles():
+    """CONQUISTADOR {pick, with}: with may name CARTOGRAPHER, which shows the top 3 tiles; the cartographer is a
+    free use of its own (no AD, no fee for its owner)."""
+    st = holding("C13")
+    give_card(st, 0, "C12")
+    top = [x[0] for x in st.stack[:3]]
+    events, after = GAME.when(st, {"type": "use_card", "card": "C13", "pick": "TOP", "with": ["C12"]})
+    step = {"kind": "explore", "phase": "draw", "with": ["C12"], "tile": None}
+    assert events[0] == card_used("C13", "CONQUISTADOR", True, step=step)
+    assert [t["tile"] for t in events[1]["tiles"]] == top and events[1]["type"] == "CartographerLooked"
+    assert events[2:] == [card_used("C12", "CARTOGRAPHER", False)]
+    assert "C12" in after.card_used and after.step["phase"] == "cartographer"
+    assert [c["type"] for c in RULES.legal_commands(after, 0)] == ["cartographer_pick"] * 3
+
+
+def test_an_ad_card_needs_an_action_disc():
+    """§10.2: an AD card costs 1 AD."""
+    st = holding("C15")
+    st.players[0]["ad_avail"] = 0
+    err = refused(st, {"type": "use_card", "card": "C15"})
+    assert err.message == "you have no action disc left"
+
+
+def test_a_wonder_can_be_built_with_the_last_action_disc():
+    """§10.3: building a wonder is an AD use (1 AD placed on it)."""
+    st = holding("W04")
+    stock(st, 0, FRUIT=1, CATTLE=1, FISH=1, WOOD=1)
+    st.players[0]["ad_avail"] = 1
+    events, after = GAME.when(st, {"type": "build_wonder", "card": "W04", "citizen": "c0-91", "tokens": {}})
+    assert events == [
+        card_used("W04", "GRAND BAZAAR", True),
+        {
+            "type": "CubesPaid",
+            "seat": 0,
+            "cubes": {"FRUIT": 1, "CATTLE": 1, "FISH": 1, "WOOD": 1},
+            "tokens": 0,
+            "money": 0,
+            "reason": "wonder",
+        },
+        {"type": "CitizenSacrificed", "seat": 0, "unit": "c0-91", "card": "W04"},
+        {"type": "MoneyChanged", "seat": 0, "delta": 4, "reason": "grand_bazaar"},
+    ]
+    assert after.players[0]["ad_avail"] == 0
+    st.players[0]["ad_avail"] = 0
+    assert refused(st, {"type": "build_wonder", "card": "W04", "citizen": "c0-91", "tokens": {}}).message == (
+        "you have no action disc left"
+    )
+    st.players[0]["ad_avail"] = 1
+    st.units["c0-91"]["engaged"] = True
+    assert refused(st, {"type": "build_wonder", "card": "W04", "citizen": "c0-91", "tokens": {}}).message == (
+        "the sacrificed citizen must be available"
+    )
+
+
+def test_merchant_legal_uses_name_the_operation_and_smuggler_only_sells():
+    """MERCHANT {op, resource}; SMUGGLER {resource}: it only sells."""
+    st = holding("C03")
+    give_card(st, 0, "C16")
+    stock(st, 0, IRON=1)
+    uses = [c for c in RULES.legal_commands(st, 0) if c["type"] == "use_card"]
+    merchant = [c for c in uses if c["card"] == "C03"]
+    smuggler = [c for c in uses if c["card"] == "C16"]
+    assert {"type": "use_card", "card": "C03", "op": "SELL", "resource": "IRON"} in merchant
+    assert all(set(c) == {"type", "card", "op", "resource"} for c in merchant)
+    assert smuggler == [{"type": "use_card", "card": "C16", "resource": "IRON"}]
+
+
+# ---------------------------------------------------------------------------------------------------- §6 crises, §6.4 events
+def beige(st, event, monkeypatch):
+    """The events of a Phase-4 beige back carrying ``event`` (§6.4; the v1.2 backs carry only two of the six)."""
+    card = "C19"
+    monkeypatch.setitem(D.CARDS, card, replace(D.CARDS[card], back=D.Back("BX", "BEIGE", event=event)))
+    ctx = Ctx(st, None)
+    beige_event(ctx, card)
+    return ctx.events
+
+
+def test_religious_holiday_lowers_rebellion_by_two_at_most(monkeypatch):
+    """RELIGIOUS_HOLIDAY: REB -= min(2, number of temples on the map)."""
+    st = island()
+    st.reb = 5
+    put_building(st, "E07", "TEMPLE")
+    assert beige(st, "RELIGIOUS_HOLIDAY", monkeypatch)[0]["rebellion_down"] == 1
+    for tid in ("E03", st.start):
+        put_building(st, tid, "TEMPLE")
+    assert beige(st, "RELIGIOUS_HOLIDAY", monkeypatch) == [
+        {"type": "BeigeEventApplied", "back": "BX", "event": "RELIGIOUS_HOLIDAY", "rebellion_down": 2}
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------- §8.7, §9, §11
+def test_a_convoy_records_who_moved_where():
+    """§8.7 convoy: the citizen moves to `to`'s land across a bridge of the actor's ships."""
+    st = island()
+    put_unit(st, 0, "S", "E07", "s0-93")
+    put_unit(st, 0, "S", "E03", "s0-94")
+    _, st = GAME.when(st, {"type": "migrate"})
+    events, after = GAME.when(st, {"type": "convoy", "citizen": "c0-91", "to": "E03"})
+    assert events == [{"type": "UnitMoved", "seat": 0, "unit": "c0-91", "to": "E03", "via": "convoy"}]
+    assert after.units["c0-91"]["tile"] == "E03"
+
+
+def test_only_citizens_walk():
+    """§8.7 walk{citizen, to}: ships sail, they do not walk."""
+    st = island()
+    put_unit(st, 0, "S", "E07", "s0-93")
+    _, st = GAME.when(st, {"type": "migrate"})
+    refused(st, {"type": "walk", "citizen": "s0-93", "to": "E03"})
+
+
+def test_entering_a_building_on_a_tile_another_player_controls_needs_a_grant():
+    """§3.5: on a tile controlled by X, another player needs X's permission to enter one of its empty buildings."""
+    st = island()
+    put_building(st, "E03", "TOWN", "c1-91")
+    put_building(st, "E03", "MARKET")
+    put_unit(st, 0, "C", "E03", "c0-95")
+    _, without = GAME.when(st, {"type": "migrate"})
+    err = refused(without, {"type": "enter_building", "unit": "c0-95", "building": "E03:MARKET"})
+    assert err.message == "that tile is controlled by another player: you need their permission"
+    grant = {"kind": "GRANT", "grant": "ENTER", "building": "E03:MARKET"}
+    _, st = GAME.when_all(
+        st, {"type": "offer_open", "to": 1}, {"type": "offer_add", "side": "GET", "item": grant}, {"type": "offer_send"}
+    )
+    _, st = GAME.when(st, {"type": "offer_accept"}, seat=1)
+    _, st = GAME.when(st, {"type": "migrate"})
+    events, _ = GAME.when(st, {"type": "enter_building", "unit": "c0-95", "building": "E03:MARKET"})
+    assert events == [{"type": "UnitHoused", "seat": 0, "unit": "c0-95", "tile": "E03", "building": "MARKET"}]
+
+
+def test_a_market_or_port_once_per_turn_and_for_its_fee():
+    """§9: either a market or a port in a single turn, not both; the use costs 1 coin."""
+    st = island()
+    put_unit(st, 0, "C", "E03", "c0-95")
+    put_building(st, "E07", "MARKET", "c0-91")
+    put_building(st, "E03", "PORT", "c0-95")
+    st.players[0]["money"] = 0
+    err = refused(st, {"type": "use_building", "building": "E07:MARKET"})
+    assert err.message == "the fee is 1 florin"
+    st.players[0]["money"] = 10
+    _, st = GAME.when(st, {"type": "use_building", "building": "E07:MARKET"})
+    _, st = GAME.when(st, {"type": "ability_done"})
+    err = refused(st, {"type": "use_building", "building": "E03:PORT"})
+    assert err.message == "you already used a market or port this turn"
+
+
+# ---------------------------------------------------------------------------------------------------- refusals say why
+def test_refusals_name_the_rule_that_was_broken():
+    st = island()
+    st.sur = 0
+    st.step = {"kind": "recruit", "with": [], "first_discount": False, "hired": 0}
+    st.turn["action"] = True
+    assert refused(st, {"type": "hire", "tile": "E07"}).message == "there are no surplus workers"
+    st = holding("C11")
+    for u in ("c0-91", "c0-92", "c1-91"):
+        st.units[u]["lying"] = True
+    _, st = GAME.when(st, {"type": "use_card", "card": "C11"})
+    _, st = GAME.when(st, {"type": "stand", "citizen": "c0-91"})
+    _, st = GAME.when(st, {"type": "stand", "citizen": "c0-92"})
+    assert refused(st, {"type": "stand", "citizen": "c1-91"}).message == "DIPLOMAT stands up at most 2 citizens"
+
+
+# ---------------------------------------------------------------------------------------------------- §12 the end
+def test_a_declared_end_records_the_objective():
+    """§12.2–12.3: the result records the cause, the declarer and the objective."""
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]  # M07: ROUNDS(8)
+    st.rounds_completed = 8
+    events, after = GAME.when(st, {"type": "declare_end", "objective": "M07"})
+    ended = of(events, "GameEnded")[0]
+    assert (ended["cause"], ended["declarer"], ended["objective"]) == ("DECLARED", 0, "M07")
+    details = RULES.result(after).details
+    assert details["objective"] == "M07"
+    for row in details["breakdown"]:
+        assert set(row) == {"criteria", "cards", "wonders", "pacifist", "total"}
+        assert row["total"] == sum(row["criteria"].values()) + row["cards"] + row["wonders"] + row["pacifist"]
+    err = refused(island(), {"type": "declare_end", "objective": "M07"})
+    assert err.message == "that objective is not yours or its end condition does not hold"
+
+
+def test_auto_end_ends_on_a_face_up_objective_without_secrets():
+    """§12.2 AUTO_END with NO_SECRETS: a face-up objective whose condition holds ends the game, the first in turn
+    order recorded as the declarer."""
+    st = island(3, {"no_secrets": True, "auto_end": True})
+    st.table_objectives = ["M07"]
+    st.rounds_completed = 8
+    events, after = GAME.when(st, {"type": "tax", "with": []})
+    ended = of(events, "GameEnded")[0]
+    assert (ended["cause"], ended["declarer"], ended["objective"]) == ("DECLARED", st.order[0], "M07")
+    assert after.phase == "OVER"
+
+
+def test_choose_trends_takes_up_to_all_twelve():
+    """§16 CHOOSE_TRENDS replaces the random draw by the configured list (1 to 12 distinct trend cards)."""
+    every = ",".join(f"T{i:02d}" for i in range(1, 13))
+    st = RULES.fold(RULES.setup(4, 3, {"choose_trends": every}))
+    assert st.trends == [f"T{i:02d}" for i in range(1, 13)]
+
+
+# ---------------------------------------------------------------------------------------------------- §3.10 views
+def test_the_deck_top_back_is_public_with_its_event():
+    """§3.10: everyone sees the back of the deck's top card (its colour and specification, a beige event too)."""
+    st = island()
+    beige = next(c for c in D.CARDS if D.CARDS[c].back.color == "BEIGE" and c in st.deck)
+    st.deck = [beige] + [c for c in st.deck if c != beige]
+    back = D.CARDS[beige].back
+    for viewer in (None, 0, 1):
+        assert RULES.view(st, viewer)["deck_top_back"] == {
+            "back": back.id,
+            "color": "BEIGE",
+            "domestic": None,
+            "export": [],
+            "event": back.event,
+        }
