@@ -10,7 +10,17 @@ from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.flow import Ctx, beige_event
 from domain.archipelago.state import population
-from tests.domain.archipelago.fixtures import GAME, give_card, island, of, put_building, put_unit, refused, turn_of
+from tests.domain.archipelago.fixtures import (
+    GAME,
+    give_card,
+    island,
+    of,
+    put_building,
+    put_tile,
+    put_unit,
+    refused,
+    turn_of,
+)
 
 
 def stock(st, seat, **cubes):
@@ -383,3 +393,61 @@ def test_the_deck_top_back_is_public_with_its_event():
             "export": [],
             "event": back.event,
         }
+
+
+# ---------------------------------------------------------------------------------------------------- §8.7 migrate
+def test_engineer_citizens_walk_across_mountains():
+    """§3.3: nothing crosses a mountain link, except citizens of a player who owns ENGINEER (walks, §8.7)."""
+    st = island()
+    put_tile(st, "E05", 2, 0, "A", 2)  # E07 | E05 across a mountain
+    _, plain = GAME.when(st, {"type": "migrate"})
+    walks = {c["to"] for c in RULES.legal_commands(plain, 0) if c["type"] == "walk" and c["citizen"] == "c0-91"}
+    assert walks == {"E03"}
+    refused(plain, {"type": "walk", "citizen": "c0-91", "to": "E05"})
+    give_card(st, 0, "C17")
+    _, st = GAME.when(st, {"type": "migrate"})
+    walks = {c["to"] for c in RULES.legal_commands(st, 0) if c["type"] == "walk" and c["citizen"] == "c0-91"}
+    assert walks == {"E03", "E05"}
+    _, st = GAME.when(st, {"type": "walk", "citizen": "c0-91", "to": "E05"})
+    assert st.units["c0-91"]["tile"] == "E05"
+
+
+def test_navigation_gives_two_sea_steps_not_three():
+    """NAVIGATION: each of your ships may make up to 2 sea steps per MIGRATE."""
+    st = holding("P15")
+    _, st = GAME.when(st, {"type": "migrate"})
+    _, st = GAME.when(st, {"type": "move_ship", "ship": "s0-90", "to": "E07", "passengers": []})
+    _, st = GAME.when(st, {"type": "move_ship", "ship": "s0-90", "to": "OCEAN", "passengers": []})
+    err = refused(st, {"type": "move_ship", "ship": "s0-90", "to": "E07", "passengers": []})
+    assert err.message == "the ship has no sea step left"
+    events, _ = GAME.when(st, {"type": "migrate_done"})
+    assert events == [{"type": "StepClosed", "seat": 0}]
+
+
+def test_a_ship_carries_only_its_owners_citizens_to_land():
+    """§8.7 move_ship: passengers are the actor's own available citizens on the ship's tile; `to` needs land."""
+    st = island()
+    put_tile(st, "E01", 0, 1, "A", 0)  # E07 - E01 across the sea; E01 has land
+    put_unit(st, 0, "S", "E07", "s0-93")
+    put_unit(st, 1, "C", "E07", "c1-95")
+    _, st = GAME.when(st, {"type": "migrate"})
+    err = refused(st, {"type": "move_ship", "ship": "s0-93", "to": "E01", "passengers": ["c1-95"]})
+    assert err.message == "unit c1-95 is not yours"
+    err = refused(st, {"type": "move_ship", "ship": "s0-93", "to": "OCEAN", "passengers": ["c0-91"]})
+    assert err.message == "passengers need land at the destination"
+    err = refused(st, {"type": "move_ship", "ship": "s0-93", "to": "E01", "passengers": [5]}, "invalid_command")
+    assert err.message == "passengers must be citizen ids"
+    events, st = GAME.when(st, {"type": "move_ship", "ship": "s0-93", "to": "E01", "passengers": ["c0-91"]})
+    assert (st.units["s0-93"]["tile"], st.units["c0-91"]["tile"]) == ("E01", "E01")
+
+
+def test_legal_entries_need_the_grant_too():
+    """§3.5: entering an empty building on a tile another player controls needs that player's permission; the
+    commands offered say the same as the refusal."""
+    st = island()
+    put_building(st, "E03", "TOWN", "c1-91")
+    put_building(st, "E03", "MARKET")
+    put_unit(st, 0, "C", "E03", "c0-95")
+    _, st = GAME.when(st, {"type": "migrate"})
+    entries = [c for c in RULES.legal_commands(st, 0) if c["type"] == "enter_building"]
+    assert {"type": "enter_building", "unit": "c0-95", "building": "E03:MARKET"} not in entries
