@@ -9,7 +9,7 @@ from dataclasses import replace
 from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.flow import Ctx, beige_event
-from domain.archipelago.state import population
+from domain.archipelago.state import composed_tile, face_source, population
 from tests.domain.archipelago.fixtures import (
     GAME,
     give_card,
@@ -451,3 +451,31 @@ def test_legal_entries_need_the_grant_too():
     _, st = GAME.when(st, {"type": "migrate"})
     entries = [c for c in RULES.legal_commands(st, 0) if c["type"] == "enter_building"]
     assert {"type": "enter_building", "unit": "c0-95", "building": "E03:MARKET"} not in entries
+
+
+# ---------------------------------------------------------------------------------------------------- §8.8 build
+def test_a_ship_builds_a_port_and_nothing_else():
+    """§8.8: TOWN, TEMPLE, MARKET need a citizen builder; a PORT may be built by a ship on a tile with land and sea."""
+    st = island()
+    put_unit(st, 0, "S", "E07", "s0-93")
+    stock(st, 0, STONE=1, FISH=1, FRUIT=1, CATTLE=1)
+    market = {"type": "build", "building": "MARKET", "tile": "E07", "builder": "s0-93", "tokens": {}, "with": []}
+    assert refused(st, market).message == "only a port may be built by a ship"
+    port = {"type": "build", "building": "PORT", "tile": "E07", "builder": "s0-93", "tokens": {}, "with": []}
+    events, after = GAME.when(st, port)
+    assert events[1:] == [
+        {"type": "CubesPaid", "seat": 0, "cubes": {"STONE": 1, "FISH": 1}, "tokens": 0, "money": 2, "reason": "build"},
+        {"type": "BuildingBuilt", "seat": 0, "tile": "E07", "building": "PORT", "builder": "s0-93", "temp": False},
+    ]
+    assert after.buildings["E07"] == {"PORT": "s0-93"}
+
+
+# ---------------------------------------------------------------------------------------------------- §3.10 determinize
+def test_made_up_tiles_name_the_printed_faces_behind_them():
+    """§3.10: determinize resamples hidden faces; a made-up tile pairs two printed faces, and a pair that is a
+    printed tile's own A and B is that tile."""
+    assert composed_tile(("E05", "A"), ("E05", "B")) == "E05"
+    assert composed_tile(("E05", "B"), ("E05", "A")) == "E05B+E05A"
+    made = composed_tile(("E01", "B"), ("E09", "A"))
+    assert (face_source(made, "A"), face_source(made, "B")) == (("E01", "B"), ("E09", "A"))
+    assert face_source("E05", "B") == ("E05", "B")

@@ -266,7 +266,8 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     st, _ = do(st, {"type": "stand", "citizen": "c0-92"}, 1)
     refused(st, {"type": "stand", "citizen": "c2-95"}, seat=1)  # PRIEST allows only 2 adjacent
     st, _ = do(st, {"type": "temple_done"}, 1)
-    refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, seat=1)
+    err = refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, seat=1)  # once per temple per crisis
+    assert err.message == "you cannot activate that temple now"
 
 
 def test_phase_four_is_over_before_phase_five_starts():
