@@ -21,6 +21,7 @@ from tests.domain.archipelago.fixtures import (
     refused,
     turn_of,
 )
+from tests.domain.archipelago.test_round import balance_state, evo_state
 
 
 def stock(st, seat, **cubes):
@@ -479,3 +480,50 @@ def test_made_up_tiles_name_the_printed_faces_behind_them():
     made = composed_tile(("E01", "B"), ("E09", "A"))
     assert (face_source(made, "A"), face_source(made, "B")) == (("E01", "B"), ("E09", "A"))
     assert face_source("E05", "B") == ("E05", "B")
+
+
+# ---------------------------------------------------------------------------------------------------- payments, supplies, offers
+def test_a_payment_lists_only_the_cubes_not_replaced_by_tokens():
+    """§3.9: an explorer token counts as one cube of R; the payment shows the cubes handed in and the tokens."""
+    st = holding("P13")
+    st.reb = 3
+    stock(st, 0, FRUIT=1, CATTLE=1)
+    st.players[0]["tokens"] = 1
+    st.stacks[0] -= 1
+    events, _ = GAME.when(st, {"type": "use_card", "card": "P13", "tokens": {"FISH": 1}})
+    assert events[1] == {
+        "type": "CubesPaid",
+        "seat": 0,
+        "cubes": {"FRUIT": 1, "CATTLE": 1},
+        "tokens": 1,
+        "money": 0,
+        "reason": "festival",
+    }
+
+
+def test_a_supply_names_one_of_the_three_sources():
+    """§6.2 supply{source}: MARKET, CUBE or TOKEN."""
+    st, _ = balance_state("C01")
+    seat = sorted(RULES.to_act(st))[0]
+    err = refused(st, {"type": "supply", "source": "BANK"}, "invalid_command", seat=seat)
+    assert err.message == "field 'source' must be one of ['MARKET', 'CUBE', 'TOKEN']"
+
+
+def test_buying_from_an_empty_slot_is_refused():
+    """§5.6 evo_buy: pick a market card."""
+    st = evo_state()
+    st.market[0] = None
+    err = refused(st, {"type": "evo_buy", "slot": 0, "rotate": 1}, seat=st.order[0])
+    assert err.message == "that slot is empty"
+
+
+def test_a_sent_offer_names_its_recipient_and_both_sides():
+    """§11: offers are public events; the recipient answers."""
+    events, st = GAME.when_all(
+        island(),
+        {"type": "offer_open", "to": 1},
+        {"type": "offer_add", "side": "GIVE", "item": {"kind": "MONEY_1"}},
+        {"type": "offer_send"},
+    )
+    assert events[-1] == {"type": "OfferSent", "seat": 0, "to": 1, "give": [{"kind": "MONEY_1"}], "get": []}
+    assert RULES.to_act(st) == {1}

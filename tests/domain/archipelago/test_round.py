@@ -261,8 +261,10 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     assert {"type": "activate_temple", "temple": "E03:TEMPLE"} in RULES.legal_commands(st, 1)
     st, _ = do(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
     refused(st, {"type": "supply_done"}, seat=1)
-    st, _ = do(st, {"type": "stand", "citizen": "c0-95"}, 1)
-    st, _ = do(st, {"type": "stand", "citizen": "c0-91"}, 1)  # adjacent tile E07, PRIEST
+    st, ev = do(st, {"type": "stand", "citizen": "c0-95"}, 1)
+    assert ev == [{"type": "CitizenStood", "seat": 1, "unit": "c0-95", "mode": "temple"}]
+    st, ev = do(st, {"type": "stand", "citizen": "c0-91"}, 1)  # adjacent tile E07, PRIEST
+    assert ev == [{"type": "CitizenStood", "seat": 1, "unit": "c0-91", "mode": "priest"}]
     st, _ = do(st, {"type": "stand", "citizen": "c0-92"}, 1)
     refused(st, {"type": "stand", "citizen": "c2-95"}, seat=1)  # PRIEST allows only 2 adjacent
     st, _ = do(st, {"type": "temple_done"}, 1)
