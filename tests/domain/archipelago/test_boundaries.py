@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.flow import Ctx, beige_event
+from domain.archipelago.flow import Ctx, advance, beige_event
 from domain.archipelago.state import composed_tile, face_source, population
 from tests.domain.archipelago.fixtures import (
     GAME,
@@ -527,3 +527,31 @@ def test_a_sent_offer_names_its_recipient_and_both_sides():
     )
     assert events[-1] == {"type": "OfferSent", "seat": 0, "to": 1, "give": [{"kind": "MONEY_1"}], "get": []}
     assert RULES.to_act(st) == {1}
+
+
+def test_slots_are_numbers_not_booleans():
+    st = evo_state()
+    err = refused(st, {"type": "evo_rotate", "slots": [True, 2]}, "invalid_command", seat=st.order[0])
+    assert err.message == "slots must be slot numbers"
+
+
+def test_an_empty_evolution_market_skips_the_step():
+    """§5.6: if the market is empty, the engine records the step with no effect (no command)."""
+    st = evo_state()
+    st.market = [None] * 5
+    st.deck = []
+    ctx = Ctx(st, None)
+    advance(ctx)
+    skipped = [e for e in ctx.events if e["type"] == "EvolutionStepSkipped"]
+    assert skipped[0] == {"type": "EvolutionStepSkipped", "seat": st.order[0]}
+
+
+def test_a_building_two_tiles_away_cannot_be_entered():
+    """§8.7 enter_building: the building is on the unit's tile or on an adjacent tile across a usable link."""
+    st = island()
+    put_building(st, "E03", "MARKET")
+    put_tile(st, "E05", 2, 0, "A", 0)
+    put_unit(st, 0, "C", "E05", "c0-96")
+    _, st = GAME.when(st, {"type": "migrate"})
+    err = refused(st, {"type": "enter_building", "unit": "c0-96", "building": "E03:MARKET"})
+    assert err.message == "the building must be on the unit's tile or one step away across a link it can use"
