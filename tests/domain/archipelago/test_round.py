@@ -239,7 +239,8 @@ def test_export_demand_counts_missing_units():
     st.bank["WOOD"] -= 1
     refused(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "FISH"}, seat=first)
     st, ev = do(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "WOOD"}, first)
-    assert of(ev, "DemandResolved")[0]["rebellion"] == 0 and st.crisis is None
+    assert of(ev, "DemandResolved") == [{"type": "DemandResolved", "part": "EXP", "missing": 0, "rebellion": 0}]
+    assert st.crisis is None
     assert st.players[first]["contrib"] == 1
 
 
