@@ -8,10 +8,11 @@ from dataclasses import replace
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.flow import Ctx, advance, beige_event
+from domain.archipelago.flow import Ctx, advance, beige_event, deal_hand
 from domain.archipelago.state import composed_tile, face_source, population
 from tests.domain.archipelago.fixtures import (
     GAME,
+    first_legal_until,
     give_card,
     island,
     of,
@@ -555,3 +556,52 @@ def test_a_building_two_tiles_away_cannot_be_entered():
     _, st = GAME.when(st, {"type": "migrate"})
     err = refused(st, {"type": "enter_building", "unit": "c0-96", "building": "E03:MARKET"})
     assert err.message == "the building must be on the unit's tile or one step away across a link it can use"
+
+
+# ---------------------------------------------------------------------------------------------------- §4 turn 0, §8.1 harvest
+def test_foreman_adds_a_cube_when_two_units_harvest():
+    """FOREMAN: if at least 2 of your units are assigned in this harvest, gain +1 cube of the harvested resource."""
+    st = holding("C05")
+    put_unit(st, 0, "C", "E03", "c0-95")
+    _, st = GAME.when(st, {"type": "harvest", "resource": "CATTLE", "with": ["C05"]})
+    _, st = GAME.when(st, {"type": "harvest_assign", "unit": "c0-91", "icon": 0})  # E07's cattle
+    _, st = GAME.when(st, {"type": "harvest_assign", "unit": "c0-95", "icon": 2})  # E03's cattle
+    _, st = GAME.when(st, {"type": "harvest_done"})
+    assert st.players[0]["cubes"]["CATTLE"] == 3
+
+
+def turn0_state():
+    st = RULES.fold(RULES.setup(3, 3, {}))
+    return first_legal_until(st, lambda s: s.phase == "TURN0" and s.t0 and s.t0.get("sub") == "place")
+
+
+def test_a_start_tile_must_face_the_start_with_a_matching_edge():
+    """§4 step 12: the new tile's edge must match every placed neighbour, the start tile included."""
+    st = turn0_state()
+    seat = sorted(RULES.to_act(st))[0]
+    tile = st.hands[seat][0][0]
+    placements = [
+        {"type": "place_start_tile", "tile": tile, "face": "A", "pos": {"q": 1, "r": 0}, "rot": rot} for rot in range(6)
+    ]
+    legal = RULES.legal_commands(st, seat)
+    wrong = next(c for c in placements if c not in legal)
+    assert refused(st, wrong, seat=seat).message == "the edges do not match the neighbouring tiles"
+
+
+def test_turn0_hands_come_from_the_set_aside_pile_once_the_stack_is_empty():
+    """§4 step 12: when the stack is empty, the set-aside pile, in the order it was set aside, becomes the stack
+    first; while the stack holds tiles, hands are dealt from it."""
+    st = turn0_state()
+    seat = sorted(RULES.to_act(st))[0]
+    aside = st.stack[:3]
+    st.stack, st.set_aside = st.stack[3:], aside
+    ctx = Ctx(st, None)
+    deal_hand(ctx, seat)
+    assert [e["type"] for e in ctx.events] == ["Turn0HandDealt"]
+    st = turn0_state()
+    aside = st.stack[:3]
+    st.stack, st.set_aside = [], aside
+    ctx = Ctx(st, None)
+    deal_hand(ctx, seat)
+    assert ctx.events[0] == {"type": "SetAsidePileRecycled", "seat": seat}
+    assert ctx.events[1]["tiles"] == [x[0] for x in aside]
