@@ -605,3 +605,83 @@ def test_turn0_hands_come_from_the_set_aside_pile_once_the_stack_is_empty():
     deal_hand(ctx, seat)
     assert ctx.events[0] == {"type": "SetAsidePileRecycled", "seat": seat}
     assert ctx.events[1]["tiles"] == [x[0] for x in aside]
+
+
+# ---------------------------------------------------------------------------------------------------- more refusals and events
+def test_explore_records_its_step_and_a_placement_its_huts():
+    """§8.6: EXPLORE opens a draw step; a placed tile's huts add surplus workers (SUR += huts)."""
+    events, st = GAME.when(island(), {"type": "explore", "slot": "PERSONAL", "pick": "TOP", "with": []})
+    assert events[0] == {
+        "type": "ActionStarted",
+        "seat": 0,
+        "action": "EXPLORE",
+        "with": [],
+        "fees": [],
+        "slot": "PERSONAL",
+        "step": {"kind": "explore", "phase": "draw", "with": [], "tile": None},
+    }
+    place = next(c for c in RULES.legal_commands(st, 0) if c["type"] == "place_tile")
+    tile = st.step["tile"]
+    events, after = GAME.when(st, place)
+    huts = after.tiles[tile]["huts"]
+    assert {"type": "SurplusChanged", "delta": huts, "reason": "huts"} in events
+
+
+def test_a_domestic_row_takes_a_sixth_cube():
+    """§3.6: the domestic market's capacity is 6 (the export market's 5)."""
+    st = island()
+    st.bank["FISH"] += st.dom["FISH"] - 5
+    st.dom["FISH"] = 5
+    stock(st, 0, FISH=1)
+    events, after = GAME.when(st, {"type": "trade", "market": "DOM", "op": "SELL", "resource": "FISH"})
+    assert events[1] == {
+        "type": "MarketTraded",
+        "seat": 0,
+        "market": "DOM",
+        "op": "SELL",
+        "resource": "FISH",
+        "price": 1,
+    }
+    assert after.dom["FISH"] == 6
+
+
+def test_wonders_and_granted_builds_are_offered():
+    """§10.3: an owned unbuilt wonder whose cost is payable can be built with an available citizen; §3.5: a
+    BUILD_ON grant lets a player build on a tile another controls."""
+    st = holding("W04")
+    stock(st, 0, FRUIT=1, CATTLE=1, FISH=1, WOOD=1)
+    wonders = [c for c in RULES.legal_commands(st, 0) if c["type"] == "build_wonder"]
+    assert {c["citizen"] for c in wonders} == {"c0-91", "c0-92"}
+    st = island()
+    put_building(st, "E03", "TOWN", "c1-91")
+    put_unit(st, 0, "C", "E03", "c0-95")
+    stock(st, 0, STONE=2)
+    temple = {"type": "build", "building": "TEMPLE", "tile": "E03", "builder": "c0-95"}
+
+    def offered(s):
+        return [c for c in RULES.legal_commands(s, 0) if c["type"] == "build" and c["builder"] == "c0-95"]
+
+    assert not offered(st)
+    grant = {"kind": "GRANT", "grant": "BUILD_ON", "tile": "E03"}
+    _, st = GAME.when_all(
+        st, {"type": "offer_open", "to": 1}, {"type": "offer_add", "side": "GET", "item": grant}, {"type": "offer_send"}
+    )
+    _, st = GAME.when(st, {"type": "offer_accept"}, seat=1)
+    assert any(all(c[k] == v for k, v in temple.items()) for c in offered(st))
+
+
+def test_offer_and_harvest_refusals_say_why():
+    st = island()
+    _, st = GAME.when(st, {"type": "offer_open", "to": 1})
+    err = refused(st, {"type": "offer_add", "side": "BOTH", "item": {"kind": "MONEY_1"}}, "invalid_command")
+    assert err.message == "field 'side' must be one of ['GIVE', 'GET']"
+    bad = {"kind": "GRANT", "grant": "ENTER", "building": "E03"}
+    err = refused(st, {"type": "offer_add", "side": "GET", "item": bad}, "invalid_command")
+    assert err.message == "building ids look like '<tile>:<TYPE>'"
+    st.players[0]["money"] = 4
+    err = refused(st, {"type": "offer_add", "side": "GIVE", "item": {"kind": "MONEY_5"}})
+    assert err.message == "you do not hold that much money"
+    st = island()
+    _, st = GAME.when(st, {"type": "harvest", "resource": "WOOD", "with": []})
+    err = refused(st, {"type": "harvest_assign", "unit": "c0-91", "icon": 0})  # E07's icon 0 is cattle
+    assert err.message == "that unit cannot harvest that icon (own tile, matching free icon, available, not housed)"
