@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.archipelago import data as D
 from domain.archipelago.evolve import TOUCHES, apply
-from domain.archipelago.scoring import condition_true, declarable, final_ranking
+from domain.archipelago.scoring import declarable, final_ranking
 from domain.archipelago.state import (
     COPIERS,
     ArchState,
@@ -490,7 +490,3 @@ def auto_end(ctx: Ctx) -> None:
         ok = declarable(st, seat)
         if ok:
             end_game(ctx, "DECLARED", seat, ok[0])
-    if st.options.get("no_secrets"):
-        for oid in st.table_objectives:
-            if condition_true(st, oid):
-                end_game(ctx, "DECLARED", st.order[0], oid)

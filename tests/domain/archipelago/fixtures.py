@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.archipelago import RULES
 from domain.archipelago.evolve import place_tile
 from domain.archipelago.state import ArchState, clone
+from domain.game import IllegalCommand
 from domain.rng import rng_for
 from tests.domain.scenario import Scenario
 
@@ -117,7 +118,13 @@ def do(st: ArchState, cmd: dict, seat: int | None = None) -> tuple[ArchState, li
 
 
 GAME = Scenario(RULES, rng=lambda: rng_for(11, 3), on_turn=lambda st: sorted(RULES.to_act(st))[0])
-refused = GAME.refused
+
+
+def refused(state: ArchState, command: dict, code: str = "illegal_command", seat: int | None = None) -> IllegalCommand:
+    """``GAME.refused``, and the refusal says why (a message the seat is shown)."""
+    err = GAME.refused(state, command, code, seat)
+    assert isinstance(err.message, str) and err.message.strip(), f"{command} refused without a reason"
+    return err
 
 
 def types(events: list[dict]) -> list[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from domain.archipelago import RULES
-from domain.archipelago.evaluate import evaluate, heuristic
+from domain.archipelago import data as D
+from domain.archipelago.evaluate import evaluate, heuristic, projected_rebellion
 from domain.archipelago.state import population
 from domain.bots import make_bot
 from domain.bots.lookahead import evaluate_through, play_out
@@ -64,3 +65,49 @@ def test_a_placed_bid_counts_as_committed_money():
     base = evaluate(st, 0)
     st.bids[0] = 3
     assert evaluate(st, 0) < base
+
+
+def test_the_rebellion_forecast_counts_what_an_open_crisis_will_add():
+    """§6.2 step 3: after a domestic demand REB += ceil(L / k) for the L citizens still lying; §6.3: after an
+    export demand REB += the unmet units. The forecast adds what the open crisis would add now."""
+    st = island()
+    st.reb = 3
+    calm = projected_rebellion(st)
+    st.crisis = {"part": "DOM", "divisor": 2}
+    assert projected_rebellion(st) == calm
+    for u in ("c0-91", "c0-92", "c1-91"):
+        st.units[u]["lying"] = True
+    assert projected_rebellion(st) == calm + 2  # ceil(3 / 2)
+    st.crisis = {"part": "EXP", "units": [{"met": True}, {"met": False}, {"met": False}]}
+    assert projected_rebellion(st) == calm + 2
+
+
+def test_the_rebellion_forecast_rises_with_mass_unemployment():
+    """§5.3 step 3d: many surplus workers raise REB (by 1, then by 2 above the higher threshold)."""
+    st = island()
+    st.reb = 3
+    levels = []
+    for sur in (0, D.SURPLUS_MAX):
+        st.sur = sur
+        levels.append(projected_rebellion(st))
+    assert levels[1] == levels[0] + 2
+
+
+def test_independence_is_the_worst_end_for_every_seat_but_the_separatist():
+    """§12.1: independence without a Separatist: everyone loses, which is worse than losing a declared end; a
+    Separatist who wins alone rates it best."""
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]
+    st.trends = []
+    st.rounds_completed = 8
+    declared, _ = do(st, {"type": "declare_end", "objective": "M07"})
+    revolt = island()
+    revolt.reb = population(revolt)
+    revolt.objectives = [["M07"], ["M01"], ["M03"]]
+    lost, _ = do(revolt, {"type": "tax", "with": []})
+    assert lost.end["cause"] == "INDEPENDENCE"
+    for seat in range(3):
+        assert heuristic(lost, seat) < heuristic(declared, seat)
+    revolt.objectives = [["M07"], ["M09"], ["M03"]]  # M09: Separatist
+    won, _ = do(revolt, {"type": "tax", "with": []})
+    assert heuristic(won, 1) > heuristic(declared, 1) and heuristic(won, 1) > heuristic(won, 0)

@@ -239,7 +239,8 @@ def test_export_demand_counts_missing_units():
     st.bank["WOOD"] -= 1
     refused(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "FISH"}, seat=first)
     st, ev = do(st, {"type": "export_supply", "unit": 0, "source": "CUBE", "resource": "WOOD"}, first)
-    assert of(ev, "DemandResolved")[0]["rebellion"] == 0 and st.crisis is None
+    assert of(ev, "DemandResolved") == [{"type": "DemandResolved", "part": "EXP", "missing": 0, "rebellion": 0}]
+    assert st.crisis is None
     assert st.players[first]["contrib"] == 1
 
 
@@ -261,12 +262,15 @@ def test_temple_stands_up_citizens_on_its_tile_and_priest_adjacent():
     assert {"type": "activate_temple", "temple": "E03:TEMPLE"} in RULES.legal_commands(st, 1)
     st, _ = do(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, 1)
     refused(st, {"type": "supply_done"}, seat=1)
-    st, _ = do(st, {"type": "stand", "citizen": "c0-95"}, 1)
-    st, _ = do(st, {"type": "stand", "citizen": "c0-91"}, 1)  # adjacent tile E07, PRIEST
+    st, ev = do(st, {"type": "stand", "citizen": "c0-95"}, 1)
+    assert ev == [{"type": "CitizenStood", "seat": 1, "unit": "c0-95", "mode": "temple"}]
+    st, ev = do(st, {"type": "stand", "citizen": "c0-91"}, 1)  # adjacent tile E07, PRIEST
+    assert ev == [{"type": "CitizenStood", "seat": 1, "unit": "c0-91", "mode": "priest"}]
     st, _ = do(st, {"type": "stand", "citizen": "c0-92"}, 1)
     refused(st, {"type": "stand", "citizen": "c2-95"}, seat=1)  # PRIEST allows only 2 adjacent
     st, _ = do(st, {"type": "temple_done"}, 1)
-    refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, seat=1)
+    err = refused(st, {"type": "activate_temple", "temple": "E03:TEMPLE"}, seat=1)  # once per temple per crisis
+    assert err.message == "you cannot activate that temple now"
 
 
 def test_phase_four_is_over_before_phase_five_starts():
