@@ -6,7 +6,7 @@ A player's worth is what they hold and can still do, not only the points already
 * a tile in hand at a share of what it is worth on the board (``HAND_VALUE``). A tile scores only once it is
   built, and a tile still in hand when the game ends scores nothing, so a built tile must be worth clearly more
   than the same tile in hand: else buying beats building and the hand only grows;
-* the shops on the board by the Income they can pay (§9): the best single Income action (one island, at most one
+* the shops on the board by the Income they can pay (§9 of docs/rules/murano.md): the best single Income action (one island, at most one
   own shop per colour) weighted by ``INCOME_WEIGHT``, so a shop built next to customers of its colour is worth more
   than one built elsewhere, and collecting keeps the shops' worth while it adds the gold;
 * beads, gondoliers and cards at rough values.
