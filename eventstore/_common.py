@@ -147,6 +147,17 @@ def one(row: tuple[Any, ...] | None) -> Any:
     return row[0]
 
 
+def chain_batch(
+    previous: str, after_version: int, generation: int, recorded_at: str, data_texts: list[str], meta_text: str
+) -> list[str]:
+    """The chain hashes of a batch appended after ``after_version`` on the head hash ``previous``."""
+    hashes = []
+    for version, data_text in enumerate(data_texts, start=after_version + 1):
+        previous = hash_payload(previous, event_payload(version, generation, recorded_at, data_text, meta_text))
+        hashes.append(previous)
+    return hashes
+
+
 def check_head(head: StreamInfo | None, stream: str, expected_version: int) -> None:
     """``append``'s ``head``: the stream as the caller read it, at the version it expects."""
     if head is not None and (head.stream != stream or head.version != expected_version):
@@ -157,10 +168,8 @@ def signed_in_advance(signer: Any, head: StreamInfo, data_texts: list[str], meta
     """For an append on ``head`` (a read of the stream): the recording time, the new head hash and its
     signature, computed before the write (the store then refuses the write if its head is another)."""
     recorded_at = utc_now_iso()
-    head_hash = head.head_hash
-    for i, data_text in enumerate(data_texts, start=1):
-        payload = event_payload(head.version + i, head.generation, recorded_at, data_text, meta_text)
-        head_hash = hash_payload(head_hash, payload)
+    hashes = chain_batch(head.head_hash, head.version, head.generation, recorded_at, data_texts, meta_text)
+    head_hash = hashes[-1] if hashes else head.head_hash
     version = head.version + len(data_texts)
     return {"r": recorded_at, "hd": head_hash, "g": sign_head(signer, head.stream, head.generation, version, head_hash)}
 

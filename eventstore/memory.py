@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from eventstore._common import (
+    chain_batch,
     check_dict,
     check_events,
     check_expected_version,
@@ -17,8 +18,6 @@ from eventstore._common import (
     check_paging,
     check_truncation_args,
     check_truncation_target,
-    event_payload,
-    hash_payload,
     json_copy,
     same_head,
     sign_head,
@@ -190,13 +189,12 @@ class MemoryStore:
             if info.version != expected_version or not same_head(head, info.generation, entry.last_hash):
                 raise WrongExpectedVersion(stream, expected_version, info.version)
             recorded_at = utc_now_iso()
-            previous = entry.last_hash
+            hashes = chain_batch(
+                entry.last_hash, expected_version, info.generation, recorded_at, [t for _, t in encoded], meta_text
+            )
             stored = []
-            for offset, (data, data_text) in enumerate(encoded):
+            for offset, ((data, data_text), previous) in enumerate(zip(encoded, hashes, strict=True)):
                 version = expected_version + offset + 1
-                previous = hash_payload(
-                    previous, event_payload(version, info.generation, recorded_at, data_text, meta_text)
-                )
                 position = self._next_position + offset
                 stored.append(
                     StoredEvent(stream, version, position, info.generation, data, meta, previous, recorded_at)

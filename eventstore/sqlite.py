@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from eventstore._common import (
+    chain_batch,
     check_dict,
     check_events,
     check_expected_version,
@@ -378,12 +379,12 @@ class SqliteStore(SqliteOutbox):
                     raise DuplicateIdempotencyKey(
                         f"idempotency key {idempotency_key!r} was used on stream {stream!r}"
                     ) from None
+            hashes = chain_batch(
+                previous, expected_version, info.generation, recorded_at, [t for _, t in encoded], meta_text
+            )
             stored = []
-            for offset, (data, data_text) in enumerate(encoded):
+            for offset, ((data, data_text), previous) in enumerate(zip(encoded, hashes, strict=True)):
                 version = expected_version + offset + 1
-                previous = hash_payload(
-                    previous, event_payload(version, info.generation, recorded_at, data_text, meta_text)
-                )
                 cursor = conn.execute(
                     "INSERT INTO events (stream, version, generation, data, meta, hash, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (stream, version, info.generation, data_text, meta_text, previous, recorded_at),
