@@ -274,19 +274,18 @@ class PostgresStore(PostgresOutbox):
         assert row is not None, "INSERT ... RETURNING returns the row"
         return _row_info(row)
 
-    def _info(self, conn: psycopg.Connection, stream: str, lock: bool = False) -> tuple[StreamInfo, str]:
+    def _info(self, conn: psycopg.Connection, stream: str, lock: bool = False) -> StreamInfo:
         row = conn.execute(
             f"SELECT {_STREAM_COLUMNS} FROM event_streams WHERE stream = %s" + (" FOR UPDATE" if lock else ""),
             (stream,),
         ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        info = _row_info(row)
-        return info, info.head_hash
+        return _row_info(row)
 
     def stream_info(self, stream: str) -> StreamInfo:
         with self._connection() as conn:
-            return self._info(conn, stream)[0]
+            return self._info(conn, stream)
 
     def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
         with self._connection() as conn:
@@ -530,7 +529,7 @@ class PostgresStore(PostgresOutbox):
         if status is not None:
             check_name(status, "status")
         with self._connection() as conn, conn.transaction():
-            info, _ = self._info(conn, stream, lock=True)
+            info = self._info(conn, stream, lock=True)
             check_truncation_target(stream, info, to_version, expected_version)
             if check is not None:
                 rows = conn.execute(
@@ -594,7 +593,7 @@ class PostgresStore(PostgresOutbox):
     def verify(self, stream: str) -> AuditReport:
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            info, head_hash = self._info(conn, stream)
+            info = self._info(conn, stream)
             signature = one(
                 conn.execute("SELECT head_signature FROM event_streams WHERE stream = %s", (stream,)).fetchone()
             )
@@ -605,7 +604,7 @@ class PostgresStore(PostgresOutbox):
             stream,
             (_row_event(row) for row in rows),
             info.version,
-            head_hash,
+            info.head_hash,
             _genesis(info),
             info.generation,
             signature,
