@@ -16,10 +16,11 @@ follow-up candidates tried in one play-out (a game with wide follow-up steps sta
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.bots.base import StopCheck, apply_command, copy_rng, evaluation
-from domain.game import IllegalCommand, Rules, State
+from domain.game import Command, IllegalCommand, Rules, State
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,15 @@ def play_out(
     rng: random.Random,
     look: LookAhead = DEFAULT_LOOKAHEAD,
     should_stop: StopCheck | None = None,
+    on_step: Callable[[Command], object] | None = None,
 ) -> tuple[State, int]:
     """The state after ``seat`` plays its own follow-up decisions greedily; also how many it played.
 
     Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
     after ``look.horizon`` commands, when ``look.budget`` candidates have been tried, or when the
     caller's ``should_stop()`` (a wall-clock budget, checked before every candidate but the first) turns
-    true. ``state`` is never mutated. ``rng`` is only copied, never advanced.
+    true. ``state`` is never mutated. ``rng`` is only copied, never advanced. ``on_step`` is called with
+    each command played, in order.
     """
     played = 0
     tried = 0
@@ -79,6 +82,7 @@ def play_out(
         if not legal:
             break
         best: State | None = None
+        best_command: Command | None = None
         best_value = 0.0
         for command in legal:
             if tried >= look.budget and best is not None:
@@ -93,9 +97,11 @@ def play_out(
                 continue
             value = evaluation(rules, after, seat)
             if best is None or value > best_value:
-                best, best_value = after, value
-        if best is None:
+                best, best_command, best_value = after, command, value
+        if best is None or best_command is None:
             break
+        if on_step is not None:
+            on_step(best_command)
         state = best
         played += 1
     return state, played

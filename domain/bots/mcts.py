@@ -10,7 +10,14 @@ iteration:
    root and ``min(rules.to_act(world))`` below it (simultaneous steps are serialised in seat order).
    Only commands legal in this world are candidates; each candidate child's *availability* count is
    bumped and the child maximising UCB1 ``mean + c * sqrt(ln(availability) / visits)`` is taken, using
-   the mean reward *of the seat that moves*;
+   the mean reward *of the seat that moves*.
+   When a command in the tree leaves its seat alone in control (the seat's step goes on, as after
+   Murano's ship move or during Puerto Rico's mayor phase) and that seat is the observer, the seat plays
+   its follow-up decisions greedily (``follow_through``, ``domain.bots.lookahead``): a tree edge is a
+   whole step, valued by the best follow-ups the seat would choose and not by the average of random ones
+   (which undervalued every action opened by a command worth nothing itself). The follow-ups are kept as
+   a chain of nodes, so the tree under the move played holds the candidates of the seat's next decision.
+   Other seats' follow-ups stay in the tree (cheaper: they are valued only as the observer's opponents);
 3. **expand** one untried legal command (chosen by ``rng``);
 4. **roll out** with uniformly random legal commands (a random acting seat at simultaneous steps) until
    the game is over or ``rollout_depth`` plies were played; at that cut-off the seat holding control
@@ -18,8 +25,11 @@ iteration:
 5. **backpropagate** per-seat rewards in [0, 1] along the path. When the game is over they come from
    ``rules.result``: rank-based (a tie shares the positions it occupies) with a small score-normalised
    part (``score_weight``, see ``base.rank_rewards``). At the rollout cap they come from
-   ``rules.evaluate``: a logistic of each seat's advantage (its value minus the mean of the others')
-   on a scale that adapts to the advantages seen in this search, so a leader still sees its gains.
+   ``rules.evaluate``: a logistic of each seat's advantage (its value minus the mean of the others'),
+   measured from that seat's advantage in the iteration's determinized root (``centred``: a position as
+   good as the start scores 0.5 for everybody, so a leader's small gains are not flattened by its lead,
+   and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
+   search.
 
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
@@ -66,12 +76,15 @@ from domain.bots.base import (
     seat_count,
     state_rewards,
 )
-from domain.bots.lookahead import LookAhead, play_out
+from domain.bots.lookahead import LookAhead, holds_control, play_out
 from domain.game import Command, IllegalCommand, Rules, State
 
 # At the rollout cut-off the seat holding control plays out its own open turn before the position is
 # scored, cheaply: a few commands, few candidates (every iteration pays for it).
 MCTS_LOOKAHEAD = LookAhead(horizon=6, budget=60, total=60)
+# The observer, when it keeps control after its command in the tree, finishes its step greedily, cheaper
+# still (every tree edge of the observer may pay for it): ``follow_through``.
+FOLLOW_THROUGH = LookAhead(horizon=6, budget=16, total=16)
 
 
 class Node:
@@ -101,6 +114,8 @@ class MCTSBot(Bot):
         score_weight: float = 0.1,
         look: LookAhead = MCTS_LOOKAHEAD,
         reuse: bool = True,
+        centred: bool = True,
+        follow_through: LookAhead | None = FOLLOW_THROUGH,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
@@ -113,6 +128,8 @@ class MCTSBot(Bot):
         self.score_weight = score_weight
         self.look = look
         self.reuse = reuse
+        self.centred = centred
+        self.follow_through = follow_through
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
         self.last_reused = 0  # visits of the subtree kept from this bot's previous move (0: fresh tree)
@@ -226,6 +243,8 @@ class MCTSBot(Bot):
         should_stop: StopCheck | None = None,
     ) -> None:
         world = rules.determinize(state, seat, rng)
+        # Centred rewards: each seat's advantage is measured from where it stands in this same world.
+        origin = self._advantages(rules, world, seats) if self.centred and not rules.is_over(world) else None
         if fast is not None:
             world = private_copy(rules, world)
         node = root
@@ -265,13 +284,18 @@ class MCTSBot(Bot):
                 children[key] = child
                 world = self._step(rules, world, command, mover, rng, fast)
                 path.append(child)
+                if mover == seat:
+                    world = self._follow(rules, world, mover, child, seats, path, rng, fast, should_stop)
                 break
             assert best_child is not None and best_command is not None
             world = self._step(rules, world, best_command, mover, rng, fast)
             path.append(best_child)
             node = best_child
+            if mover == seat and self.follow_through is not None and holds_control(rules, world, mover):
+                world = self._follow(rules, world, mover, node, seats, path, rng, fast, should_stop)
+                node = path[-1]
         world = self._rollout(rules, world, rng, fast)
-        rewards = self._rewards(rules, world, seats, rng, should_stop)
+        rewards = self._rewards(rules, world, seats, rng, should_stop, origin)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -285,6 +309,38 @@ class MCTSBot(Bot):
         if fast is None:
             return apply_command(rules, world, command, seat, rng)
         return fast.step(world, command, seat, rng)
+
+    def _follow(
+        self,
+        rules: Rules,
+        world: State,
+        mover: int,
+        node: Node,
+        seats: int,
+        path: list[Node],
+        rng: random.Random,
+        fast: InPlaceStepper | None,
+        should_stop: StopCheck | None,
+    ) -> State:
+        """With ``follow_through``: the observer, when it still holds control after its command in the tree,
+        plays its follow-up decisions greedily (``play_out``), so a tree edge is a whole step of that seat. The
+        follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), so the subtree
+        under a command the bot plays holds its next decision's candidates (tree reuse)."""
+        if self.follow_through is None or not holds_control(rules, world, mover):
+            return world
+        played: list[Command] = []
+        world, count = play_out(rules, world, mover, rng, self.follow_through, should_stop, on_step=played.append)
+        for command in played:
+            key = (mover, command_key(command))
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node(seats)
+            child.avail += 1
+            path.append(child)
+            node = child
+        if count and fast is not None:
+            world = private_copy(rules, world)  # play_out's states are the pure path's; the fast path mutates
+        return world
 
     def _rollout(self, rules: Rules, world: State, rng: random.Random, fast: InPlaceStepper | None) -> State:
         for _ in range(self.rollout_depth):
@@ -301,6 +357,15 @@ class MCTSBot(Bot):
             world = self._step(rules, world, command, mover, rng, fast)
         return world
 
+    @staticmethod
+    def _advantages(rules: Rules, world: State, seats: int) -> list[float]:
+        """Each seat's heuristic value minus the mean of the others'."""
+        values = evaluations(rules, world, seats)
+        if seats == 1:
+            return values
+        total = sum(values)
+        return [v - (total - v) / (seats - 1) for v in values]
+
     def _rewards(
         self,
         rules: Rules,
@@ -308,6 +373,7 @@ class MCTSBot(Bot):
         seats: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        origin: list[float] | None = None,
     ) -> list[float]:
         """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
         seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
@@ -321,12 +387,9 @@ class MCTSBot(Bot):
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
             return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
-        values = evaluations(rules, world, seats)
-        if seats == 1:
-            advantages = values
-        else:
-            total = sum(values)
-            advantages = [v - (total - v) / (seats - 1) for v in values]
+        advantages = self._advantages(rules, world, seats)
+        if origin is not None:
+            advantages = [a - o for a, o in zip(advantages, origin, strict=True)]
         for a in advantages:
             self._scale_total += abs(a)
         self._scale_count += seats

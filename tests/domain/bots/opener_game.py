@@ -3,7 +3,10 @@
 Seats act in turn for ``rounds`` rounds. On its turn a seat may ``take`` 1 point (the turn ends) or
 ``open`` a project: then it must go ``deeper`` until the project is ``depth`` commands deep, and may then
 ``collect`` 3 points or ``drop`` the project (either ends the turn). Only the points count. A one-ply
-evaluation sees ``open`` as worth nothing; a bot that plays out its own turn sees the 3 points.
+evaluation sees ``open`` as worth nothing; a bot that plays out its own turn sees the 3 points. With
+``drops`` above 1 there are that many ways to drop a project (``{"type": "drop", "pile": i}``), so most of
+the follow-ups of ``open`` are worth nothing: a search that averages over the seat's own follow-ups
+undervalues it.
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ class OpenerGame(Rules):
     min_players = 1
     max_players = 4
 
-    def __init__(self, depth: int = 1) -> None:
+    def __init__(self, depth: int = 1, drops: int = 1) -> None:
         self.depth = depth
+        self.drops = drops
 
     def setup(self, seed, seats, options):
         return [{"type": "Started", "seats": seats, "rounds": int(options.get("rounds", 3))}]
@@ -66,7 +70,9 @@ class OpenerGame(Rules):
             return [{"type": "take"}, {"type": "open"}]
         if state.opened < state.depth:
             return [{"type": "deeper"}]
-        return [{"type": "drop"}, {"type": "collect"}]
+        if self.drops == 1:
+            return [{"type": "drop"}, {"type": "collect"}]
+        return [{"type": "drop", "pile": i} for i in range(self.drops)] + [{"type": "collect"}]
 
     def decide(self, state, command, seat, rng):
         if state.over or seat != state.current:

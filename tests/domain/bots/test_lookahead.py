@@ -79,7 +79,7 @@ def test_mcts_plays_out_the_seats_turn_at_the_rollout_cut_off():
     rules, state = start(3)
     # Two iterations, no rollout: each root child is scored once, at the cut-off.
     assert MCTSBot(1, iterations=2, rollout_depth=0).choose(rules, state, 0) == {"type": "open"}
-    blind = MCTSBot(1, iterations=2, rollout_depth=0, look=NO_LOOKAHEAD)
+    blind = MCTSBot(1, iterations=2, rollout_depth=0, look=NO_LOOKAHEAD, follow_through=None)
     assert blind.choose(rules, state, 0) == {"type": "take"}
 
 
@@ -154,3 +154,22 @@ def test_play_out_stops_when_the_clock_runs_out():
     played, count = play_out(rules, opened, 0, random.Random(0), should_stop=should_stop)
     assert count == 2 and played.opened == 3  # two commands played, then the budget check stopped it
     assert play_out(rules, opened, 0, random.Random(0), should_stop=lambda: False)[1] == 4
+
+
+def test_play_out_reports_each_command_it_plays_in_order():
+    rules, state = start(3)
+    seen = []
+    played, count = play_out(rules, after(rules, state, "open"), 0, random.Random(0), on_step=seen.append)
+    assert count == 3 and seen == [{"type": "deeper"}, {"type": "deeper"}, {"type": "collect"}]
+
+
+def test_mcts_values_an_action_by_its_best_follow_ups_not_their_average():
+    """``open`` leads to one follow-up worth 3 and nine worth 0: averaged over them it looks worse than
+    ``take`` (1 point), although the seat chooses its own follow-ups. With ``follow_through`` a tree edge is
+    the seat's whole step, played out greedily, so ``open`` is valued at its 3 points."""
+    rules = OpenerGame(1, drops=9)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    for seed in range(3):
+        assert MCTSBot(seed, iterations=60, rollout_depth=0).choose(rules, state, 0) == {"type": "open"}
+        averaged = MCTSBot(seed, iterations=60, rollout_depth=0, follow_through=None)
+        assert averaged.choose(rules, state, 0) == {"type": "take"}

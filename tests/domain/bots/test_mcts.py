@@ -229,3 +229,15 @@ def test_cutoff_rewards_keep_a_signal_for_the_leader():
     big = bot._rewards(RULES, secret_position([LOW + 1000, LOW], rounds=3), 2)
     assert 0.5 < small[0] < big[0] < 1.0
     assert small[1] < 0.5 and abs(sum(small) - 1.0) < 1e-9
+
+
+def test_cutoff_rewards_are_measured_from_where_each_seat_stood():
+    """With centred rewards (the default) a cut-off position exactly as good as the iteration's start scores
+    0.5 for every seat, however far one seat leads: a small gain of the leader moves its reward as much as
+    the same gain of a seat that trails."""
+    bot = MCTSBot(iterations=1, look=NO_LOOKAHEAD)
+    start = secret_position([LOW + 1000, LOW], rounds=3)
+    origin = bot._advantages(RULES, start, 2)
+    assert bot._rewards(RULES, start, 2, origin=origin) == [0.5, 0.5]
+    gained = bot._rewards(RULES, secret_position([LOW + 1010, LOW], rounds=3), 2, origin=origin)
+    assert gained[0] > 0.6 and gained[1] < 0.4
