@@ -29,7 +29,9 @@ iteration:
    measured from that seat's advantage in the iteration's determinized root (``centred``: a position as
    good as the start scores 0.5 for everybody, so a leader's small gains are not flattened by its lead,
    and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
-   search.
+   search. The observer's reward loses ``step_cost`` per command of its own first step in the path: of
+   two lines equally good the shorter wins, so an offer opened and cancelled again (a tie with doing
+   nothing once the step is played through) is not played, and a waiting human sees no idle moves.
 
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
@@ -85,6 +87,8 @@ MCTS_LOOKAHEAD = LookAhead(horizon=6, budget=60, total=60)
 # The observer, when it keeps control after its command in the tree, finishes its step greedily, cheaper
 # still (every tree edge of the observer may pay for it): ``follow_through``.
 FOLLOW_THROUGH = LookAhead(horizon=6, budget=16, total=16)
+# Reward the observer gives up per command of its own step (tree and follow-through): ties go to fewer commands.
+STEP_COST = 0.002
 
 
 class Node:
@@ -116,6 +120,7 @@ class MCTSBot(Bot):
         reuse: bool = True,
         centred: bool = True,
         follow_through: LookAhead | None = FOLLOW_THROUGH,
+        step_cost: float = STEP_COST,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
@@ -130,6 +135,7 @@ class MCTSBot(Bot):
         self.reuse = reuse
         self.centred = centred
         self.follow_through = follow_through
+        self.step_cost = step_cost
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
         self.last_reused = 0  # visits of the subtree kept from this bot's previous move (0: fresh tree)
@@ -249,6 +255,7 @@ class MCTSBot(Bot):
             world = private_copy(rules, world)
         node = root
         path = [root]
+        own = 0  # the observer's commands in its first step (nodes after the root), once that step ends
         c = self.exploration
         while True:
             if rules.is_over(world):
@@ -257,6 +264,8 @@ class MCTSBot(Bot):
             if not acting:
                 break
             mover = seat if node is root and seat in acting else min(acting)
+            if mover != seat and not own:
+                own = len(path) - 1
             legal = rules.legal_commands(world, mover)
             if not legal:
                 break
@@ -296,6 +305,10 @@ class MCTSBot(Bot):
                 node = path[-1]
         world = self._rollout(rules, world, rng, fast)
         rewards = self._rewards(rules, world, seats, rng, should_stop, origin)
+        if self.step_cost:
+            # Of two lines equally good, the shorter: a step that opens something and closes it again (a trade
+            # offer opened and cancelled) must not tie with doing nothing, and a waiting human sees no idle moves.
+            rewards[seat] -= self.step_cost * (own or len(path) - 1)
         for visited in path:
             visited.visits += 1
             totals = visited.totals

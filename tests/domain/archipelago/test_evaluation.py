@@ -60,6 +60,15 @@ def test_greedy_opens_no_offer_when_nothing_scores_better():
         assert choice["type"] != "offer_open", choice
 
 
+def test_medium_opens_no_offer_when_nothing_scores_better():
+    """Opened and cancelled again at once, an offer changes nothing but the log: MCTS, which plays its own
+    step through, must not tie it with doing nothing (``step_cost``: of two lines equally good, the shorter)."""
+    st = island()
+    for seed in range(3):
+        choice = make_bot("medium", seed).choose(RULES, st, 0)
+        assert choice["type"] != "offer_open", choice
+
+
 def test_a_placed_bid_counts_as_committed_money():
     st = island()
     base = evaluate(st, 0)
