@@ -29,13 +29,14 @@ iteration:
    measured from that seat's advantage in the iteration's determinized root (``centred``: a position as
    good as the start scores 0.5 for everybody, so a leader's small gains are not flattened by its lead,
    and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
-   search. The observer's reward loses ``step_cost`` per command of its own first step in the path: of
-   two lines equally good the shorter wins, so an offer opened and cancelled again (a tie with doing
-   nothing once the step is played through) is not played, and a waiting human sees no idle moves.
+   search.
 
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
-command (ties: higher mean reward, then the order of ``legal_commands``).
+command (ties: higher mean reward, then the order of ``legal_commands``), unless another root command is as
+good (mean within ``tie``, at least a quarter of the visits) and its step takes fewer of the seat's commands:
+of two lines equally good the shorter, so a trade offer opened and cancelled again (a tie with doing nothing
+once the step is played through) is not played, and a waiting human sees no idle moves.
 
 Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
@@ -87,20 +88,21 @@ MCTS_LOOKAHEAD = LookAhead(horizon=6, budget=60, total=60)
 # The observer, when it keeps control after its command in the tree, finishes its step greedily, cheaper
 # still (every tree edge of the observer may pay for it): ``follow_through``.
 FOLLOW_THROUGH = LookAhead(horizon=6, budget=16, total=16)
-# Reward the observer gives up per command of its own step (tree and follow-through): ties go to fewer commands.
-STEP_COST = 0.002
+# Root moves whose mean rewards are this close count as equally good: the shorter step is played (``tie``).
+TIE = 0.02
 
 
 class Node:
     """Statistics of one history in the observer's tree."""
 
-    __slots__ = ("visits", "avail", "totals", "children")
+    __slots__ = ("visits", "avail", "totals", "children", "steps")
 
     def __init__(self, seats: int) -> None:
         self.visits = 0
         self.avail = 0
         self.totals = [0.0] * seats
         self.children: dict[tuple[int, str], Node] = {}
+        self.steps = 0  # at a root child: the observer's commands in its first step, summed over the visits
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
@@ -120,7 +122,7 @@ class MCTSBot(Bot):
         reuse: bool = True,
         centred: bool = True,
         follow_through: LookAhead | None = FOLLOW_THROUGH,
-        step_cost: float = STEP_COST,
+        tie: float | None = TIE,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
@@ -135,7 +137,7 @@ class MCTSBot(Bot):
         self.reuse = reuse
         self.centred = centred
         self.follow_through = follow_through
-        self.step_cost = step_cost
+        self.tie = tie
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
         self.last_reused = 0  # visits of the subtree kept from this bot's previous move (0: fresh tree)
@@ -167,17 +169,36 @@ class MCTSBot(Bot):
             self._keep(rules, state, seat, legal[0], kept)
             return legal[0]
         root = self.search(rules, state, seat, rng, should_stop, root=kept)
+        children = [root.children.get((seat, command_key(command))) for command in legal]
         best_index, best_rank = -1, (-1, -math.inf)
-        for index, command in enumerate(legal):
-            child = root.children.get((seat, command_key(command)))
+        for index, child in enumerate(children):
             if child is None:
                 continue
             rank = (child.visits, child.mean(seat))
             if rank > best_rank:
                 best_index, best_rank = index, rank
+        if best_index >= 0 and self.tie is not None:
+            best_index = self._shortest_of_equals(children, best_index, seat)
         choice = rng.choice(legal) if best_index < 0 else legal[best_index]
         self._keep(rules, state, seat, choice, root)
         return choice
+
+    def _shortest_of_equals(self, children: list[Node | None], best_index: int, seat: int) -> int:
+        """Of the root moves as good as the most visited one (mean within ``tie``, at least a quarter of its
+        visits), the one whose step takes the fewest commands of the seat (then the most visited): a step that
+        opens something and closes it again, such as a trade offer opened and cancelled, ties with doing
+        nothing once it is played through, and a waiting human should see no idle moves."""
+        top = children[best_index]
+        assert top is not None and self.tie is not None
+        floor = top.mean(seat) - self.tie
+        best_key = (round(top.steps / top.visits), -top.visits) if top.visits else (0, 0)
+        for index, child in enumerate(children):
+            if child is None or not child.visits or child.visits * 4 < top.visits or child.mean(seat) < floor:
+                continue
+            key = (round(child.steps / child.visits), -child.visits)
+            if key < best_key:
+                best_index, best_key = index, key
+        return best_index
 
     # -- tree reuse -----------------------------------------------------------------------------------
 
@@ -305,10 +326,8 @@ class MCTSBot(Bot):
                 node = path[-1]
         world = self._rollout(rules, world, rng, fast)
         rewards = self._rewards(rules, world, seats, rng, should_stop, origin)
-        if self.step_cost:
-            # Of two lines equally good, the shorter: a step that opens something and closes it again (a trade
-            # offer opened and cancelled) must not tie with doing nothing, and a waiting human sees no idle moves.
-            rewards[seat] -= self.step_cost * (own or len(path) - 1)
+        if len(path) > 1:
+            path[1].steps += own or len(path) - 1
         for visited in path:
             visited.visits += 1
             totals = visited.totals

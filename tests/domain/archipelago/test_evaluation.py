@@ -62,11 +62,20 @@ def test_greedy_opens_no_offer_when_nothing_scores_better():
 
 def test_medium_opens_no_offer_when_nothing_scores_better():
     """Opened and cancelled again at once, an offer changes nothing but the log: MCTS, which plays its own
-    step through, must not tie it with doing nothing (``step_cost``: of two lines equally good, the shorter)."""
+    step through, must not play it for a tie with doing nothing (``tie``: of two lines equally good, the
+    shorter)."""
     st = island()
     for seed in range(3):
         choice = make_bot("medium", seed).choose(RULES, st, 0)
         assert choice["type"] != "offer_open", choice
+
+
+def test_medium_cancels_an_offer_it_has_nothing_to_add_to():
+    """With an empty offer open and nothing worth trading, adding an item and cancelling later ties with
+    cancelling now: medium cancels (it added items to it at 7 of these 8 seeds before the rule)."""
+    st, _ = do(island(), {"type": "offer_open", "to": 1}, seat=0)
+    choices = [make_bot("medium", seed).choose(RULES, st, 0)["type"] for seed in range(8)]
+    assert choices.count("offer_cancel") >= 6, choices
 
 
 def test_a_placed_bid_counts_as_committed_money():
