@@ -102,7 +102,9 @@ class Node:
         self.avail = 0
         self.totals = [0.0] * seats
         self.children: dict[tuple[int, str], Node] = {}
-        self.steps = 0  # at a root child: the observer's commands in its first step, summed over the visits
+        # In the observer's first step: its commands from this node's on to the step's end, summed over the
+        # visits (a root child's is its whole step; a node kept for reuse has its share when it becomes one).
+        self.steps = 0
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
@@ -191,13 +193,16 @@ class MCTSBot(Bot):
         top = children[best_index]
         assert top is not None and self.tie is not None
         floor = top.mean(seat) - self.tie
-        best_key = (round(top.steps / top.visits), -top.visits) if top.visits else (0, 0)
+
+        def key(node: Node) -> tuple[int, int]:
+            return round(node.steps / node.visits), -node.visits
+
+        best_key = key(top)
         for index, child in enumerate(children):
-            if child is None or not child.visits or child.visits * 4 < top.visits or child.mean(seat) < floor:
+            if child is None or child.visits * 4 < top.visits or child.mean(seat) < floor:
                 continue
-            key = (round(child.steps / child.visits), -child.visits)
-            if key < best_key:
-                best_index, best_key = index, key
+            if key(child) < best_key:
+                best_index, best_key = index, key(child)
         return best_index
 
     # -- tree reuse -----------------------------------------------------------------------------------
@@ -321,13 +326,14 @@ class MCTSBot(Bot):
             world = self._step(rules, world, best_command, mover, rng, fast)
             path.append(best_child)
             node = best_child
-            if mover == seat and self.follow_through is not None and holds_control(rules, world, mover):
+            if mover == seat:
                 world = self._follow(rules, world, mover, node, seats, path, rng, fast, should_stop)
                 node = path[-1]
         world = self._rollout(rules, world, rng, fast)
         rewards = self._rewards(rules, world, seats, rng, should_stop, origin)
-        if len(path) > 1:
-            path[1].steps += own or len(path) - 1
+        own = own or len(path) - 1
+        for depth in range(1, own + 1):
+            path[depth].steps += own - depth + 1  # this node's command and the rest of the step after it
         for visited in path:
             visited.visits += 1
             totals = visited.totals
