@@ -173,3 +173,17 @@ def test_mcts_values_an_action_by_its_best_follow_ups_not_their_average():
         assert MCTSBot(seed, iterations=60, rollout_depth=0).choose(rules, state, 0) == {"type": "open"}
         averaged = MCTSBot(seed, iterations=60, rollout_depth=0, follow_through=None)
         assert averaged.choose(rules, state, 0) == {"type": "take"}
+
+
+def test_a_kept_subtree_counts_the_commands_of_its_steps():
+    """Each root child counts the seat's commands in its step (at least its own), also a child kept from the
+    previous move's tree: else the shorter-of-equals choice would take the kept one for the shortest."""
+    rules, state = start(1)
+    bot = MCTSBot(1, iterations=40, rollout_depth=0)
+    bot.choose(rules, state, 0, random.Random(1))
+    bot.choose(rules, after(rules, state, "open"), 0, random.Random(2))
+    assert bot.last_reused > 0
+    root = bot.last_root
+    assert root is not None and root.children
+    for child in root.children.values():
+        assert child.steps >= child.visits > 0
