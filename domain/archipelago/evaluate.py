@@ -37,13 +37,34 @@ def evaluate(st: ArchState, seat: int) -> float:
     """``heuristic``, less a small cost for a trade offer the seat has open: an offer only pays once answered,
     so a bot opens one when a search finds it worth it, never on a tie. Bots play out the seat's own open step
     before scoring (``domain.bots.lookahead``)."""
-    value = heuristic(st, seat)
+    return _with_offer_cost(st, seat, heuristic(st, seat))
+
+
+def evaluate_all(st: ArchState) -> list[float]:
+    """``evaluate`` for every seat, with what the seats share (counts, scores, the colony's margin) computed once."""
+    shared = _Shared(st) if st.phase != "OVER" else None
+    return [_with_offer_cost(st, seat, heuristic(st, seat, shared)) for seat in range(st.n)]
+
+
+def _with_offer_cost(st: ArchState, seat: int, value: float) -> float:
     if st.offer is not None and st.turn is not None and st.turn.get("seat") == seat:
         value -= OPEN_OFFER_COST
     return value
 
 
-def heuristic(st: ArchState, seat: int) -> float:
+class _Shared:
+    """What ``heuristic`` needs of a position for every seat alike."""
+
+    __slots__ = ("stats", "totals", "margin")
+
+    def __init__(self, st: ArchState) -> None:
+        self.stats = seat_stats(st)
+        self.totals = score_totals(st, self.stats)
+        pop = sum(s["CITIZENS"] for s in self.stats)  # population(st), from the counts at hand
+        self.margin = pop - projected_rebellion(st)
+
+
+def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
     """Greedy heuristic: score lead, economy and the colony's safety (independence loses for all)."""
     if st.phase == "OVER":
         end = st.end or {}
@@ -51,18 +72,18 @@ def heuristic(st: ArchState, seat: int) -> float:
             return 1000.0 if end.get("winner") == seat else -1000.0
         res = result(st)
         return 500.0 if res.ranks[seat] == 1 else -100.0 * (res.ranks[seat] - 1)
+    if shared is None:
+        shared = _Shared(st)
     p = st.players[seat]
-    all_stats = seat_stats(st)
-    totals = score_totals(st, all_stats)
+    totals = shared.totals
     mine = totals[seat]
     best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
-    pop = sum(s["CITIZENS"] for s in all_stats)  # population(st), from the counts at hand
-    margin = pop - projected_rebellion(st)
+    margin = shared.margin
     separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
     if separatist:
         safety = -0.3 * safety
-    stats = all_stats[seat]
+    stats = shared.stats[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed

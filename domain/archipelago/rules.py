@@ -230,6 +230,9 @@ class Archipelago(Rules):
     def evaluate(self, state: ArchState, seat: int) -> float:
         return evaluation.evaluate(state, seat)
 
+    def evaluate_all(self, state: ArchState) -> list[float]:
+        return evaluation.evaluate_all(state)
+
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)
         if len(st.deck) > 1:
