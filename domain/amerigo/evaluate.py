@@ -30,23 +30,24 @@ from .data import (
     tp_score,
     track_vp,
 )
-from .state import EMPTY, NEUTRAL_SLOT, POST, VILLAGE_SLOT, State
+from .state import EMPTY, NEUTRAL_SLOT, POST, VILLAGE_SLOT, Player, State
 
 SHIP_ON_ANCHOR = 3.0  # a ship that can found a post next
 SHIP_REACH = 6.0  # distance at which a ship's prospect has halved
 
 
-def _open_anchors(state: State) -> list[int]:
+def _open_anchors(state: State) -> set[int]:
     board = state.board
     cover = state.cover
-    return [a for a, tp in board.anchor_tp.items() if cover[tp] == EMPTY]
+    return {a for a, tp in board.anchor_tp.items() if cover[tp] == EMPTY}
 
 
-def _ship_prospect(state: State, seat: int, anchors: list[int]) -> float:
+def _ship_prospect(state: State, seat: int, anchors: set[int]) -> float:
     p = state.players[seat]
     if p.posts_left <= 0 or not anchors or state.round > 5:
         return 0.0
     board = state.board
+    reach = board.nsq + board.nframe  # every node: the rings are complete
     value = 0.0
     for ship, loc in enumerate(p.ships):
         if loc < 0:
@@ -55,23 +56,37 @@ def _ship_prospect(state: State, seat: int, anchors: list[int]) -> float:
         if state.turn_seat == seat and state.founded[ship]:
             value += SHIP_ON_ANCHOR * 0.5  # just founded: it sails again next action
             continue
-        dist = board.distances(loc)
-        best = min((dist[a] for a in anchors if dist[a] >= 0), default=-1)
+        # the nearest open anchor: the first ring of sailing distance that holds one
+        rings = board.rings(loc, reach)
+        best = next((d for d, ring in enumerate(rings) if not anchors.isdisjoint(ring)), -1)
         if best < 0:
             continue
         value += SHIP_ON_ANCHOR / (1.0 + best / SHIP_REACH)
     return value
 
 
-def _posts_and_land(state: State, seat: int, time_value: int) -> tuple[float, bool]:
+def _posts_by_island(state: State) -> list[list[int]]:
+    """For every island, how many trading posts each seat has on it (one pass over the trading-post spaces)."""
+    cover = state.cover
+    seats = state.seats
+    out = []
+    for tps in state.board.island_tps:
+        counts = [0] * seats
+        for sq in tps:
+            code = cover[sq] - POST
+            if 0 <= code < seats:
+                counts[code] += 1
+        out.append(counts)
+    return out
+
+
+def _posts_and_land(state: State, seat: int, time_value: int, by_island: list[list[int]]) -> tuple[float, bool]:
     """Expected completion share of the player's posts, and whether it has an island with land to build on."""
     board = state.board
-    cover = state.cover
-    code = POST + seat
     value = 0.0
     land = False
-    for island, tps in enumerate(board.island_tps):
-        posts = sum(1 for sq in tps if cover[sq] == code)
+    for island, counts in enumerate(by_island):
+        posts = counts[seat]
         if not posts:
             continue
         size = board.island_size[island]
@@ -83,14 +98,32 @@ def _posts_and_land(state: State, seat: int, time_value: int) -> tuple[float, bo
     return value, land
 
 
-def worth(state: State, seat: int) -> float:
+def _goods(p: Player) -> int:
+    """Goods in store, each counted once plus once per production tile of its kind."""
+    tiles = [0] * len(COMMODITIES)
+    for t in p.production:
+        tiles[_COMMODITY_INDEX[t.split("-")[1]]] += 1
+    return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
+
+
+_COMMODITY_INDEX = {c: i for i, c in enumerate(COMMODITIES)}
+# (planned-tile slot, VP a planned tile is worth): a building's VP where the player has land to build it on,
+# a third of it elsewhere; village tiles 1.2 and 0.4
+_PLANNED_WITH_LAND = [(NEUTRAL_SLOT[s], 1.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
+    (VILLAGE_SLOT[s], 1.2) for s in VILLAGE_SHAPES
+]
+_PLANNED_WITHOUT_LAND = [(NEUTRAL_SLOT[s], 0.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
+    (VILLAGE_SLOT[s], 0.4) for s in VILLAGE_SHAPES
+]
+
+
+def worth(state: State, seat: int, shared: tuple[set[int], list[list[int]]] | None = None) -> float:
+    """What ``seat`` holds and can still do, in VP. ``shared``: ``_shared(state)``, when it is at hand."""
     p = state.players[seat]
     if state.over:
         return float(p.vp)
-    goods = sum(
-        n * (1 + sum(1 for t in p.production if t.split("-")[1] == c))
-        for n, c in zip(p.commodities, COMMODITIES, strict=False)
-    )
+    anchors, by_island = _shared(state) if shared is None else shared
+    goods = _goods(p)
     extra = 0.0
     for t, used in p.tokens.items():
         if t == "P23":
@@ -101,13 +134,11 @@ def worth(state: State, seat: int) -> float:
             extra += 3 if t == "P17" else 5
     remaining_rounds = 5 - state.round + 1
     time_value = TIME_VALUE_BY_ROUND.get(state.round, 1)
-    posts, land = _posts_and_land(state, seat, time_value)
+    posts, land = _posts_and_land(state, seat, time_value, by_island)
     planned = 0.0
-    for shape in SHAPES:
-        size = SHAPE_SIZE[shape]
-        planned += p.planned[NEUTRAL_SLOT[shape]] * (1.5 * size if land else 0.5 * size)
-    for shape in VILLAGE_SHAPES:
-        planned += p.planned[VILLAGE_SLOT[shape]] * (1.2 if land else 0.4)
+    held = p.planned
+    for slot, weight in _PLANNED_WITH_LAND if land else _PLANNED_WITHOUT_LAND:
+        planned += held[slot] * weight
     return (
         p.vp
         + p.gold
@@ -121,16 +152,27 @@ def worth(state: State, seat: int) -> float:
         + 0.1 * p.progress
         + 0.1 * p.special
         + posts
-        + _ship_prospect(state, seat, _open_anchors(state))
+        + _ship_prospect(state, seat, anchors)
     )
 
 
+def _shared(state: State) -> tuple[set[int], list[list[int]]]:
+    """What every seat's worth reads of the board: the open anchors and the posts on each island."""
+    return _open_anchors(state), _posts_by_island(state)
+
+
+def worths(state: State) -> list[float]:
+    """``worth`` of every seat, the board read once."""
+    shared = None if state.over else _shared(state)
+    return [worth(state, s, shared) for s in range(state.seats)]
+
+
 def evaluate(state: State, seat: int) -> float:
-    mine = worth(state, seat)
-    others = [worth(state, s) for s in range(state.seats) if s != seat]
-    return mine - (max(others) if others else 0.0)
+    values = worths(state)
+    others = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - (max(others) if others else 0.0)
 
 
 def evaluate_all(state: State) -> list[float]:
     """``evaluate`` for every seat, each worth computed once."""
-    return relative_to_best_other([worth(state, s) for s in range(state.seats)])
+    return relative_to_best_other(worths(state))
