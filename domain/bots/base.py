@@ -10,6 +10,8 @@ import json
 import random
 from collections.abc import Callable
 
+import orjson
+
 from domain.game import Command, Rules, State, rank_by
 
 # A zero-argument callable injected by the caller (a worker holding a wall-clock deadline). Domain code
@@ -56,13 +58,19 @@ class Bot:
         return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False, ensure_ascii=False)
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def command_key(command: Command) -> str:
-    """Canonical identity of a command: its JSON with sorted keys (``json.dumps(cmd, sort_keys=True)``,
-    compact, with one reused encoder because bots compute many keys)."""
-    return _CANONICAL.encode(command)
+    """Canonical identity of a command: its compact JSON with sorted keys, as ``json.dumps(command,
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` writes it. Bots compute many keys, so orjson
+    writes it; what orjson refuses (an integer beyond 64 bits, a key that is not a string) goes through the
+    standard encoder."""
+    try:
+        return orjson.dumps(command, option=_SORTED).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return _CANONICAL.encode(command)
 
 
 def legal_or_raise(rules: Rules, state: State, seat: int) -> list[Command]:
@@ -76,8 +84,14 @@ def copy_rng(rng: random.Random) -> random.Random:
     """An independent generator in the same state as ``rng`` (common random numbers for comparisons).
 
     Built without seeding (``Random()`` would read the OS entropy first): ``setstate`` overwrites all of it."""
+    return rng_at(rng.getstate())
+
+
+def rng_at(snapshot: tuple) -> random.Random:
+    """A new generator in the state ``snapshot`` (from ``Random.getstate``): a caller that copies one generator
+    many times takes its state once (``getstate`` costs more than ``setstate``)."""
     twin = _new_random(random.Random)
-    twin.setstate(rng.getstate())
+    twin.setstate(snapshot)
     return twin
 
 

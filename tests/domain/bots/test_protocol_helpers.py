@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 
@@ -28,6 +29,21 @@ RULES = SecretGame()
 def test_command_key_is_compact_json_with_sorted_keys():
     assert command_key({"type": "bank", "amount": 2}) == '{"amount":2,"type":"bank"}'
     assert command_key({"b": [1, {"d": 1, "c": 2}], "a": None}) == '{"a":null,"b":[1,{"c":2,"d":1}]}'
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "move_ship", "ship": 1, "to": {"r": 3, "c": 4}},
+        {"type": "name", "text": "Café \u2603", "flag": True, "share": 0.5},
+        {"type": "huge", "n": 2**70},  # beyond 64 bits: the standard encoder
+        {"type": "keyed", "by": {1: "one", 2: "two"}},  # keys that are not strings: the standard encoder
+    ],
+    ids=["nested", "text", "big integer", "integer keys"],
+)
+def test_command_key_is_what_json_dumps_writes(command):
+    expected = json.dumps(command, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert command_key(command) == expected
 
 
 def test_legal_or_raise_names_the_seat_without_a_command():
