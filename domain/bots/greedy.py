@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.base import Bot, StopCheck, apply_command, command_key, copy_rng, evaluation, legal_or_raise
+from domain.bots.base import Bot, StopCheck, apply_command, command_key, evaluation, legal_or_raise, rng_at
 from domain.bots.lookahead import DEFAULT_LOOKAHEAD, NO_LOOKAHEAD, LookAhead, play_out
 from domain.game import Command, IllegalCommand, Rules, State
 
@@ -53,7 +53,8 @@ class GreedyBot(Bot):
             if sample and should_stop is not None and should_stop():
                 break
             world = rules.determinize(state, seat, rng)
-            chance = copy_rng(rng)
+            snapshot = rng.getstate()
+            chance = rng_at(snapshot)
             rng.random()  # the next sample draws different outcomes
             # Commands are those legal in the sample; they match the real list (legality depends only
             # on what this seat knows), keyed canonically to be safe.
@@ -64,7 +65,7 @@ class GreedyBot(Bot):
                 if look.horizon and index and should_stop is not None and should_stop():
                     look = NO_LOOKAHEAD  # out of time: the remaining commands are scored as they stand
                 try:
-                    after = apply_command(rules, world, command, seat, copy_rng(chance))
+                    after = apply_command(rules, world, command, seat, rng_at(snapshot))
                 except IllegalCommand:
                     continue
                 if look.horizon:

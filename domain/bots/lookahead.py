@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.bots.base import StopCheck, apply_command, copy_rng, evaluation
+from domain.bots.base import StopCheck, apply_command, evaluation, rng_at
 from domain.game import Command, IllegalCommand, Rules, State
 
 
@@ -77,6 +77,7 @@ def play_out(
     played = 0
     tried = 0
     stopped = False
+    snapshot = rng.getstate()
     while not stopped and played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
         legal = rules.legal_commands(state, seat)
         if not legal:
@@ -92,7 +93,7 @@ def play_out(
                 break
             tried += 1
             try:
-                after = apply_command(rules, state, command, seat, copy_rng(rng))
+                after = apply_command(rules, state, command, seat, rng_at(snapshot))
             except IllegalCommand:
                 continue
             value = evaluation(rules, after, seat)
