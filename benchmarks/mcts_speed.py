@@ -2,11 +2,14 @@
 
     python benchmarks/mcts_speed.py [--game puerto_rico] [--seats 4] [--iterations 2000] [--repeat 3]
     python benchmarks/mcts_speed.py --game archipelago --iterations 200 --repeat 5 --against ../main
+    python benchmarks/mcts_speed.py --game murano --seats 3 --iterations 300 --plain --against ../older
 
 With ``--against DIR`` (another checkout of this repository, for example the main branch in a git worktree) this
 same script measures the code of this checkout and of DIR alternately (``--root``), one run each per round, each
 in its own process, in iterations per CPU second, and prints the ratio per round and as min / median / max: both
 sides see the same machine load, so the ratio holds on a busy machine where the rates themselves do not.
+``--plain`` measures the search as first written (see its help) on both sides: the engines' and the search's
+own speed on the same work, where the default measures what a bot's iteration costs today.
 
 The position: one uniformly random game is played with ``--seed`` to learn its length, then replayed to
 half of it (the mid-game). The default game is ``puerto_rico`` when the registry (or the package
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import random
 import re
 import statistics
@@ -37,8 +41,23 @@ sys.path.insert(0, str(_root(sys.argv)))
 
 from domain import registry  # noqa: E402
 from domain.bots import MCTSBot  # noqa: E402
-from domain.game import Capabilities, Rules, State  # noqa: E402
+from domain.game import Rules, State  # noqa: E402
 from domain.rng import rng_for  # noqa: E402
+
+
+def _plain_search() -> dict:
+    """The keyword arguments that switch this checkout's MCTS to the plain search (those its ``MCTSBot`` knows:
+    an older checkout searched plainly by default)."""
+    known = inspect.signature(MCTSBot).parameters
+    plain = {"centred": False, "follow_through": None, "tie": None, "reuse": False}
+    if "look" in known:
+        from domain.bots.lookahead import NO_LOOKAHEAD
+
+        plain["look"] = NO_LOOKAHEAD
+    return {k: v for k, v in plain.items() if k in known}
+
+
+PLAIN = _plain_search()
 
 
 def default_rules(game: str | None, module: str | None) -> Rules:
@@ -94,6 +113,8 @@ class WithoutFastPath:
 
     def __init__(self, rules: Rules) -> None:
         self._rules = rules
+        from domain.game import Capabilities
+
         self.capabilities = Capabilities(evaluation=rules.capabilities.evaluation)
 
     def __getattr__(self, name: str):
@@ -112,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout-depth", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-fast-path", action="store_true", help="ignore the rules' optional in-place hooks")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the search as first written (random rollouts scored by evaluate: no turn play-out, no follow-through,"
+        " no centring), so checkouts from before those were added are compared on the same work",
+    )
     parser.add_argument("--against", help="another checkout to compare with, run by run (see above)")
     parser.add_argument("--root", help="measure the code of this checkout instead of this file's own")
     args = parser.parse_args(argv)
@@ -131,14 +158,19 @@ def main(argv: list[str] | None = None) -> int:
     cpu_rates = []
     move = None
     for run in range(args.repeat):
-        bot = MCTSBot(iterations=args.iterations, rollout_depth=args.rollout_depth)
+        bot = MCTSBot(iterations=args.iterations, rollout_depth=args.rollout_depth, **(PLAIN if args.plain else {}))
         started, cpu_started = time.perf_counter(), time.process_time()
         move = bot.choose(planner, state, seat, random.Random(run))
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         rates.append(bot.last_iterations / elapsed)
         cpu_rates.append(bot.last_iterations / max(cpu, 1e-9))
-    caps = rules.capabilities
-    fast = "off" if args.no_fast_path or not (caps.play_in_place or caps.apply_in_place) else "on"
+    caps = getattr(rules, "capabilities", None)  # an older checkout has no declaration: it probed for the hooks
+    declared = (
+        caps.play_in_place or caps.apply_in_place
+        if caps
+        else hasattr(rules, "play") or hasattr(rules, "apply_in_place")
+    )
+    fast = "off" if args.no_fast_path or not declared else "on"
     print(
         f"MCTS: {statistics.median(rates):,.0f} iterations/s (median of {args.repeat} runs of {args.iterations},"
         f" rollout depth {args.rollout_depth}, fast path {fast}; min {min(rates):,.0f}, max {max(rates):,.0f})"
