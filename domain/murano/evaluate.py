@@ -33,6 +33,7 @@ def best_incomes(state: MuranoState) -> list[int]:
     most in all (Market Hall: +1 per shop that pays)."""
     g = geometry(state.n)
     board = state.board
+    neighbours, island_of, faces = g.neighbours, g.island_of, data.STREET_FACES
     # best[seat][island][colour]: the most one own shop of that colour on that island earns
     best = [[[0, 0, 0] for _ in g.islands] for _ in range(state.n)]
     for space, cell in enumerate(board):
@@ -40,13 +41,13 @@ def best_incomes(state: MuranoState) -> list[int]:
             continue
         _kind, colour, owner = cell
         earned = 0
-        for nb in g.neighbours[space]:
+        for nb in neighbours[space]:
             other = board[nb]
             if other is not None and other[0] == STREET:
-                earned += data.STREET_FACES[other[1]].get(colour, 0)
+                earned += faces[other[1]].get(colour, 0)
         if earned and data.MARKET_HALL in state.effective[owner]:
             earned += 1
-        slot = best[owner][g.island_of[space]]
+        slot = best[owner][island_of[space]]
         c = COLOURS[colour]
         if earned > slot[c]:
             slot[c] = earned
@@ -59,7 +60,7 @@ def _worth(state: MuranoState, s: int, income: int) -> float:
         w += HAND_VALUE[kind]
     w += income * INCOME_WEIGHT
     w += sum(state.beads[s]) * 1.5
-    w += sum(1 for o in state.gondolas if o == s) * 1.5
+    w += state.gondolas.count(s) * 1.5
     w += len(state.chars[s]) * 3.0 + len(state.specials[s]) * 1.0
     return w
 
