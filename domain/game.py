@@ -274,6 +274,12 @@ class Rules:
         """``evaluate`` for every seat, in seat order (a game may compute what the seats share once)."""
         return [self.evaluate(state, seat) for seat in range(self.seat_count(state))]
 
+    def command_cost(self, command: Command) -> float:
+        """What playing ``command`` costs its seat beyond what it does to the position, in ``evaluate``'s units
+        (default 0): the bots charge it to the seat that plays it. For a command whose price the position does
+        not show, such as a trade offer that a person at the table must stop and answer."""
+        return 0.0
+
     def reveals(self, event: Event) -> bool:
         return False
 

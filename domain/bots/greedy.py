@@ -5,8 +5,9 @@ on that sample. Every legal command is then decided against the sample with a co
 generator (common random numbers, so two commands that draw the same hidden outcome are compared
 fairly), the events are folded with ``evolve``, the seat plays out its own follow-up decisions
 (``domain.bots.lookahead.play_out``: while control stays with it, at most ``look.horizon`` commands)
-and the result is scored with ``rules.evaluate(state, seat)``. The best score wins; among equal scores
-the command whose play-out needed the fewest follow-ups, then ``rng``.
+and the result is scored with ``rules.evaluate(state, seat)``, less the ``rules.command_cost`` of the
+command and of its follow-ups. The best score wins; among equal scores the command whose play-out needed
+the fewest follow-ups, then ``rng``.
 
 Budget: ``look.total`` candidates per decision in all (deterministic). A caller's ``should_stop`` (a
 wall-clock budget) is checked before each play-out: once it is true the remaining commands are scored
@@ -68,10 +69,12 @@ class GreedyBot(Bot):
                     after = apply_command(rules, world, command, seat, rng_at(snapshot))
                 except IllegalCommand:
                     continue
+                follow_ups: list[Command] = []
                 if look.horizon:
-                    after, played = play_out(rules, after, seat, chance, look, should_stop)
+                    after, played = play_out(rules, after, seat, chance, look, should_stop, on_step=follow_ups.append)
                     steps[index] += played
-                totals[index] += evaluation(rules, after, seat)
+                cost = rules.command_cost(command) + sum(map(rules.command_cost, follow_ups))
+                totals[index] += evaluation(rules, after, seat) - cost
                 counts[index] += 1
         scored = [(totals[i] / counts[i], i) for i in range(len(legal)) if counts[i]]
         if not scored:

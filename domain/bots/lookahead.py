@@ -66,7 +66,8 @@ def play_out(
     should_stop: StopCheck | None = None,
     on_step: Callable[[Command], object] | None = None,
 ) -> tuple[State, int]:
-    """The state after ``seat`` plays its own follow-up decisions greedily; also how many it played.
+    """The state after ``seat`` plays its own follow-up decisions greedily (each scored by ``rules.evaluate``
+    less its ``rules.command_cost``); also how many it played.
 
     Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
     after ``look.horizon`` commands, when ``look.budget`` candidates have been tried, or when the
@@ -96,7 +97,7 @@ def play_out(
                 after = apply_command(rules, state, command, seat, rng_at(snapshot))
             except IllegalCommand:
                 continue
-            value = evaluation(rules, after, seat)
+            value = evaluation(rules, after, seat) - rules.command_cost(command)
             if best is None or value > best_value:
                 best, best_command, best_value = after, command, value
         if best is None or best_command is None:

@@ -29,7 +29,9 @@ iteration:
    measured from that seat's advantage in the iteration's determinized root (``centred``: a position as
    good as the start scores 0.5 for everybody, so a leader's small gains are not flattened by its lead,
    and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
-   search.
+   search. The observer pays for its first step: the ``rules.command_cost`` of its commands there (a cost
+   the position does not show, such as a trade offer a person must answer) comes off its advantage, or off
+   its reward in a finished game, as if it held that much less.
 
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
@@ -282,6 +284,7 @@ class MCTSBot(Bot):
         node = root
         path = [root]
         own = 0  # the observer's commands in its first step (nodes after the root), once that step ends
+        first_step: list[Command] = []  # those commands, for their rules.command_cost
         c = self.exploration
         while True:
             if rules.is_over(world):
@@ -320,17 +323,25 @@ class MCTSBot(Bot):
                 world = self._step(rules, world, command, mover, rng, fast)
                 path.append(child)
                 if mover == seat:
-                    world = self._follow(rules, world, mover, child, seats, path, rng, fast, should_stop)
+                    record = None if own else first_step
+                    if record is not None:
+                        record.append(command)
+                    world = self._follow(rules, world, mover, child, seats, path, rng, fast, should_stop, record)
                 break
             assert best_child is not None and best_command is not None
             world = self._step(rules, world, best_command, mover, rng, fast)
             path.append(best_child)
             node = best_child
             if mover == seat:
-                world = self._follow(rules, world, mover, node, seats, path, rng, fast, should_stop)
+                record = None if own else first_step
+                if record is not None:
+                    record.append(best_command)
+                world = self._follow(rules, world, mover, node, seats, path, rng, fast, should_stop, record)
                 node = path[-1]
         world = self._rollout(rules, world, rng, fast)
-        rewards = self._rewards(rules, world, seats, rng, should_stop, origin)
+        # the observer pays the rules.command_cost of its first step (its part played at the cut-off too)
+        charge = (seat, sum(map(rules.command_cost, first_step)) if first_step else 0.0, not own)
+        rewards = self._rewards(rules, world, seats, rng, should_stop, origin, charge)
         own = own or len(path) - 1
         for depth in range(1, own + 1):
             path[depth].steps += own - depth + 1  # this node's command and the rest of the step after it
@@ -359,15 +370,19 @@ class MCTSBot(Bot):
         rng: random.Random,
         fast: InPlaceStepper | None,
         should_stop: StopCheck | None,
+        record: list[Command] | None = None,
     ) -> State:
         """With ``follow_through``: the observer, when it still holds control after its command in the tree,
         plays its follow-up decisions greedily (``play_out``), so a tree edge is a whole step of that seat. The
         follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), so the subtree
-        under a command the bot plays holds its next decision's candidates (tree reuse)."""
+        under a command the bot plays holds its next decision's candidates (tree reuse). ``record``: a list the
+        follow-ups are appended to."""
         if self.follow_through is None or not holds_control(rules, world, mover):
             return world
         played: list[Command] = []
         world, count = play_out(rules, world, mover, rng, self.follow_through, should_stop, on_step=played.append)
+        if record is not None:
+            record.extend(played)
         for command in played:
             key = (mover, command_key(command))
             child = node.children.get(key)
@@ -412,24 +427,45 @@ class MCTSBot(Bot):
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
         origin: list[float] | None = None,
+        charge: tuple[int, float, bool] | None = None,
     ) -> list[float]:
         """Per-seat rewards in [0, 1]: rank-based from ``result`` when over; otherwise a logistic of each
         seat's heuristic advantage (its ``evaluate`` minus the mean of the others'), on a scale that
         adapts to the magnitudes seen in this search, so small gains still register for the leader.
         Before scoring a cut-off position, the one seat holding control plays out its own open turn
-        (``lookahead.play_out`` with ``self.look``), so a half-done action is scored by what it brings."""
+        (``lookahead.play_out`` with ``self.look``), so a half-done action is scored by what it brings.
+        ``charge``: (seat, cost, open): ``cost`` in ``evaluate``'s units (``rules.command_cost`` of the seat's
+        commands; with those it plays out here when ``open``, its charged step not yet ended) is taken off that
+        seat's advantage, or off its reward when the game is over (so a charged reward may fall below 0)."""
+        charged, cost, still_open = charge if charge is not None else (-1, 0.0, False)
         if not rules.is_over(world) and self.look.horizon:
             acting = rules.to_act(world)
             if len(acting) == 1:
-                world, _ = play_out(rules, world, next(iter(acting)), rng or random.Random(0), self.look, should_stop)
+                mover = next(iter(acting))
+                played: list[Command] = []
+                world, _ = play_out(rules, world, mover, rng or random.Random(0), self.look, should_stop, played.append)
+                if still_open and mover == charged:
+                    cost += sum(map(rules.command_cost, played))
+        # a cost is as if the seat held that much less: its evaluate falls by ``cost`` and, each seat's evaluate
+        # being relative to the others', theirs rise by ``cost / (n - 1)`` on average (2 seats: exactly ``cost``)
+        drop = cost * seats / (seats - 1) if seats > 1 else cost
         if rules.is_over(world):
             rewards = state_rewards(rules, world, seats, self.score_weight)
-            return rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
+            rewards = rewards + [0.0] * (seats - len(rewards)) if len(rewards) < seats else rewards
+            if drop:  # a finished game is scored by its ranks: the cost weighs as it would at an even position
+                rewards[charged] -= 0.25 * drop / self._scale()
+            return rewards
         advantages = self._advantages(rules, world, seats)
         if origin is not None:
             advantages = [a - o for a, o in zip(advantages, origin, strict=True)]
+        if drop:
+            advantages[charged] -= drop
         for a in advantages:
             self._scale_total += abs(a)
         self._scale_count += seats
-        scale = self._scale_total / self._scale_count or 1.0
+        scale = self._scale()
         return [1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -a / scale)))) for a in advantages]
+
+    def _scale(self) -> float:
+        """The advantage that moves a reward from 0.5 to about 0.73: the mean size of those seen in this search."""
+        return self._scale_total / self._scale_count if self._scale_count and self._scale_total else 1.0

@@ -187,3 +187,40 @@ def test_a_kept_subtree_counts_the_commands_of_its_steps():
     assert root is not None and root.children
     for child in root.children.values():
         assert child.steps >= child.visits > 0
+
+
+class CostlyOpener(OpenerGame):
+    """``open`` and ``deeper`` cost their seat ``cost`` points beyond what they do (``Rules.command_cost``)."""
+
+    def __init__(self, depth: int, cost: float) -> None:
+        super().__init__(depth)
+        self.cost = cost
+
+    def command_cost(self, command):
+        return self.cost if command["type"] in ("open", "deeper") else 0.0
+
+
+class CostlyTake(OpenerGame):
+    """``take`` costs ``cost`` points beyond what it does; a seat may also ``open`` (worth nothing at once)."""
+
+    def __init__(self, cost: float) -> None:
+        super().__init__(1)
+        self.cost = cost
+
+    def command_cost(self, command):
+        return self.cost if command["type"] == "take" else 0.0
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize(("cost", "best"), [(0.4, "open"), (10.0, "take")])
+def test_every_bot_charges_a_command_its_declared_cost(depth, cost, best):
+    """A project gains 2 points more than ``take``: at 0.4 a command it is still the better move, at 10 a
+    command it is not, and every bot (the play-out, greedy, the search, the levels) weighs the cost."""
+    rules = CostlyOpener(depth, cost)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    bots = [GreedyBot(0), MCTSBot(0, iterations=80, rollout_depth=0), make_bot("easy", 0), make_bot("medium", 0)]
+    for bot in bots:
+        assert bot.choose(rules, state, 0, random.Random(1)) == {"type": best}, bot
+    # the play-out charges the follow-ups it chooses between: a costly one loses to a free one of equal worth
+    taken, _ = play_out(CostlyTake(cost), state, 0, random.Random(0), LookAhead(1, 10, 10))
+    assert taken.points == ((1, 0) if cost < 1 else (0, 0))
