@@ -31,6 +31,17 @@ def projected_rebellion(st: ArchState) -> int:
 
 
 OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)
+# What a bot charges itself for each trade-offer command that asks something of another player (``command_cost``):
+# opening an offer and adding an item to it. Each makes a person at the table stop and answer, and an offer only
+# pays once accepted, so a bot opens one only when the trade is worth clearly more than the asking (an offer
+# opened and cancelled again, or items added and taken back with a cancel, cost their price: no idle offers).
+# In evaluate's units (3 a point of score lead, 0.3 a coin).
+OFFER_COMMAND_COST = {"offer_open": 1.0, "offer_add": 0.5}
+
+
+def command_cost(command: dict) -> float:
+    """What a bot charges itself for ``command`` beyond its effect on the position (``OFFER_COMMAND_COST``)."""
+    return OFFER_COMMAND_COST.get(command.get("type", ""), 0.0)
 
 
 def evaluate(st: ArchState, seat: int) -> float:

@@ -233,6 +233,9 @@ class Archipelago(Rules):
     def evaluate_all(self, state: ArchState) -> list[float]:
         return evaluation.evaluate_all(state)
 
+    def command_cost(self, command: dict) -> float:
+        return evaluation.command_cost(command)
+
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)
         if len(st.deck) > 1:

@@ -6,7 +6,7 @@ import random
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.evaluate import evaluate, heuristic, projected_rebellion
+from domain.archipelago.evaluate import OFFER_COMMAND_COST, evaluate, heuristic, projected_rebellion
 from domain.archipelago.state import population
 from domain.bots import make_bot
 from domain.bots.lookahead import evaluate_through, play_out
@@ -72,10 +72,20 @@ def test_medium_opens_no_offer_when_nothing_scores_better():
 
 def test_medium_cancels_an_offer_it_has_nothing_to_add_to():
     """With an empty offer open and nothing worth trading, adding an item and cancelling later ties with
-    cancelling now: medium cancels (it added items to it at 7 of these 8 seeds before the rule)."""
+    cancelling now but for the item's price (``command_cost``): medium cancels (it added items to it at 7 of
+    these 8 seeds before the shorter-of-equals rule, at 2 of 8 with that rule and no price)."""
     st, _ = do(island(), {"type": "offer_open", "to": 1}, seat=0)
     choices = [make_bot("medium", seed).choose(RULES, st, 0)["type"] for seed in range(8)]
-    assert choices.count("offer_cancel") >= 6, choices
+    assert choices == ["offer_cancel"] * 8, choices
+
+
+def test_only_the_offer_commands_that_ask_something_of_a_player_have_a_price():
+    """Opening an offer and adding an item make another player stop and answer; sending, cancelling and the
+    answers themselves do not ask more of anybody, and no other command has a price beyond its effect."""
+    priced = {"offer_open": OFFER_COMMAND_COST["offer_open"], "offer_add": OFFER_COMMAND_COST["offer_add"]}
+    assert all(cost > 0 for cost in priced.values())
+    for kind in ("offer_open", "offer_add", "offer_send", "offer_cancel", "offer_accept", "offer_decline", "tax"):
+        assert RULES.command_cost({"type": kind}) == priced.get(kind, 0.0), kind
 
 
 def test_a_placed_bid_counts_as_committed_money():
