@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -87,7 +88,7 @@ def copy_rng(rng: random.Random) -> random.Random:
     return rng_at(rng.getstate())
 
 
-def rng_at(snapshot: tuple) -> random.Random:
+def rng_at(snapshot: tuple[Any, ...]) -> random.Random:
     """A new generator in the state ``snapshot`` (from ``Random.getstate``): a caller that copies one generator
     many times takes its state once (``getstate`` costs more than ``setstate``)."""
     twin = _new_random(random.Random)
