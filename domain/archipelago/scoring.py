@@ -170,17 +170,12 @@ def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = No
 
 
 def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
-    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown (the bots
-    score many positions: ``criterion_points`` is written out here)."""
+    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown."""
     vp_table = D.RANK_VP[st.n]
-    places = len(vp_table)
     totals = [sum(_card_points(p)) for p in st.players]
     for _, code in criteria(st):
-        values = metric_values(st, code, stats)
-        ranked = sorted(values, reverse=True)
-        for s, v in enumerate(values):
-            if v > 0 and (rank := ranked.index(v)) < places:
-                totals[s] += vp_table[rank]
+        for s, pts in enumerate(criterion_points(metric_values(st, code, stats), vp_table)):
+            totals[s] += pts
     return totals
 
 
