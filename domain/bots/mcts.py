@@ -323,20 +323,22 @@ class MCTSBot(Bot):
                 world = self._step(rules, world, command, mover, rng, fast)
                 path.append(child)
                 if mover == seat:
-                    record = None if own else first_step
-                    if record is not None:
-                        record.append(command)
-                    world = self._follow(rules, world, mover, child, seats, path, rng, fast, should_stop, record)
+                    if not own:
+                        first_step.append(command)
+                    world = self._follow(
+                        rules, world, mover, child, seats, path, rng, fast, should_stop, None if own else first_step
+                    )
                 break
             assert best_child is not None and best_command is not None
             world = self._step(rules, world, best_command, mover, rng, fast)
             path.append(best_child)
             node = best_child
             if mover == seat:
-                record = None if own else first_step
-                if record is not None:
-                    record.append(best_command)
-                world = self._follow(rules, world, mover, node, seats, path, rng, fast, should_stop, record)
+                if not own:
+                    first_step.append(best_command)
+                world = self._follow(
+                    rules, world, mover, node, seats, path, rng, fast, should_stop, None if own else first_step
+                )
                 node = path[-1]
         world = self._rollout(rules, world, rng, fast)
         # the observer pays the rules.command_cost of its first step (its part played at the cut-off too)
