@@ -283,6 +283,15 @@ class PostgresStore(PostgresOutbox):
             raise StreamNotFound(stream)
         return _row_info(row)
 
+    def _head(self, conn: psycopg.Connection, stream: str) -> tuple[StreamInfo, str]:
+        """The stream row and its head's signature, in one read."""
+        row = conn.execute(
+            f"SELECT {_STREAM_COLUMNS}, head_signature FROM event_streams WHERE stream = %s", (stream,)
+        ).fetchone()
+        if row is None:
+            raise StreamNotFound(stream)
+        return _row_info(row[:-1]), row[-1]
+
     def stream_info(self, stream: str) -> StreamInfo:
         with self._connection() as conn:
             return self._info(conn, stream)
@@ -593,10 +602,7 @@ class PostgresStore(PostgresOutbox):
     def verify(self, stream: str) -> AuditReport:
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            info = self._info(conn, stream)
-            signature = one(
-                conn.execute("SELECT head_signature FROM event_streams WHERE stream = %s", (stream,)).fetchone()
-            )
+            info, signature = self._head(conn, stream)
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = %s ORDER BY version", (stream,)
             ).fetchall()

@@ -272,12 +272,17 @@ class SqliteStore(SqliteOutbox):
         return info
 
     def _info(self, conn: sqlite3.Connection, stream: str) -> tuple[StreamInfo, str]:
+        info, head_hash, _signature = self._head(conn, stream)
+        return info, head_hash
+
+    def _head(self, conn: sqlite3.Connection, stream: str) -> tuple[StreamInfo, str, str]:
+        """The stream row, its head hash and the head's signature, in one read."""
         row = conn.execute(
             f"SELECT {_STREAM_COLUMNS}, last_hash, head_signature FROM streams WHERE stream = ?", (stream,)
         ).fetchone()
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row[:8]), row[8]
+        return _row_info(row[:8]), row[8], row[9]
 
     def stream_info(self, stream: str) -> StreamInfo:
         return self._info(self._conn(), stream)[0]
@@ -536,8 +541,7 @@ class SqliteStore(SqliteOutbox):
 
     def verify(self, stream: str) -> AuditReport:
         with self._transaction("DEFERRED") as conn:
-            info, head_hash = self._info(conn, stream)
-            signature = conn.execute("SELECT head_signature FROM streams WHERE stream = ?", (stream,)).fetchone()[0]
+            info, head_hash, signature = self._head(conn, stream)
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", (stream,)
             ).fetchall()
