@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 import logging
 import os
-from collections.abc import Callable
 from typing import Any
 
 import flask_smorest
@@ -62,27 +60,9 @@ def _summarise(messages: Any, prefix: str = "") -> str:
     return "; ".join(p for p in parts if p)
 
 
-class App(Flask):
-    """Flask, with ``ensure_sync`` answered once per function: Flask asks it of every hook and view on every
-    request (about 14 times a request here), each time inspecting whether the function is a coroutine."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._is_coroutine: dict[Callable[..., Any], bool] = {}
-
-    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        key = getattr(func, "__func__", func)  # a view's bound method is new every request; its function is not
-        if not inspect.isfunction(key):  # a partial or another callable object: not kept, it may be new each time
-            return super().ensure_sync(func)
-        known = self._is_coroutine.get(key)
-        if known is None:
-            known = self._is_coroutine[key] = inspect.iscoroutinefunction(key)
-        return super().ensure_sync(func) if known else func
-
-
 def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
     """Build the app around a runtime (store + dispatcher); by default from the environment."""
-    app = App("tradewinds")
+    app = Flask("tradewinds")
     from api.fast_json import FastJSONProvider
 
     app.json = FastJSONProvider(app)

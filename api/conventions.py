@@ -9,14 +9,11 @@ change that could break a client raises the major version and is served under a 
 
 from __future__ import annotations
 
-import functools
 import os
 import unicodedata
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.datastructures import MIMEAccept
-from werkzeug.http import parse_accept_header
 from werkzeug.routing import BaseConverter
 
 from api.contract import API_VERSION_HEADER
@@ -82,13 +79,6 @@ def check_json(data: Any) -> None:
                 stack.append((item, depth + 1, f"{where}.{key}"))
 
 
-@functools.lru_cache(maxsize=256)
-def accepts(accept: str, types: tuple[str, ...]) -> bool:
-    """Whether an Accept header allows one of ``types`` (clients send the same few headers on every request:
-    each is parsed once)."""
-    return bool(parse_accept_header(accept, MIMEAccept).best_match(types))
-
-
 def produced(app: Flask, endpoint: str | None, method: str) -> tuple[str, ...]:
     """The media types an operation answers with (its success responses), JSON unless declared."""
     return app.config["PRODUCES"].get(endpoint or "", JSON_TYPES)
@@ -120,7 +110,7 @@ def install(app: Flask) -> None:
             return None
         endpoint = request.endpoint
         accept = request.headers.get("Accept")
-        if accept and not accepts(accept, tuple(produced(app, endpoint, request.method))):
+        if accept and not request.accept_mimetypes.best_match(produced(app, endpoint, request.method)):
             types = ", ".join(produced(app, endpoint, request.method))
             raise ApiError("not_acceptable", f"this operation answers with {types}; the Accept header allows none")
         for name, value in {**(request.view_args or {}), **request.args}.items():

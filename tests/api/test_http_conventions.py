@@ -169,21 +169,3 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
     assert finished in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
     assert client.get("/games?status=finished").get_json()["games"] == []
     assert client.get("/games?cursor=not-a-cursor").status_code == 400
-
-
-def test_the_app_checks_each_hook_and_view_for_a_coroutine_once_not_per_request(app, client):
-    game = create_secret_game(client)
-    token = game["seat_tokens"][0]["token"]
-
-    def requests():
-        client.get(f"/games/{game['id']}")
-        client.get(f"/games/{game['id']}/legal-commands", headers=auth(token))
-        client.post(f"/games/{game['id']}/commands", json=BANK, headers=auth(token))  # played, then refused
-
-    requests()
-    requests()
-    known = dict(app._is_coroutine)
-    assert known and not any(known.values())  # every hook and view here is synchronous
-    for _ in range(5):
-        requests()
-    assert app._is_coroutine == known  # a view's bound method is new every request: its function is what is kept
