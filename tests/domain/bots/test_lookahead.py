@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.bots import GreedyBot, MCTSBot, make_bot
+from domain.bots.base import command_key
 from domain.bots.lookahead import NO_LOOKAHEAD, LookAhead, evaluate_through, play_out
 from tests.domain.bots.opener_game import OpenerGame
 
@@ -171,7 +172,7 @@ def test_mcts_values_an_action_by_its_best_follow_ups_not_their_average():
     state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
     for seed in range(3):
         assert MCTSBot(seed, iterations=60, rollout_depth=0).choose(rules, state, 0) == {"type": "open"}
-        averaged = MCTSBot(seed, iterations=60, rollout_depth=0, follow_through=None)
+        averaged = MCTSBot(seed, iterations=60, rollout_depth=0, follow_through=None, follow_others=None)
         assert averaged.choose(rules, state, 0) == {"type": "take"}
 
 
@@ -224,3 +225,29 @@ def test_every_bot_charges_a_command_its_declared_cost(depth, cost, best):
     # the play-out charges the follow-ups it chooses between: a costly one loses to a free one of equal worth
     taken, _ = play_out(CostlyTake(cost), state, 0, random.Random(0), LookAhead(1, 10, 10))
     assert taken.points == ((1, 0) if cost < 1 else (0, 0))
+
+
+def _node(root, *moves):
+    node = root
+    for seat, kind in moves:
+        node = node.children[(seat, command_key({"type": kind}))]
+    return node
+
+
+def test_mcts_plays_the_opponents_steps_through_as_well():
+    """An opponent's ``open`` leads to one follow-up worth 3 and nine worth 0. Left to the tree (each follow-up
+    expanded once at random) the opponent's project looks worth little and the observer plans against an
+    opponent that takes its single point; with ``follow_others`` the opponent's step is played out greedily,
+    a chain ending in ``collect``, and the opponent's ``open`` is valued above its ``take``."""
+    rules = OpenerGame(1, drops=9)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 1}))
+    root = MCTSBot(0, iterations=200, rollout_depth=0).search(rules, state, 0, random.Random(0))
+    mine = _node(root, (0, "open"), (0, "collect"))
+    opened = _node(mine, (1, "open"))
+    assert list(opened.children) == [(1, command_key({"type": "collect"}))]
+    assert opened.mean(1) > _node(mine, (1, "take")).mean(1)
+
+    blind = MCTSBot(0, iterations=200, rollout_depth=0, follow_others=None)
+    root = blind.search(rules, state, 0, random.Random(0))
+    opened = _node(root, (0, "open"), (0, "collect"), (1, "open"))
+    assert len(opened.children) > 1  # the drops, expanded one by one
