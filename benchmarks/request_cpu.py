@@ -1,6 +1,7 @@
 """CPU per request in one process, by kind of request, as ratios to a trivial Flask endpoint.
 
     python benchmarks/request_cpu.py [--cycles 1500] [--repeat 3]
+    python benchmarks/request_cpu.py --instructions [--cycles 40]
 
 The app runs on an embedded SQLite store with the Flask test client (no HTTP server, no sockets), and plays
 4-player Puerto Rico games of random legal moves. Around every request of a move cycle (GET the game, GET
@@ -8,6 +9,13 @@ its legal commands, POST a command) it measures the process's CPU time, and the 
 (our app's every hook, no work) and for ``GET /trivial`` on a bare Flask app (the anchor). It prints, per
 kind, milliseconds per request and the ratio to the anchor, min/median/max over the repeats. Rate limits
 are switched off, as in ``server_throughput.py``.
+
+``--instructions`` counts machine instructions instead of seconds, with valgrind's callgrind: a count does
+not move with the machine's load, so two versions of the code compare on a shared machine. It runs this
+script under callgrind once with no request after the set-up and warm-up, and once per kind with ``--cycles``
+requests of that kind (the same set-up and warm-up, the same seeds); the difference divided by ``--cycles``
+is that kind's instructions per request. Printed: per move cycle (its three requests), per ``/livez`` and per
+trivial request, and the ratios of a move cycle to three trivial requests and of ``/livez`` to one.
 """
 
 from __future__ import annotations
@@ -15,10 +23,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,48 +42,65 @@ from api.app import create_app  # noqa: E402
 from workers.runtime import Runtime  # noqa: E402
 
 KINDS = ("get game", "legal commands", "post command", "livez", "trivial")
+COUNTED = ("move cycle", "livez", "trivial")  # what --instructions counts
+WARM_UP = 200
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cycles", type=int, default=1500)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args(argv)
-    folder = tempfile.mkdtemp(prefix="tw-request-cpu-")
-    runtime = Runtime.build(database_url=f"sqlite:///{folder}/cpu.db", dispatcher="inline", data_dir=folder)
-    client = create_app(runtime).test_client()
-    bare = Flask("trivial")
-    bare.add_url_rule("/trivial", "trivial", lambda: {"ok": True, "version": 1})
-    anchor = bare.test_client()
-    rng = random.Random(1)
+class Table:
+    """The app under test with 8 four-player games of humans, and a bare Flask app (the anchor)."""
 
-    def new_game() -> tuple[str, dict[int, str]]:
-        body = client.post("/games", json={"game_type": "puerto_rico", "seats": [{"kind": "human"}] * 4}).get_json()
+    def __init__(self) -> None:
+        folder = tempfile.mkdtemp(prefix="tw-request-cpu-")
+        runtime = Runtime.build(database_url=f"sqlite:///{folder}/cpu.db", dispatcher="inline", data_dir=folder)
+        self.client = create_app(runtime).test_client()
+        bare = Flask("trivial")
+        bare.add_url_rule("/trivial", "trivial", lambda: {"ok": True, "version": 1})
+        self.anchor = bare.test_client()
+        self.rng = random.Random(1)
+        self.games = [self.new_game() for _ in range(8)]
+
+    def new_game(self) -> tuple[str, dict[int, str]]:
+        seats = [{"kind": "human"}] * 4
+        body = self.client.post("/games", json={"game_type": "puerto_rico", "seats": seats}).get_json()
         return body["id"], {t["seat"]: t["token"] for t in body["seat_tokens"]}
 
-    games = [new_game() for _ in range(8)]
-
-    def timed(spent: dict[str, float], kind: str, call):
-        began = time.process_time()
-        answer = call()
-        spent[kind] += time.process_time() - began
-        return answer
-
-    def cycle(i: int, spent: dict[str, float]) -> None:
-        game_id, tokens = games[i % len(games)]
-        state = timed(spent, "get game", lambda: client.get(f"/games/{game_id}")).get_json()
+    def move(self, i: int, timed: Callable[[str, Callable[[], object]], object]) -> None:
+        """One move cycle on game ``i % 8``: GET it, GET the legal commands of the seat to act, POST one."""
+        client = self.client
+        game_id, tokens = self.games[i % len(self.games)]
+        state = timed("get game", lambda: client.get(f"/games/{game_id}")).get_json()  # type: ignore[attr-defined]
         if not state["to_act"]:
-            games[i % len(games)] = new_game()
+            self.games[i % len(self.games)] = self.new_game()
             return
         headers = {"Authorization": f"Bearer {tokens[state['to_act'][0]]}"}
-        legal = timed(spent, "legal commands", lambda: client.get(f"/games/{game_id}/legal-commands", headers=headers))
-        move = {"command": rng.choice(legal.get_json()["commands"])}
-        timed(spent, "post command", lambda: client.post(f"/games/{game_id}/commands", json=move, headers=headers))
-        timed(spent, "livez", lambda: client.get("/livez"))
-        timed(spent, "trivial", lambda: anchor.get("/trivial"))
+        url = f"/games/{game_id}"
+        legal = timed("legal commands", lambda: client.get(f"{url}/legal-commands", headers=headers))
+        move = {"command": self.rng.choice(legal.get_json()["commands"])}  # type: ignore[attr-defined]
+        timed("post command", lambda: client.post(f"{url}/commands", json=move, headers=headers))
+
+    def livez(self) -> None:
+        self.client.get("/livez")
+
+    def trivial(self) -> None:
+        self.anchor.get("/trivial")
+
+
+def seconds(args: argparse.Namespace) -> int:
+    table = Table()
+
+    def cycle(i: int, spent: dict[str, float]) -> None:
+        def timed(kind: str, call: Callable[[], object]) -> object:
+            began = time.process_time()
+            answer = call()
+            spent[kind] += time.process_time() - began
+            return answer
+
+        table.move(i, timed)
+        timed("livez", table.livez)
+        timed("trivial", table.trivial)
 
     warm = dict.fromkeys(KINDS, 0.0)
-    for i in range(200):
+    for i in range(WARM_UP):
         cycle(i, warm)
     runs = []
     for _ in range(args.repeat):
@@ -88,6 +117,75 @@ def main(argv: list[str] | None = None) -> int:
             f"  ratio to trivial {min(ratio):.2f}/{statistics.median(ratio):.2f}/{max(ratio):.2f}"
         )
     return 0
+
+
+def counted_run(kind: str, count: int) -> int:
+    """Inside callgrind: the set-up and warm-up, then ``count`` requests of ``kind`` (``none``: no request)."""
+    table = Table()
+    for i in range(WARM_UP):
+        table.move(i, lambda _kind, call: call())
+        table.livez()
+        table.trivial()
+    for i in range(count if kind != "none" else 0):
+        if kind == "move cycle":
+            table.move(WARM_UP + i, lambda _kind, call: call())
+        elif kind == "livez":
+            table.livez()
+        else:
+            table.trivial()
+    return 0
+
+
+def callgrind(kind: str, count: int) -> int:
+    """Instructions callgrind counts for one run of ``counted_run(kind, count)`` in a child process."""
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--count",
+        kind,
+        "--cycles",
+        str(count),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if done.returncode or found is None:
+        raise SystemExit(f"callgrind run failed ({kind}, {count}):\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def instructions(args: argparse.Namespace) -> int:
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
+        return 2
+    print(f"instructions per request (callgrind), {args.cycles} requests per kind after {WARM_UP} warm-up cycles")
+    base = callgrind("none", 0)
+    per = {}
+    for kind in COUNTED:
+        per[kind] = (callgrind(kind, args.cycles) - base) / args.cycles
+        print(f"  {kind:12} {per[kind] / 1e6:8.3f} M", flush=True)
+    print(f"  move cycle / 3 trivial requests: {per['move cycle'] / (3 * per['trivial']):.2f}")
+    print(f"  livez / trivial: {per['livez'] / per['trivial']:.2f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cycles", type=int, default=None, help="requests per kind (default 1500; 40 counted)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind")
+    parser.add_argument("--count", choices=("none", *COUNTED), help=argparse.SUPPRESS)  # the callgrind child
+    args = parser.parse_args(argv)
+    if args.count is not None:
+        return counted_run(args.count, args.cycles or 0)
+    if args.instructions:
+        args.cycles = args.cycles or 40
+        return instructions(args)
+    args.cycles = args.cycles or 1500
+    return seconds(args)
 
 
 if __name__ == "__main__":
