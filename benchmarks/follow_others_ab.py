@@ -1,0 +1,48 @@
+"""One bot level with and without ``follow_others`` (the other seats playing their steps through in the search).
+
+    python benchmarks/follow_others_ab.py GAME PLAYERS LEVEL GAMES SEED
+
+One seat plays ``LEVEL`` as it is; the others play the same level built with ``follow_others=None`` (shown as
+``LEVEL-old``). Seats rotate as in ``bot_ladder.py``, whose rung table this prints (win share of ``LEVEL`` with
+its 95% Wilson interval against the even share, mean scores, command-type shares). Runs in one process: the
+"-old" bots are built by a wrapper around ``make_bot`` that worker processes would not inherit.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bot_ladder  # noqa: E402
+
+import workers.simulate as simulate  # noqa: E402
+from domain.bots import Bot, MCTSBot, make_bot  # noqa: E402
+
+SUFFIX = "-old"
+
+
+def make_bot_or_old(policy: str, seed: int | None = None) -> Bot:
+    """``make_bot``, except that ``<level>-old`` is that level without ``follow_others``."""
+    if not policy.endswith(SUFFIX):
+        return make_bot(policy, seed)
+    bot = make_bot(policy[: -len(SUFFIX)], seed)
+    if isinstance(bot, MCTSBot):
+        bot.follow_others = None
+    return bot
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    game, players, level, games, seed = argv[0], int(argv[1]), argv[2], int(argv[3]), int(argv[4])
+    simulate.make_bot = make_bot_or_old  # type: ignore[assignment]
+    print(bot_ladder.rung(game, players, level, level + SUFFIX, games, seed, 1, None, 0.0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
