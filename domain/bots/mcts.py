@@ -331,38 +331,20 @@ class MCTSBot(Bot):
                 children[key] = child
                 world = self._step(rules, world, command, mover, rng, fast)
                 path.append(child)
-                look = self.follow_through if mover == seat else self.follow_others
-                if look is not None:
-                    mine = mover == seat and not own
-                    if mine:
-                        first_step.append(command)
-                    world = self._follow(
-                        rules,
-                        world,
-                        mover,
-                        look,
-                        child,
-                        seats,
-                        path,
-                        rng,
-                        fast,
-                        should_stop,
-                        first_step if mine else None,
-                    )
+                mine = first_step if mover == seat and not own else None
+                world = self._follow(
+                    rules, world, seat, mover, command, child, seats, path, rng, fast, should_stop, mine
+                )
                 break
             assert best_child is not None and best_command is not None
             world = self._step(rules, world, best_command, mover, rng, fast)
             path.append(best_child)
             node = best_child
-            look = self.follow_through if mover == seat else self.follow_others
-            if look is not None:
-                mine = mover == seat and not own
-                if mine:
-                    first_step.append(best_command)
-                world = self._follow(
-                    rules, world, mover, look, node, seats, path, rng, fast, should_stop, first_step if mine else None
-                )
-                node = path[-1]
+            mine = first_step if mover == seat and not own else None
+            world = self._follow(
+                rules, world, seat, mover, best_command, node, seats, path, rng, fast, should_stop, mine
+            )
+            node = path[-1]
         world = self._rollout(rules, world, rng, fast)
         # the observer pays the rules.command_cost of its first step (its part played at the cut-off too)
         charge = (seat, sum(map(rules.command_cost, first_step)) if first_step else 0.0, not own)
@@ -388,8 +370,9 @@ class MCTSBot(Bot):
         self,
         rules: Rules,
         world: State,
+        seat: int,
         mover: int,
-        look: LookAhead,
+        command: Command,
         node: Node,
         seats: int,
         path: list[Node],
@@ -398,13 +381,16 @@ class MCTSBot(Bot):
         should_stop: StopCheck | None,
         record: list[Command] | None = None,
     ) -> State:
-        """The seat that moved, when it still holds control after its command in the tree, plays its follow-up
-        decisions greedily (``play_out`` with ``look``: ``follow_through`` for the observer, ``follow_others`` for
-        the other seats), so a tree edge is a whole step of that seat. The
-        follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), so the subtree
-        under a command the bot plays holds its next decision's candidates (tree reuse). ``record``: a list the
-        follow-ups are appended to."""
-        if not holds_control(rules, world, mover):
+        """After ``mover`` played ``command`` in the tree (``node``): the seat, when it still holds control,
+        plays its follow-up decisions greedily (``play_out`` with ``follow_through`` when it is the observer
+        ``seat``, ``follow_others`` otherwise; ``None`` leaves them to the tree), so a tree edge is a whole step
+        of that seat. The follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), so
+        the subtree under a command the bot plays holds its next decision's candidates (tree reuse).
+        ``record``: a list ``command`` and the follow-ups are appended to (the observer's first step)."""
+        if record is not None:
+            record.append(command)
+        look = self.follow_through if mover == seat else self.follow_others
+        if look is None or not holds_control(rules, world, mover):
             return world
         played: list[Command] = []
         world, count = play_out(rules, world, mover, rng, look, should_stop, on_step=played.append)
