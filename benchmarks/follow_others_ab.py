@@ -24,11 +24,11 @@ from domain.bots import Bot, MCTSBot, make_bot  # noqa: E402
 SUFFIX = "-old"
 
 
-def make_bot_or_old(policy: str, seed: int | None = None) -> Bot:
+def make_bot_or_old(level: str, seed: int | None = None) -> Bot:
     """``make_bot``, except that ``<level>-old`` is that level without ``follow_others``."""
-    if not policy.endswith(SUFFIX):
-        return make_bot(policy, seed)
-    bot = make_bot(policy[: -len(SUFFIX)], seed)
+    if not level.endswith(SUFFIX):
+        return make_bot(level, seed)
+    bot = make_bot(level[: -len(SUFFIX)], seed)
     if isinstance(bot, MCTSBot):
         bot.follow_others = None
     return bot
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     game, players, level, games, seed = argv[0], int(argv[1]), argv[2], int(argv[3]), int(argv[4])
-    simulate.make_bot = make_bot_or_old  # type: ignore[assignment]
+    simulate.make_bot = make_bot_or_old  # type: ignore[attr-defined]  # the bots of this process only
     print(bot_ladder.rung(game, players, level, level + SUFFIX, games, seed, 1, None, 0.0))
     return 0
 
