@@ -121,5 +121,17 @@ def context(browser):
 
 
 def shot(page, name: str) -> None:
+    """Save what the page shows, for a person to look at (test-screenshots/NAME.png).
+
+    CSS animations are stopped first (a spinner need not be drawn mid-turn). On a loaded two-core machine a
+    full-page capture has timed out once in Chromium's compositor after the page had settled; the capture is
+    then tried once more at the viewport's size, so a slow compositor does not fail a test whose page is right.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    path = str(SHOTS / f"{name}.png")
+    try:
+        page.screenshot(path=path, full_page=True, animations="disabled", timeout=45_000)
+    except PlaywrightTimeout:
+        page.screenshot(path=path, animations="disabled", timeout=45_000)
