@@ -169,3 +169,16 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
     assert finished in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
     assert client.get("/games?status=finished").get_json()["games"] == []
     assert client.get("/games?cursor=not-a-cursor").status_code == 400
+
+
+def test_control_characters_are_unicodes_category_cc_exactly():
+    import sys
+    import unicodedata
+
+    from api.conventions import has_control_characters
+
+    for code in range(sys.maxunicode + 1):
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # lone surrogates are refused before this check (bad_text)
+        ch = chr(code)
+        assert has_control_characters(f"id{ch}x") == (unicodedata.category(ch) == "Cc"), hex(code)
