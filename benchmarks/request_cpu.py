@@ -13,9 +13,10 @@ are switched off, as in ``server_throughput.py``.
 ``--instructions`` counts machine instructions instead of seconds, with valgrind's callgrind: a count does
 not move with the machine's load, so two versions of the code compare on a shared machine. It runs this
 script under callgrind once with no request after the set-up and warm-up, and once per kind with ``--cycles``
-requests of that kind (the same set-up and warm-up, the same game seeds, the set-up's objects frozen out of
-later garbage collections); the difference divided by ``--cycles`` is that kind's instructions per request. Printed: per move cycle (its three requests), per ``/livez`` and per
-trivial request, and the ratios of a move cycle to three trivial requests and of ``/livez`` to one.
+move cycles, or ten times as many ``/livez`` or trivial requests (the same set-up and warm-up, the same game
+seeds, the set-up's objects frozen out of later garbage collections); the difference divided by the number of
+requests is that kind's instructions per request. Printed: per move cycle (its three requests), per ``/livez``
+and per trivial request, and the ratios of a move cycle to three trivial requests and of ``/livez`` to one.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ from workers.runtime import Runtime  # noqa: E402
 KINDS = ("get game", "legal commands", "post command", "livez", "trivial")
 COUNTED = ("move cycle", "livez", "trivial")  # what --instructions counts
 WARM_UP = 200
+# --instructions counts this many /livez and trivial requests per move cycle: a process's set-up and warm-up vary
+# by a few million instructions from run to run (with 40 of each, the same code's trivial request read 0.61 M in
+# one run and 0.73 M in another), an error a small request's count would otherwise carry.
+SMALL_REQUESTS = 10
 
 
 class Table:
@@ -169,11 +174,16 @@ def instructions(args: argparse.Namespace) -> int:
     if shutil.which("valgrind") is None:
         print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
         return 2
-    print(f"instructions per request (callgrind), {args.cycles} requests per kind after {WARM_UP} warm-up cycles")
+    small = SMALL_REQUESTS * args.cycles
+    print(
+        f"instructions per request (callgrind), {args.cycles} move cycles and {small} of each other kind after"
+        f" {WARM_UP} warm-up cycles"
+    )
     base = callgrind("none", 0)
     per = {}
     for kind in COUNTED:
-        per[kind] = (callgrind(kind, args.cycles) - base) / args.cycles
+        count = args.cycles if kind == "move cycle" else small
+        per[kind] = (callgrind(kind, count) - base) / count
         print(f"  {kind:12} {per[kind] / 1e6:8.3f} M", flush=True)
     print(f"  move cycle / 3 trivial requests: {per['move cycle'] / (3 * per['trivial']):.2f}")
     print(f"  livez / trivial: {per['livez'] / per['trivial']:.2f}")
