@@ -1,7 +1,7 @@
 """CPU per request in one process, by kind of request, as ratios to a trivial Flask endpoint.
 
     python benchmarks/request_cpu.py [--cycles 1500] [--repeat 3]
-    python benchmarks/request_cpu.py --instructions [--cycles 40]
+    python benchmarks/request_cpu.py --instructions [--cycles 200]
 
 The app runs on an embedded SQLite store with the Flask test client (no HTTP server, no sockets), and plays
 4-player Puerto Rico games of random legal moves. Around every request of a move cycle (GET the game, GET
@@ -192,7 +192,7 @@ def instructions(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cycles", type=int, default=None, help="requests per kind (default 1500; 40 counted)")
+    parser.add_argument("--cycles", type=int, default=None, help="move cycles (default 1500; 200 counted)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind")
     parser.add_argument("--count", choices=("none", *COUNTED), help=argparse.SUPPRESS)  # the callgrind child
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.count is not None:
         return counted_run(args.count, args.cycles or 0)
     if args.instructions:
-        args.cycles = args.cycles or 40
+        args.cycles = args.cycles or 200
         return instructions(args)
     args.cycles = args.cycles or 1500
     return seconds(args)
