@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from inspect import iscoroutinefunction
 from typing import Any
 
 import flask_smorest
@@ -46,36 +45,6 @@ class Api(flask_smorest.Api):
         return problem(code, str(detail), status=error.code, headers=headers, **extra)
 
 
-class App(Flask):
-    """Flask with ``ensure_sync`` answered from a cache.
-
-    Flask asks, for every hook and view of every request, whether the function is a coroutine function
-    (about 16 checks a request here, each walking ``inspect``'s flags). The answer for a function never changes,
-    so it is kept per function: plain functions by themselves and bound methods by their ``__func__`` (a view
-    class makes a new bound method each request). The cache is emptied when it reaches ``ENSURE_SYNC_CACHE``
-    entries, so functions made during requests (closures) cannot grow it without bound.
-    """
-
-    ENSURE_SYNC_CACHE = 1024
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._is_async: dict[Any, bool] = {}
-
-    def ensure_sync(self, func: Any) -> Any:
-        target = getattr(func, "__func__", func)
-        try:
-            is_async = self._is_async[target]
-        except KeyError:
-            is_async = iscoroutinefunction(func)
-            if len(self._is_async) >= self.ENSURE_SYNC_CACHE:
-                self._is_async.clear()
-            self._is_async[target] = is_async
-        except TypeError:  # an unhashable callable: asked every time
-            is_async = iscoroutinefunction(func)
-        return self.async_to_sync(func) if is_async else func
-
-
 def _summarise(messages: Any, prefix: str = "") -> str:
     parts: list[str] = []
     if isinstance(messages, dict):
@@ -93,7 +62,7 @@ def _summarise(messages: Any, prefix: str = "") -> str:
 
 def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
     """Build the app around a runtime (store + dispatcher); by default from the environment."""
-    app = App("tradewinds")
+    app = Flask("tradewinds")
     from api.fast_json import FastJSONProvider
 
     app.json = FastJSONProvider(app)
