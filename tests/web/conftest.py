@@ -123,9 +123,9 @@ def context(browser):
 def shot(page, name: str) -> None:
     """Save what the page shows, for a person to look at (test-screenshots/NAME.png).
 
-    CSS animations are stopped first (a spinner need not be drawn mid-turn). On a loaded two-core machine a
-    full-page capture has timed out once in Chromium's compositor after the page had settled; the capture is
-    then tried once more at the viewport's size, so a slow compositor does not fail a test whose page is right.
+    CSS animations are stopped first (a spinner need not be drawn mid-turn). In CI a full-page capture once timed
+    out inside Chromium after the page had settled (the cause is not known); the capture is then tried once more
+    at the viewport's size, so a capture that hangs does not fail a test whose page is right.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
