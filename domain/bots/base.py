@@ -99,6 +99,62 @@ def rng_at(snapshot: tuple[Any, ...]) -> random.Random:
 _new_random = random.Random.__new__
 
 
+class _Deferred(random.Random):
+    """A generator that takes its state from a snapshot only when first used (see ``deferred_rng``).
+
+    Every method that reads or replaces the state goes through one of the overrides below (the others, such
+    as ``choice``, ``shuffle`` or ``randrange``, call ``getrandbits`` or ``random``). The first of them sets
+    the snapshot's state and turns the object into a plain ``random.Random``; a method bound before that
+    (``choices`` binds ``random`` once) still answers from the same state."""
+
+    _snapshot: tuple[Any, ...]
+
+    def random(self) -> float:
+        _materialize(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int, /) -> int:
+        _materialize(self)
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        _materialize(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        _materialize(self)
+        random.Random.setstate(self, state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        _materialize(self)
+        random.Random.seed(self, a, version)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        _materialize(self)
+        return random.Random.gauss(self, mu, sigma)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        _materialize(self)
+        return random.Random.__reduce__(self)
+
+
+def _materialize(rng: random.Random) -> None:
+    """Set a deferred generator's state from its snapshot, once (a function, not a method: a method bound
+    before the first draw is still called after the class changed)."""
+    if type(rng) is _Deferred:
+        rng.__class__ = random.Random
+        random.Random.setstate(rng, rng.__dict__.pop("_snapshot"))
+
+
+def deferred_rng(snapshot: tuple[Any, ...]) -> random.Random:
+    """``rng_at(snapshot)`` for a caller that may never draw from it: the state is set on first use, so a
+    command whose ``decide`` draws nothing costs no ``setstate`` (a bot's look-ahead tries many such
+    commands from one snapshot). The numbers drawn are those of ``rng_at(snapshot)``."""
+    twin = _new_random(_Deferred)
+    twin._snapshot = snapshot
+    return twin
+
+
 def apply_command(rules: Rules, state: State, command: Command, seat: int, rng: random.Random) -> State:
     """``decide`` then fold the resulting events with the pure ``evolve``."""
     for event in rules.decide(state, command, seat, rng):

@@ -19,7 +19,16 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.base import Bot, StopCheck, apply_command, command_key, evaluation, legal_or_raise, rng_at
+from domain.bots.base import (
+    Bot,
+    StopCheck,
+    apply_command,
+    command_key,
+    deferred_rng,
+    evaluation,
+    legal_or_raise,
+    rng_at,
+)
 from domain.bots.lookahead import DEFAULT_LOOKAHEAD, NO_LOOKAHEAD, LookAhead, play_out
 from domain.game import Command, IllegalCommand, Rules, State
 
@@ -66,7 +75,7 @@ class GreedyBot(Bot):
                 if look.horizon and index and should_stop is not None and should_stop():
                     look = NO_LOOKAHEAD  # out of time: the remaining commands are scored as they stand
                 try:
-                    after = apply_command(rules, world, command, seat, rng_at(snapshot))
+                    after = apply_command(rules, world, command, seat, deferred_rng(snapshot))
                 except IllegalCommand:
                     continue
                 follow_ups: list[Command] = []

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.bots.base import StopCheck, apply_command, evaluation, rng_at
+from domain.bots.base import StopCheck, apply_command, deferred_rng, evaluation
 from domain.game import Command, IllegalCommand, Rules, State
 
 
@@ -94,7 +94,7 @@ def play_out(
                 break
             tried += 1
             try:
-                after = apply_command(rules, state, command, seat, rng_at(snapshot))
+                after = apply_command(rules, state, command, seat, deferred_rng(snapshot))
             except IllegalCommand:
                 continue
             value = evaluation(rules, after, seat) - rules.command_cost(command)

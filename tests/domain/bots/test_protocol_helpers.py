@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import threading
 
@@ -12,9 +14,11 @@ from domain.bots.base import (
     NoLegalCommand,
     command_key,
     copy_rng,
+    deferred_rng,
     in_place_stepper,
     legal_or_raise,
     private_copy,
+    rng_at,
     rank_rewards,
     seat_count,
     state_rewards,
@@ -60,6 +64,51 @@ def test_copy_rng_continues_the_same_sequence_independently():
     assert [twin.random() for _ in range(5)] == [rng.random() for _ in range(5)]
     twin.random()
     assert twin.getstate() != rng.getstate()
+
+
+DRAWS = {
+    "random": lambda r: [r.random() for _ in range(3)],
+    "getrandbits": lambda r: [r.getrandbits(70), r.getrandbits(5)],
+    "randrange": lambda r: [r.randrange(1000) for _ in range(3)],
+    "randint": lambda r: [r.randint(1, 6) for _ in range(3)],
+    "choice": lambda r: [r.choice("abcdefgh") for _ in range(3)],
+    "choices": lambda r: r.choices(range(50), k=5),
+    "shuffle": lambda r: (lambda xs: (r.shuffle(xs), xs)[1])(list(range(20))),
+    "sample": lambda r: r.sample(range(100), 5),
+    "uniform": lambda r: [r.uniform(2.0, 3.0) for _ in range(2)],
+    "gauss": lambda r: [r.gauss(), r.gauss(1.0, 2.0), r.gauss()],
+    "randbytes": lambda r: r.randbytes(9),
+    "getstate": lambda r: r.getstate(),
+}
+
+
+@pytest.mark.parametrize("first", DRAWS)
+def test_a_deferred_generator_draws_what_the_snapshot_would(first):
+    """Whatever method draws first, ``deferred_rng(snapshot)`` gives the numbers of ``rng_at(snapshot)``, and
+    the same afterwards (the generator is then a plain one, continuing the sequence)."""
+    source = random.Random(11)
+    source.gauss()  # a snapshot with a gauss_next kept
+    snapshot = source.getstate()
+    eager, lazy = rng_at(snapshot), deferred_rng(snapshot)
+    assert DRAWS[first](lazy) == DRAWS[first](eager)
+    assert type(lazy) is random.Random
+    for draw in DRAWS.values():
+        assert draw(lazy) == draw(eager)
+
+
+def test_a_deferred_generator_is_set_only_when_used_and_copies_like_a_plain_one():
+    snapshot = random.Random(3).getstate()
+    untouched = deferred_rng(snapshot)
+    assert type(untouched) is not random.Random  # nothing drawn: the snapshot is not set yet
+    reseeded = deferred_rng(snapshot)
+    reseeded.seed(5)
+    assert reseeded.random() == random.Random(5).random()
+    replaced = deferred_rng(snapshot)
+    replaced.setstate(random.Random(6).getstate())
+    assert replaced.random() == random.Random(6).random()
+    assert copy.deepcopy(deferred_rng(snapshot)).random() == rng_at(snapshot).random()
+    assert pickle.loads(pickle.dumps(deferred_rng(snapshot))).random() == rng_at(snapshot).random()
+    assert copy_rng(deferred_rng(snapshot)).random() == rng_at(snapshot).random()
 
 
 def test_rank_rewards_of_a_single_seat_squash_its_value_around_a_half():
