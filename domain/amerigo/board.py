@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -204,6 +204,27 @@ class Board:
         """Sailing distance from ``source`` to every node (-1 = unreachable or land)."""
         self.rings(source, self.nsq + self.nframe)
         return self._dist[source][0]
+
+    def distances_from(self, sources: Iterable[int]) -> list[int]:
+        """Sailing distance from the nearest of ``sources`` to every node (-1 = unreachable or land): one
+        breadth-first search from all of them at once (sailing is symmetric: the distance to the nearest source
+        is the distance from it)."""
+        dist = [-1] * (self.nsq + self.nframe)
+        ring = list(sources)
+        for x in ring:
+            dist[x] = 0
+        adj = self.adj
+        d = 0
+        while ring:
+            d += 1
+            nxt = []
+            for x in ring:
+                for y in adj[x]:
+                    if dist[y] < 0:
+                        dist[y] = d
+                        nxt.append(y)
+            ring = nxt
+        return dist
 
     def distance(self, source: int, target: int, limit: int) -> int:
         """Sailing distance if it is at most ``limit``, else -1."""

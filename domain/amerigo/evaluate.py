@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from domain.game import relative_to_best_other
 
+from .board import Board
 from .data import (
     COMMODITIES,
     PROGRESS_VP,
@@ -42,12 +43,11 @@ def _open_anchors(state: State) -> set[int]:
     return {a for a, tp in board.anchor_tp.items() if cover[tp] == EMPTY}
 
 
-def _ship_prospect(state: State, seat: int, anchors: set[int]) -> float:
+def _ship_prospect(state: State, seat: int, shared: Shared) -> float:
     p = state.players[seat]
+    anchors, _, sail = shared
     if p.posts_left <= 0 or not anchors or state.round > 5:
         return 0.0
-    board = state.board
-    reach = board.nsq + board.nframe  # every node: the rings are complete
     value = 0.0
     for ship, loc in enumerate(p.ships):
         if loc < 0:
@@ -56,9 +56,7 @@ def _ship_prospect(state: State, seat: int, anchors: set[int]) -> float:
         if state.turn_seat == seat and state.founded[ship]:
             value += SHIP_ON_ANCHOR * 0.5  # just founded: it sails again next action
             continue
-        # the nearest open anchor: the first ring of sailing distance that holds one
-        rings = board.rings(loc, reach)
-        best = next((d for d, ring in enumerate(rings) if not anchors.isdisjoint(ring)), -1)
+        best = sail[loc]  # sailing distance to the nearest open anchor
         if best < 0:
             continue
         value += SHIP_ON_ANCHOR / (1.0 + best / SHIP_REACH)
@@ -117,12 +115,14 @@ _PLANNED_WITHOUT_LAND = [(NEUTRAL_SLOT[s], 0.5 * SHAPE_SIZE[s]) for s in SHAPES]
 ]
 
 
-def worth(state: State, seat: int, shared: tuple[set[int], list[list[int]]] | None = None) -> float:
+def worth(state: State, seat: int, shared: Shared | None = None) -> float:
     """What ``seat`` holds and can still do, in VP. ``shared``: ``_shared(state)``, when it is at hand."""
     p = state.players[seat]
     if state.over:
         return float(p.vp)
-    anchors, by_island = _shared(state) if shared is None else shared
+    if shared is None:
+        shared = _shared(state)
+    by_island = shared[1]
     goods = _goods(p)
     extra = 0.0
     for t, used in p.tokens.items():
@@ -152,13 +152,34 @@ def worth(state: State, seat: int, shared: tuple[set[int], list[list[int]]] | No
         + 0.1 * p.progress
         + 0.1 * p.special
         + posts
-        + _ship_prospect(state, seat, anchors)
+        + _ship_prospect(state, seat, shared)
     )
 
 
-def _shared(state: State) -> tuple[set[int], list[list[int]]]:
-    """What every seat's worth reads of the board: the open anchors and the posts on each island."""
-    return _open_anchors(state), _posts_by_island(state)
+# What every seat's worth reads of the board: the open anchors, the trading posts of each seat on each island, and
+# every node's sailing distance to the nearest open anchor (-1: none reachable).
+Shared = tuple[set[int], list[list[int]], list[int]]
+
+# ``_shared`` by the identity of the board's cover list. A state's ``cover`` is replaced, never changed in place
+# (``evolve`` copies it before it founds a post or places a tile), so one list always holds the same squares;
+# an entry keeps its list alive, so that the list's id is not reused while the entry stands. A search reads the
+# same few covers thousands of times.
+_SHARED: dict[int, tuple[list[int], Board, Shared]] = {}
+_SHARED_ENTRIES = 256
+
+
+def _shared(state: State) -> Shared:
+    """What every seat's worth reads of the board (``Shared``), computed once per cover."""
+    cover, board = state.cover, state.board
+    entry = _SHARED.get(id(cover))
+    if entry is not None and entry[0] is cover and entry[1] is board:
+        return entry[2]
+    anchors = _open_anchors(state)
+    shared = (anchors, _posts_by_island(state), board.distances_from(anchors))
+    if len(_SHARED) >= _SHARED_ENTRIES:
+        _SHARED.clear()
+    _SHARED[id(cover)] = (cover, board, shared)
+    return shared
 
 
 def worths(state: State) -> list[float]:

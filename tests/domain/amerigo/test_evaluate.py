@@ -5,10 +5,16 @@ ship is worth more the closer it is to an anchor whose trading-post space is sti
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from domain.amerigo import evaluate as evaluate_module
 from domain.amerigo.data import SHAPES, VILLAGE_SHAPES
 from domain.amerigo.evaluate import SHIP_ON_ANCHOR, SHIP_REACH, evaluate, evaluate_all, worth
+from domain.amerigo.rules import AmerigoRules
+from domain.amerigo.state import EMPTY
+from domain.rng import rng_for
 from tests.domain.amerigo.scenario import base, fold, gold, phase, planned, post, ship_at, sq, token
 
 ROUND_5 = {"type": "RoundStarted", "round": 5, "time_value": 1}
@@ -96,3 +102,44 @@ def test_a_ship_is_worth_more_the_closer_it_is_to_an_open_anchor_and_half_as_muc
         *closed, *other_ship, *ship_at(0, 0, board.square_json(far))
     )
     assert worth_of(*closed, *other_ship, *ship_at(0, 0, sq(2, 5))) < on_anchor
+
+
+def nearest_open_anchor_by_rings(state, loc):
+    """The sailing distance from ``loc`` to the nearest open anchor, ring by ring from the ship (-1: none)."""
+    board = state.board
+    anchors = {a for a, tp in board.anchor_tp.items() if state.cover[tp] == EMPTY}
+    rings = board.rings(loc, board.nsq + board.nframe)
+    return next((d for d, ring in enumerate(rings) if not anchors.isdisjoint(ring)), -1)
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 3), (3, 5), (4, 8)])
+def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seats, seed):
+    """``worth`` reads the board once per cover list (a cache keyed by the list's identity, with the open
+    anchors' sailing distances from one search from all of them): along random games played both by the pure
+    fold and by the in-place path, every seat's worth equals the one computed with an empty cache, and each
+    ship's distance equals the distance found ring by ring from the ship."""
+    rules = AmerigoRules()
+    chooser = random.Random(seed)
+    state = rules.fold(rules.setup(seed, seats, {}))
+    live = rules.copy_state(state)
+    checked = 0
+    for step in range(400):
+        if rules.is_over(state):
+            break
+        if step % 7 == 0:
+            warm = [worth(state, s) for s in range(seats)]
+            assert [worth(live, s) for s in range(seats)] == warm
+            evaluate_module._SHARED.clear()
+            assert [worth(state, s) for s in range(seats)] == warm
+            for p in state.players:
+                for loc in p.ships:
+                    if loc >= 0:
+                        assert evaluate_module._shared(state)[2][loc] == nearest_open_anchor_by_rings(state, loc)
+                        checked += 1
+        seat = chooser.choice(sorted(rules.to_act(state)))
+        command = chooser.choice(rules.legal_commands(state, seat))
+        rng = rng_for(seed, step)
+        for event in rules.decide(state, command, seat, rng):
+            state = rules.evolve(state, event)
+        rules.play(live, command, seat, rng_for(seed, step))
+    assert checked > 20
