@@ -183,12 +183,17 @@ class Capabilities:
       ``legal_commands``: after a refused command the state is undefined.
     - ``apply_in_place``: ``rules.apply_in_place(state, event) -> state | None`` folds one event into a
       private copy in place (``None``: the state object itself was updated).
+    - ``decide_and_apply``: ``rules.decide_and_apply(state, command, seat, rng) -> (events, state)`` returns
+      ``decide``'s events with the state they lead to, taken from the working copy ``decide`` applies them to
+      (so the events are not folded a second time). ``state`` is left as it is; the new state equals folding
+      the events with ``evolve``, and like ``evolve``'s it may share what did not change with ``state``.
     - ``evaluation``: ``rules.evaluate(state, seat)`` is a heuristic worth searching on. When ``False``
       bots score every unfinished position as even (0.0 for every seat) and never call ``evaluate``.
     """
 
     play_in_place: bool = False
     apply_in_place: bool = False
+    decide_and_apply: bool = False
     evaluation: bool = True
 
 
@@ -237,6 +242,14 @@ class Rules:
 
     def decide(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
         raise NotImplementedError
+
+    def decide_and_apply(
+        self, state: State, command: Command, seat: int, rng: random.Random
+    ) -> tuple[list[Event], State]:
+        """``decide``'s events and the state after them (``Capabilities.decide_and_apply``); by default the
+        events folded with ``evolve``."""
+        events = self.decide(state, command, seat, rng)
+        return events, self.fold(events, state)
 
     def to_act(self, state: State) -> set[int]:
         raise NotImplementedError

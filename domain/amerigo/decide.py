@@ -127,6 +127,15 @@ def decide(
     return ctx.events
 
 
+def decide_and_apply(
+    state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel
+) -> tuple[list[dict[str, Any]], State]:
+    """``decide`` and the state its events lead to: the working clone they were applied to (``state`` is left
+    as it was; ``apply`` is copy-on-write, so the clone shares only what did not change)."""
+    work = state.clone()
+    return decide(work, command, seat, rng, tower, in_place=True), work
+
+
 def _dispatch(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:
     """Emit the events of one command; return True when the turn is complete."""
     if kind in FREE_COMMANDS:

@@ -11,6 +11,7 @@ from domain.rng import rng_for
 from . import catalogue, labels, schema, scoring
 from . import view as _view
 from .decide import decide as _decide
+from .decide import decide_and_apply as _decide_and_apply
 from .evaluate import evaluate as _evaluate
 from .evaluate import evaluate_all as _evaluate_all
 from .evolve import evolve as _evolve
@@ -27,7 +28,7 @@ class AmerigoRules(Rules):
     max_players = 4
     options_schema = ()
     state_version = "1"
-    capabilities = Capabilities(play_in_place=True)
+    capabilities = Capabilities(play_in_place=True, decide_and_apply=True)
 
     def __init__(self, tower: TowerModel | None = None) -> None:
         self.tower = tower or DEFAULT_TOWER
@@ -49,6 +50,11 @@ class AmerigoRules(Rules):
 
     def decide(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
         return _decide(state, command, seat, rng, self.tower)
+
+    def decide_and_apply(
+        self, state: State, command: Command, seat: int, rng: random.Random
+    ) -> tuple[list[Event], State]:
+        return _decide_and_apply(state, command, seat, rng, self.tower)
 
     def play(self, state: State, command: Command, seat: int, rng: random.Random) -> list[Event]:
         return _decide(state, command, seat, rng, self.tower, in_place=True)

@@ -12,6 +12,7 @@ from domain.archipelago import catalogue, labels, schema, scoring
 from domain.archipelago import data as D
 from domain.archipelago import evaluate as evaluation
 from domain.archipelago.decide import decide as _decide
+from domain.archipelago.decide import decide_and_apply as _decide_and_apply
 from domain.archipelago.decide import prompt, run
 from domain.archipelago.evolve import apply, evolve
 from domain.archipelago.flow import Ctx, advance, shuffled_stack
@@ -63,7 +64,7 @@ class Archipelago(Rules):
     min_players = 2
     max_players = 5
     state_version = "1"
-    capabilities = Capabilities(play_in_place=True, apply_in_place=True)
+    capabilities = Capabilities(play_in_place=True, apply_in_place=True, decide_and_apply=True)
     options_schema = (
         Option("length", "str", "medium", "objective set / game length", choices=D.LENGTHS),
         Option("start", "str", "ocean", "start tile variant", choices=("ocean", "desert", "volcano")),
@@ -168,6 +169,11 @@ class Archipelago(Rules):
 
     def decide(self, state: ArchState, command: dict, seat: int, rng: random.Random) -> list[dict]:
         return _decide(state, command, seat, rng)
+
+    def decide_and_apply(
+        self, state: ArchState, command: dict, seat: int, rng: random.Random
+    ) -> tuple[list[dict], ArchState]:
+        return _decide_and_apply(state, command, seat, rng)
 
     def to_act(self, state: ArchState) -> set[int]:
         return set(prompt(state)[1])

@@ -156,7 +156,10 @@ def deferred_rng(snapshot: tuple[Any, ...]) -> random.Random:
 
 
 def apply_command(rules: Rules, state: State, command: Command, seat: int, rng: random.Random) -> State:
-    """``decide`` then fold the resulting events with the pure ``evolve``."""
+    """``decide`` then fold the resulting events with the pure ``evolve``, or the state ``decide`` reached
+    where the game hands it over (``Capabilities.decide_and_apply``)."""
+    if rules.capabilities.decide_and_apply:
+        return rules.decide_and_apply(state, command, seat, rng)[1]
     for event in rules.decide(state, command, seat, rng):
         state = rules.evolve(state, event)
     return state

@@ -620,10 +620,17 @@ def _open(state: MuranoState, command: Any, seat: Any) -> Callable[[_Turn, dict[
 
 
 def decide(state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
+    return decide_and_apply(state, command, seat, rng)[0]
+
+
+def decide_and_apply(
+    state: MuranoState, command: Any, seat: Any, rng: random.Random
+) -> tuple[list[dict[str, Any]], MuranoState]:
+    """``decide`` and the state its events lead to: the working copy they were applied to."""
     handler = _open(state, command, seat)
     turn = _Turn(state.copy(), seat, rng)
     handler(turn, command)
-    return turn.events
+    return turn.events, turn.state
 
 
 def play(state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 from domain.contract import command_schemas
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules
 from domain.murano import catalogue, data, labels, schema
-from domain.murano.decide import decide, play
+from domain.murano.decide import decide, decide_and_apply, play
 from domain.murano.evaluate import evaluate, evaluate_all
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
@@ -120,7 +120,7 @@ class MuranoRules(Rules):
         ),
     )
     state_version = "2"  # 2: removed_public holds data, not repr strings
-    capabilities = Capabilities(play_in_place=True)
+    capabilities = Capabilities(play_in_place=True, decide_and_apply=True)
 
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         options = self.validate_options(options, seats)
@@ -141,6 +141,11 @@ class MuranoRules(Rules):
 
     def decide(self, state: MuranoState, command: Any, seat: Any, rng: random.Random) -> list[dict[str, Any]]:
         return decide(state, command, seat, rng)
+
+    def decide_and_apply(
+        self, state: MuranoState, command: Any, seat: Any, rng: random.Random
+    ) -> tuple[list[dict[str, Any]], MuranoState]:
+        return decide_and_apply(state, command, seat, rng)
 
     def play(self, state: MuranoState, command: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
         return play(state, command, seat, rng)

@@ -30,7 +30,7 @@ class PuertoRicoRules(Rules):
     min_players = 2
     max_players = 5
     state_version = "1"
-    capabilities = Capabilities(play_in_place=True)
+    capabilities = Capabilities(play_in_place=True, decide_and_apply=True)
     options_schema = (
         Option(
             "variant",
@@ -126,6 +126,14 @@ class PuertoRicoRules(Rules):
         cmd = self._check(state, command, seat)
         # Work on a copy whose player boards are copied on first write (``state`` is never mutated).
         return _run(_CopyOnWrite(state.copy(-1)), cmd, rng)
+
+    def decide_and_apply(
+        self, state: PRState, command: Command, seat: int, rng: random.Random
+    ) -> tuple[list[Event], PRState]:
+        """``decide`` and the state its events lead to: the recorder's working copy."""
+        cmd = self._check(state, command, seat)
+        recorder = _CopyOnWrite(state.copy(-1))
+        return _run(recorder, cmd, rng), recorder.state
 
     def play(self, state: PRState, command: Command, seat: int, rng: random.Random) -> list[Event]:
         """Fast path for bots: decide and apply the resulting events to ``state`` IN PLACE.

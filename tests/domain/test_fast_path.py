@@ -10,6 +10,7 @@ games per player count.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 
@@ -73,6 +74,45 @@ def test_fast_path_equals_the_pure_fold(name):
             assert steps > 20
             assert rules.result(fast).as_dict() == rules.result(pure).as_dict()
             assert rules.fold(log) == pure
+
+
+DECIDE_AND_APPLY = [rules.name for rules in registry.all_rules() if rules.capabilities.decide_and_apply]
+
+
+def test_every_game_hands_over_the_state_decide_reached():
+    assert {"puerto_rico", "murano", "amerigo", "archipelago"} <= set(DECIDE_AND_APPLY)
+
+
+@pytest.mark.parametrize("name", DECIDE_AND_APPLY)
+def test_decide_and_apply_is_decide_then_the_pure_fold(name):
+    """``decide_and_apply`` (what the bots' look-ahead steps with) gives ``decide``'s events and the state that
+    folding them gives, leaves its input as it was, and a game played on from the states it returns never
+    changes an earlier one (they share what did not change, as ``evolve``'s states do)."""
+    rules = registry.get(name)
+    for seats in range(rules.min_players, rules.max_players + 1):
+        seed = 8100 + seats
+        chooser = random.Random(seed)
+        log = rules.setup(seed, seats, {})
+        state = rules.fold(log)
+        kept: list[tuple[object, object]] = []
+        steps = 0
+        while not rules.is_over(state):
+            seat = chooser.choice(sorted(rules.to_act(state)))
+            command = chooser.choice(rules.legal_commands(state, seat))
+            before = copy.deepcopy(state)
+            events, after = rules.decide_and_apply(state, command, seat, rng_for(seed, len(log)))
+            assert events == rules.decide(state, command, seat, rng_for(seed, len(log)))
+            assert after == rules.fold(events, state), f"{name} seed {seed} step {steps}: states differ"
+            assert state == before, f"{name} seed {seed} step {steps}: decide_and_apply changed its input"
+            if steps % 13 == 0:
+                kept.append((state, before))
+            log.extend(events)
+            state = after
+            steps += 1
+        assert steps > 20
+        assert rules.fold(log) == state
+        for old, snapshot in kept:
+            assert old == snapshot, f"{name} seed {seed}: a later step changed an earlier state"
 
 
 @pytest.mark.parametrize("name", FAST)
