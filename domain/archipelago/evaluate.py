@@ -65,6 +65,9 @@ def _with_offer_cost(st: ArchState, seat: int, value: float) -> float:
     return value
 
 
+_SEPARATIST = frozenset(oid for oid, o in D.OBJECTIVES.items() if o.special == "SEPARATIST")
+
+
 class _Shared:
     """What ``heuristic`` needs of a position for every seat alike."""
 
@@ -92,7 +95,8 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
     mine = totals[seat]
     best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
     margin = shared.margin
-    separatist = any(D.OBJECTIVES[o].special == "SEPARATIST" for o in (st.objectives[seat] if st.objectives else []))
+    held = st.objectives[seat] if st.objectives else []
+    separatist = not _SEPARATIST.isdisjoint(held)
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
     if separatist:
         safety = -0.3 * safety
@@ -111,8 +115,8 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
         + 0.8 * p["ad_total"]
         + safety
     )
-    held = st.objectives[seat] if st.objectives else []
-    for oid in held:
-        if D.OBJECTIVES[oid].special != "SEPARATIST" and condition_true(st, oid) and mine >= best_other:
-            val += 3.0
+    if mine >= best_other:
+        for oid in held:
+            if oid not in _SEPARATIST and condition_true(st, oid):
+                val += 3.0
     return val

@@ -169,13 +169,32 @@ def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = No
     return rows
 
 
+_CRITERION = {oid: o.criterion for oid, o in D.OBJECTIVES.items()}
+_TREND_CRITERION = {t: trend[1] for t, trend in D.TRENDS.items()}
+_CARD_VP = {c: card.vp for c, card in D.CARDS.items()}
+
+
 def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
-    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown."""
+    """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown (the bots
+    call it for every position they score, so ``criteria``, ``_card_points`` and ``criterion_points`` are
+    written out here)."""
     vp_table = D.RANK_VP[st.n]
-    totals = [sum(_card_points(p)) for p in st.players]
-    for _, code in criteria(st):
-        for s, pts in enumerate(criterion_points(metric_values(st, code, stats), vp_table)):
-            totals[s] += pts
+    places = len(vp_table)
+    track_vp, card_vp = _TRACK_VP.__getitem__, _CARD_VP
+    totals = [sum(map(track_vp, p["track"])) + sum(card_vp[w["card"]] for w in p["wonders"]) for p in st.players]
+    if st.options.get("no_secrets"):
+        codes = [_CRITERION[o] for o in st.table_objectives]
+    else:
+        codes = [_CRITERION[o] for held in st.objectives for o in held]
+    codes += [_TREND_CRITERION[t] for t in st.trends]
+    for code in codes:
+        values = metric_values(st, code, stats)
+        ranked = sorted(values, reverse=True)
+        for s, v in enumerate(values):
+            if v > 0:
+                rank = ranked.index(v)
+                if rank < places:
+                    totals[s] += vp_table[rank]
     return totals
 
 

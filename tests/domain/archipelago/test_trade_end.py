@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from domain.archipelago import RULES
@@ -371,3 +373,32 @@ def test_determinize_keeps_the_top_tiles_the_seat_saw_with_cartographer():
     for i in range(10):
         assert RULES.determinize(st, 0, random.Random(i)).stack[:3] == seen
     assert any(RULES.determinize(st, 1, random.Random(i)).stack[:3] != seen for i in range(10))
+
+
+@pytest.mark.parametrize(
+    "seats,options",
+    [(2, {}), (3, {}), (4, {"more_trends": True}), (5, {"no_secrets": True}), (3, {"length": "long"})],
+)
+def test_the_bots_score_totals_are_the_breakdowns_totals_along_random_games(seats, options):
+    """``score_totals`` (what the bots' evaluation reads, written out for speed) equals the ``total`` of every
+    ``score_breakdown`` row without the Pacifist bonus, at every tenth position of random games."""
+    from domain.archipelago.rules import Archipelago
+    from domain.archipelago.scoring import score_totals, seat_stats
+    from domain.rng import rng_for
+
+    rules = Archipelago()
+    seed = 40 + seats
+    chooser = random.Random(seed)
+    log = rules.setup(seed, seats, options)
+    st = rules.fold(log)
+    checked = 0
+    while not rules.is_over(st) and checked < 60:
+        if len(log) % 10 == 0:
+            assert score_totals(st, seat_stats(st)) == [r["total"] for r in score_breakdown(st, pacifist=False)]
+            checked += 1
+        seat = chooser.choice(sorted(rules.to_act(st)))
+        for event in rules.decide(st, chooser.choice(rules.legal_commands(st, seat)), seat, rng_for(seed, len(log))):
+            log.append(event)
+            st = rules.evolve(st, event)
+    assert checked >= 10
+    assert any(score_totals(st, seat_stats(st)))
