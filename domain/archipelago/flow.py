@@ -47,20 +47,21 @@ class Ctx(Recorder[ArchState]):
     Command handlers only read the state and emit; the fold handlers are the only code that changes it.
     """
 
-    __slots__ = ("rng", "_shared")
+    __slots__ = ("rng", "_copied")
 
     def __init__(self, st: ArchState, rng: random.Random | None, shared: bool = False) -> None:
         super().__init__(st, apply)
         self.rng = rng
-        self._shared: set[str] | None = set(COPIERS) if shared else None
+        # With ``shared``: the fields copied so far (the others in ``COPIERS`` still belong to another state).
+        self._copied: set[str] | None = set() if shared else None
 
     def emit(self, ev: dict) -> None:
-        shared = self._shared
-        if shared:
+        copied = self._copied
+        if copied is not None:
             fields = self.state.__dict__
             for name in TOUCHES.get(ev["type"], ()):
-                if name in shared:
-                    shared.discard(name)
+                if name not in copied and name in COPIERS:
+                    copied.add(name)
                     value = fields[name]
                     if value is not None:
                         fields[name] = COPIERS[name](value)
