@@ -27,7 +27,8 @@ A game is one object (usually a module-level instance of a ``Rules`` subclass) w
   ``seats``, which every view carries);
 - ``capabilities``: what the game offers beyond the required protocol, declared up front (``Capabilities``,
   in the spirit of OpenSpiel's ``GameType``): the in-place fast path (``play`` or ``apply_in_place``, with
-  ``copy_state`` for the private copy they mutate) and whether ``evaluate`` is a real heuristic. Bots read
+  ``copy_state`` for the private copy they mutate), ``decide_and_apply`` (the events with the state they lead
+  to) and whether ``evaluate`` is a real heuristic. Bots read
   the declaration; they never look methods up by name;
 - what clients are told (``domain/contract.py``): ``catalogue()`` (every component, the board geometry, what
   each code means), ``command_schemas()`` (the command vocabulary, one schema per ``type``),
