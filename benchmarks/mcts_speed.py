@@ -3,11 +3,17 @@
     python benchmarks/mcts_speed.py [--game puerto_rico] [--seats 4] [--iterations 2000] [--repeat 3]
     python benchmarks/mcts_speed.py --game archipelago --iterations 200 --repeat 5 --against ../main
     python benchmarks/mcts_speed.py --game murano --seats 3 --iterations 300 --plain --against ../older
+    python benchmarks/mcts_speed.py --game amerigo --seats 3 --iterations 260 --rollout-depth 0 --instructions \
+        --against ../main
 
 With ``--against DIR`` (another checkout of this repository, for example the main branch in a git worktree) this
 same script measures the code of this checkout and of DIR alternately (``--root``), one run each per round, each
 in its own process, in iterations per CPU second, and prints the ratio per round and as min / median / max: both
 sides see the same machine load, so the ratio holds on a busy machine where the rates themselves do not.
+``--instructions`` counts machine instructions per iteration instead, with valgrind's callgrind (a count does
+not move with the machine's load): the script runs under callgrind with ``--iterations`` and with a fifth of
+them, once per checkout (this one, and DIR with ``--against``), and the difference over the difference in
+iterations is printed, with the ratio of DIR's count to this checkout's (how many times faster this one is).
 ``--plain`` measures the search as first written (see its help) on both sides: the engines' and the search's
 own speed on the same work, where the default measures what a bot's iteration costs today.
 
@@ -21,8 +27,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -141,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--against", help="another checkout to compare with, run by run (see above)")
     parser.add_argument("--root", help="measure the code of this checkout instead of this file's own")
+    parser.add_argument("--instructions", action="store_true", help="count instructions per iteration (callgrind)")
     args = parser.parse_args(argv)
+    if args.instructions:
+        return instructions(args, argv if argv is not None else sys.argv[1:])
     if args.against:
         return compare(args, argv if argv is not None else sys.argv[1:])
 
@@ -193,6 +204,63 @@ def _rate(checkout: Path, argv: list[str]) -> float:
     if match is None:
         raise SystemExit(f"no rate in the output for {checkout}:\n{run.stdout}{run.stderr}")
     return float(match.group(1).replace(",", ""))
+
+
+def _passed_on(argv: list[str], dropped: tuple[str, ...]) -> list[str]:
+    """``argv`` without the options in ``dropped`` (each with its value, except the flag ``--instructions``)."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--instructions":
+            continue
+        elif a in dropped:
+            skip = True
+        else:
+            out.append(a)
+    return out
+
+
+def _callgrind(checkout: Path, argv: list[str], iterations: int) -> int:
+    """Instructions callgrind counts for one run of this benchmark (one search) on the code of ``checkout``."""
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        str(Path(__file__).resolve()),
+        *argv,
+        "--repeat",
+        "1",
+        "--iterations",
+        str(iterations),
+        "--root",
+        str(checkout),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if done.returncode or found is None:
+        raise SystemExit(f"callgrind run failed ({checkout}):\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def instructions(args: argparse.Namespace, argv: list[str]) -> int:
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
+        return 2
+    passed = _passed_on(argv, ("--against", "--repeat", "--root", "--iterations"))
+    high, low = args.iterations, max(1, args.iterations // 5)
+    checkouts = [_root(argv)] + ([Path(args.against).resolve()] if args.against else [])
+    print(f"instructions per MCTS iteration (callgrind: a search of {high} less one of {low})")
+    counts = []
+    for checkout in checkouts:
+        per = (_callgrind(checkout, passed, high) - _callgrind(checkout, passed, low)) / (high - low)
+        counts.append(per)
+        print(f"  {checkout.name:12} {per / 1e6:8.3f} M", flush=True)
+    if len(counts) == 2:
+        print(f"  {checkouts[1].name} / {checkouts[0].name}: {counts[1] / counts[0]:.2f}")
+    return 0
 
 
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
