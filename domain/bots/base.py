@@ -133,7 +133,7 @@ class _Deferred(random.Random):
         _materialize(self)
         return random.Random.gauss(self, mu, sigma)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> str | tuple[Any, ...]:
         _materialize(self)
         return random.Random.__reduce__(self)
 
@@ -142,7 +142,7 @@ def _materialize(rng: random.Random) -> None:
     """Set a deferred generator's state from its snapshot, once (a function, not a method: a method bound
     before the first draw is still called after the class changed)."""
     if type(rng) is _Deferred:
-        rng.__class__ = random.Random
+        rng.__class__ = random.Random  # type: ignore[assignment]  # the same layout: a plain generator from now on
         random.Random.setstate(rng, rng.__dict__.pop("_snapshot"))
 
 

@@ -18,8 +18,8 @@ from domain.bots.base import (
     in_place_stepper,
     legal_or_raise,
     private_copy,
-    rng_at,
     rank_rewards,
+    rng_at,
     seat_count,
     state_rewards,
 )
