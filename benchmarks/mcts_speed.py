@@ -27,10 +27,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import os
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -224,29 +222,17 @@ def _passed_on(argv: list[str], dropped: tuple[str, ...]) -> list[str]:
 
 def _callgrind(checkout: Path, argv: list[str], iterations: int) -> int:
     """Instructions callgrind counts for one run of this benchmark (one search) on the code of ``checkout``."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        str(Path(__file__).resolve()),
-        *argv,
-        "--repeat",
-        "1",
-        "--iterations",
-        str(iterations),
-        "--root",
-        str(checkout),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
-    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
-    if done.returncode or found is None:
-        raise SystemExit(f"callgrind run failed ({checkout}):\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    import callgrind_count  # beside this script
+
+    script = str(Path(__file__).resolve())
+    command = [sys.executable, script, *argv, "--repeat", "1", "--iterations", str(iterations), "--root", str(checkout)]
+    return callgrind_count.instructions(command, str(checkout))
 
 
 def instructions(args: argparse.Namespace, argv: list[str]) -> int:
-    if shutil.which("valgrind") is None:
+    import callgrind_count  # beside this script
+
+    if not callgrind_count.available():
         print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
         return 2
     passed = _passed_on(argv, ("--against", "--repeat", "--root", "--iterations"))

@@ -25,10 +25,7 @@ import argparse
 import gc
 import os
 import random
-import re
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.update({f"TRADEWINDS_RATE_LIMIT{s}": "0" for s in ("", "_ANONYMOUS", "_SEAT")})
 
+import callgrind_count  # noqa: E402  (beside this script)
 from flask import Flask  # noqa: E402
 from werkzeug.test import TestResponse  # noqa: E402
 
@@ -151,27 +149,14 @@ def counted_run(kind: str, count: int) -> int:
 
 def callgrind(kind: str, count: int) -> int:
     """Instructions callgrind counts for one run of ``counted_run(kind, count)`` in a child process."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--count",
-        kind,
-        "--cycles",
-        str(count),
-    ]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
-    if done.returncode or found is None:
-        raise SystemExit(f"callgrind run failed ({kind}, {count}):\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    script = str(Path(__file__).resolve())
+    return callgrind_count.instructions(
+        [sys.executable, script, "--count", kind, "--cycles", str(count)], f"{kind}, {count}"
+    )
 
 
 def instructions(args: argparse.Namespace) -> int:
-    if shutil.which("valgrind") is None:
+    if not callgrind_count.available():
         print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
         return 2
     small = SMALL_REQUESTS * args.cycles
