@@ -113,6 +113,20 @@ def decide(
     """The events ``command`` by ``seat`` causes. ``in_place`` (the fast path): apply them to ``state``
     itself, which the caller owns; the rules then read a shallow snapshot of the state before the command,
     exactly what they read from ``state`` in the pure path (``apply`` never mutates what states share)."""
+    return _recorded(state, command, seat, rng, tower, in_place).events
+
+
+def decide_and_apply(
+    state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel
+) -> tuple[list[dict[str, Any]], State]:
+    """``decide`` and the state its events lead to: the pure path's working clone (``state`` is left as it
+    was; ``apply`` is copy-on-write, so the clone shares only what did not change)."""
+    ctx = _recorded(state, command, seat, rng, tower, in_place=False)
+    return ctx.events, ctx.state
+
+
+def _recorded(state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel, in_place: bool) -> Ctx:
+    """The recorder after ``command``: its events, and its state (``state`` itself with ``in_place``)."""
     kind = open_command(
         command, seat, started=state.started, over=state.over, acting=(state.turn_seat,), known=ALL_COMMANDS
     )
@@ -124,16 +138,7 @@ def decide(
     if done:
         ctx.emit({"type": "TurnEnded", "seat": seat})
         run_chain(ctx, rng, tower)
-    return ctx.events
-
-
-def decide_and_apply(
-    state: State, command: Any, seat: Any, rng: random.Random, tower: TowerModel
-) -> tuple[list[dict[str, Any]], State]:
-    """``decide`` and the state its events lead to: the working clone they were applied to (``state`` is left
-    as it was; ``apply`` is copy-on-write, so the clone shares only what did not change)."""
-    work = state.clone()
-    return decide(work, command, seat, rng, tower, in_place=True), work
+    return ctx
 
 
 def _dispatch(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -> bool:

@@ -207,15 +207,14 @@ def _handle(
 def decide(st: ArchState, cmd: object, seat: object, rng: random.Random) -> list[dict]:
     """The events ``cmd`` causes; ``st`` is left as it was. The handler runs once, on a copy that shares every
     container with ``st`` until an event touches it (``flow.Ctx``)."""
-    kind, ctype = opening(st, cmd, seat)
-    return _handle(copy_on_write(st, ()), kind, ctype, cmd, seat, rng, shared=True)  # type: ignore[arg-type]
+    return decide_and_apply(st, cmd, seat, rng)[0]
 
 
-def decide_and_apply(st: ArchState, cmd: dict, seat: int, rng: random.Random) -> tuple[list[dict], ArchState]:
+def decide_and_apply(st: ArchState, cmd: object, seat: object, rng: random.Random) -> tuple[list[dict], ArchState]:
     """``decide`` and the state after its events, from one copy of ``st``.
 
     Equivalent to ``decide`` followed by folding its events (a property test checks this).
     """
     new = copy_on_write(st, ())
     kind, ctype = opening(new, cmd, seat)
-    return _handle(new, kind, ctype, cmd, seat, rng, shared=True), new
+    return _handle(new, kind, ctype, cmd, seat, rng, shared=True), new  # type: ignore[arg-type]

@@ -123,15 +123,14 @@ class PuertoRicoRules(Rules):
         return cmd
 
     def decide(self, state: PRState, command: Command, seat: int, rng: random.Random) -> list[Event]:
-        cmd = self._check(state, command, seat)
-        # Work on a copy whose player boards are copied on first write (``state`` is never mutated).
-        return _run(_CopyOnWrite(state.copy(-1)), cmd, rng)
+        return self.decide_and_apply(state, command, seat, rng)[0]
 
     def decide_and_apply(
         self, state: PRState, command: Command, seat: int, rng: random.Random
     ) -> tuple[list[Event], PRState]:
         """``decide`` and the state its events lead to: the recorder's working copy."""
         cmd = self._check(state, command, seat)
+        # Work on a copy whose player boards are copied on first write (``state`` is never mutated).
         recorder = _CopyOnWrite(state.copy(-1))
         return _run(recorder, cmd, rng), recorder.state
 
