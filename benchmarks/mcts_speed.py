@@ -45,6 +45,8 @@ def _root(argv: list[str]) -> Path:
 
 sys.path.insert(0, str(_root(sys.argv)))
 
+import callgrind_count  # noqa: E402  (beside this script)
+
 from domain import registry  # noqa: E402
 from domain.bots import MCTSBot  # noqa: E402
 from domain.game import Rules, State  # noqa: E402
@@ -222,16 +224,12 @@ def _passed_on(argv: list[str], dropped: tuple[str, ...]) -> list[str]:
 
 def _callgrind(checkout: Path, argv: list[str], iterations: int) -> int:
     """Instructions callgrind counts for one run of this benchmark (one search) on the code of ``checkout``."""
-    import callgrind_count  # beside this script
-
     script = str(Path(__file__).resolve())
     command = [sys.executable, script, *argv, "--repeat", "1", "--iterations", str(iterations), "--root", str(checkout)]
     return callgrind_count.instructions(command, str(checkout))
 
 
 def instructions(args: argparse.Namespace, argv: list[str]) -> int:
-    import callgrind_count  # beside this script
-
     if not callgrind_count.available():
         print("--instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
         return 2
@@ -252,13 +250,7 @@ def instructions(args: argparse.Namespace, argv: list[str]) -> int:
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
     here = _root(argv)
     there = Path(args.against).resolve()
-    passed = [
-        a
-        for i, a in enumerate(argv)
-        if a not in ("--against", "--repeat", "--root")
-        and not (i and argv[i - 1] in ("--against", "--repeat", "--root"))
-    ]
-    single = [*passed, "--repeat", "1"]
+    single = [*_passed_on(argv, ("--against", "--repeat", "--root")), "--repeat", "1"]
     ratios, mine, theirs = [], [], []
     for round_ in range(args.repeat):
         b = _rate(there, single)
