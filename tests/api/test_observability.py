@@ -98,6 +98,17 @@ def test_routes_are_labelled_by_their_rule_never_by_the_raw_path(client):
     assert not any("ab" * 16 in str(labels) or "x7" in str(labels) for _, labels in after)
 
 
+def test_a_made_up_method_is_labelled_other_not_a_series_of_its_own(client):
+    before = scrape(client)
+    for n in range(5):
+        assert client.open("/livez", method=f"MADEUP{n}").status_code == 405
+    after = scrape(client)
+    name = "tradewinds_http_requests_total"
+    other = {"method": "other", "route": "<unmatched>", "status": "405"}
+    assert value(after, name, **other) - value(before, name, **other) == 5
+    assert not any("MADEUP" in str(labels) for _, labels in after)
+
+
 def test_bot_turns_are_queued_run_and_timed():
     runtime = make_runtime()
     client = create_app(runtime).test_client()
