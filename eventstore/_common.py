@@ -24,7 +24,8 @@ def iso_utc(moment: datetime) -> str:
 
 
 def utc_now_iso() -> str:
-    return iso_utc(datetime.now(UTC))
+    """``iso_utc`` of now (``isoformat`` of an aware UTC time ends ``+00:00``: that becomes the ``Z``)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def check_name(value: Any, what: str) -> str:
