@@ -415,12 +415,11 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             if rules.is_over(state):
                 raise GameError("game_over", f"command {index} comes after the end of the game", index=index)
             try:
-                new = rules.decide(state, command, seat, rng_for(seed, game.version + len(events)))
+                # the state the decision reached (a copy), rather than its events folded again
+                new, state = rules.decide_and_apply(state, command, seat, rng_for(seed, game.version + len(events)))
             except IllegalCommand as exc:
                 where = f"command {index}: " if len(commands) > 1 else ""
                 raise GameError(exc.code, where + exc.message, index=index) from None
-            for event in new:
-                state = rules.evolve(state, event)
             events.extend(new)
         return events, state
 
