@@ -288,7 +288,18 @@ class SqliteStore(SqliteOutbox):
         return self._info(self._conn(), stream)[0]
 
     def stream_info_and_document(self, stream: str, collection: str) -> tuple[StreamInfo, dict[str, Any] | None]:
-        return self.stream_info(stream), self.get_document(collection, stream)
+        row = (
+            self._conn()
+            .execute(
+                f"SELECT {_STREAM_COLUMNS}, (SELECT doc FROM documents WHERE collection = ? AND key = ?)"
+                " FROM streams WHERE stream = ?",
+                (collection, stream, stream),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise StreamNotFound(stream)
+        return _row_info(row[:8]), json.loads(row[8]) if row[8] is not None else None
 
     def list_streams(
         self,
