@@ -116,12 +116,38 @@ _PLANNED_WITHOUT_LAND = [(NEUTRAL_SLOT[s], 0.5 * SHAPE_SIZE[s]) for s in SHAPES]
 
 
 def worth(state: State, seat: int, shared: Shared | None = None) -> float:
-    """What ``seat`` holds and can still do, in VP. ``shared``: ``_shared(state)``, when it is at hand."""
+    """What ``seat`` holds and can still do, in VP. ``shared``: ``_shared(state)``, when it is at hand.
+
+    Kept by the identity of what it reads (``_WORTH``): a search scores many positions where one seat's player
+    changed and the others' did not."""
     p = state.players[seat]
     if state.over:
         return float(p.vp)
     if shared is None:
         shared = _shared(state)
+    empty = state.island_empty
+    key = (id(p), id(shared), id(empty), seat, state.round, state.founded if state.turn_seat == seat else None)
+    entry = _WORTH.get(key)
+    if entry is not None and entry[0] is p and entry[1] is shared and entry[2] is empty:
+        return entry[3]
+    value = _worth(state, seat, p, shared)
+    if len(_WORTH) >= _WORTH_ENTRIES:
+        _WORTH.clear()
+    _WORTH[key] = (p, shared, empty, value)
+    return value
+
+
+# ``worth`` by the identity of the player, of ``_shared`` and of the island's empty-square counts, with the round
+# and, for the seat whose turn it is, which ships founded a post. Like the cover, a state's players and their
+# lists, and ``island_empty``, are replaced, never changed in place (``mut_player`` clones a player before
+# ``evolve`` changes it, and a list is copied before it is changed), so one object always holds the same values;
+# an entry keeps its objects alive, so that their ids are not reused while the entry stands.
+_WORTH: dict[tuple[int, int, int, int, int, tuple[bool, ...] | None], tuple[Player, Shared, list[int], float]] = {}
+_WORTH_ENTRIES = 4096
+
+
+def _worth(state: State, seat: int, p: Player, shared: Shared) -> float:
+    """``worth`` computed."""
     by_island = shared[1]
     goods = _goods(p)
     extra = 0.0

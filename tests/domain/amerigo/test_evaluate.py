@@ -104,6 +104,18 @@ def test_a_ship_is_worth_more_the_closer_it_is_to_an_open_anchor_and_half_as_muc
     assert worth_of(*closed, *other_ship, *ship_at(0, 0, sq(2, 5))) < on_anchor
 
 
+def test_a_kept_worth_follows_the_round_when_nothing_else_changed():
+    """The round alone changes what posts are worth (their time value): a worth kept from round 1 is not read for
+    the same players and board in round 5."""
+    rules = AmerigoRules()
+    early = fold(base(), [post(0, sq(9, 8), 5)])
+    late = rules.evolve(early, {**ROUND_5})
+    assert late.players[0] is early.players[0] and late.cover is early.cover  # the same objects, a later round
+    first, then = worth(early, 0), worth(late, 0)
+    evaluate_module._WORTH.clear()
+    assert worth(late, 0) == then != first
+
+
 def nearest_open_anchor_by_rings(state, loc):
     """The sailing distance from ``loc`` to the nearest open anchor, ring by ring from the ship (-1: none)."""
     board = state.board
@@ -115,8 +127,9 @@ def nearest_open_anchor_by_rings(state, loc):
 @pytest.mark.parametrize("seats,seed", [(2, 3), (3, 5), (4, 8)])
 def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seats, seed):
     """``worth`` reads the board once per cover list (a cache keyed by the list's identity, with the open
-    anchors' sailing distances from one search from all of them): along random games played both by the pure
-    fold and by the in-place path, every seat's worth equals the one computed with an empty cache, and each
+    anchors' sailing distances from one search from all of them) and keeps each seat's worth by the identity of
+    what it reads: along random games played both by the pure fold and by the in-place path, every seat's worth,
+    read with the caches filled by every earlier position, equals the one computed with empty caches, and each
     ship's distance equals the distance found ring by ring from the ship."""
     rules = AmerigoRules()
     chooser = random.Random(seed)
@@ -126,10 +139,11 @@ def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seat
     for step in range(400):
         if rules.is_over(state):
             break
+        warm = [worth(state, s) for s in range(seats)]
+        assert [worth(live, s) for s in range(seats)] == warm
         if step % 7 == 0:
-            warm = [worth(state, s) for s in range(seats)]
-            assert [worth(live, s) for s in range(seats)] == warm
             evaluate_module._SHARED.clear()
+            evaluate_module._WORTH.clear()
             assert [worth(state, s) for s in range(seats)] == warm
             for p in state.players:
                 for loc in p.ships:
