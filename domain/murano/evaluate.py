@@ -30,7 +30,26 @@ COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
 
 def best_incomes(state: MuranoState) -> list[int]:
     """Per seat, the gold of its best Income action now (§9): the island where its best shop of each colour pays
-    most in all (Market Hall: +1 per shop that pays)."""
+    most in all (Market Hall: +1 per shop that pays). Kept by what it reads (``_INCOMES``)."""
+    key = (state.n, tuple(state.board), tuple(data.MARKET_HALL in cards for cards in state.effective))
+    known = _INCOMES.get(key)
+    if known is None:
+        known = _best_incomes(state)
+        if len(_INCOMES) >= _INCOMES_ENTRIES:
+            _INCOMES.clear()
+        _INCOMES[key] = known
+    return list(known)
+
+
+# ``best_incomes`` by its inputs' values: the number of seats (the board's geometry), every space's tile (a tuple, or
+# None) and who has the Market Hall in effect. A search scores many positions whose board did not change; the board
+# is changed in place on the fast path, so the key is its content, not its identity.
+_INCOMES: dict[tuple[int, tuple[tuple[str, str, int] | None, ...], tuple[bool, ...]], tuple[int, ...]] = {}
+_INCOMES_ENTRIES = 2048
+
+
+def _best_incomes(state: MuranoState) -> tuple[int, ...]:
+    """``best_incomes`` computed."""
     g = geometry(state.n)
     board = state.board
     neighbours, island_of, faces = g.neighbours, g.island_of, data.STREET_FACES
@@ -51,7 +70,7 @@ def best_incomes(state: MuranoState) -> list[int]:
         c = COLOURS[colour]
         if earned > slot[c]:
             slot[c] = earned
-    return [max(sum(slot) for slot in islands) if islands else 0 for islands in best]
+    return tuple(max(sum(slot) for slot in islands) if islands else 0 for islands in best)
 
 
 def _worth(state: MuranoState, s: int, income: int) -> float:

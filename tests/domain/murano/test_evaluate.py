@@ -5,10 +5,14 @@ building, hiring)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
+import pytest
+
 from domain.bots import make_bot
-from domain.murano import RULES
+from domain.murano import RULES, data
+from domain.murano import evaluate as evaluate_module
 from domain.murano.evaluate import best_incomes
 from domain.rng import rng_for
 from tests.domain.murano.helpers import before_move, bought, given, gold, play, setup_event, started, tile
@@ -59,6 +63,41 @@ def test_a_built_shop_is_worth_more_than_a_bought_one_and_most_next_to_its_custo
     value = lambda state: RULES.evaluate(state, 0)  # noqa: E731
     assert value(far) - value(base) > value(after_buy) - value(base) > 0
     assert value(near) > value(far)
+
+
+def test_a_kept_income_follows_the_market_hall_on_the_same_board():
+    """``best_incomes`` is kept by what it reads: the same board pays one more gold a paying shop once the Market
+    Hall is in effect, whichever was read first."""
+    base = given(setup_event(3), started(0), *STREETS, bought(0, "shop", "red"))
+    near = given(built(0, "SAN_DONATO:r2c4", "red"), state=base)
+    hall = RULES.copy_state(near)
+    hall.effective = [(*hall.effective[0], data.MARKET_HALL), *hall.effective[1:]]
+    assert best_incomes(near)[0] == 2
+    assert best_incomes(hall)[0] == 3
+    evaluate_module._INCOMES.clear()
+    assert best_incomes(hall)[0] == 3 and best_incomes(near)[0] == 2
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 4), (3, 6), (4, 9)])
+def test_incomes_read_from_the_cache_are_incomes_from_scratch_along_random_games(seats, seed):
+    """Along random games played by the pure fold and by the in-place path (which changes the board in place),
+    ``best_incomes`` read with the cache filled by every earlier position equals the incomes computed afresh."""
+    chooser = random.Random(seed)
+    state = RULES.fold(RULES.setup(seed, seats, {}))
+    live = RULES.copy_state(state)
+    paying = 0
+    for step in range(1500):
+        if RULES.is_over(state):
+            break
+        fresh = list(evaluate_module._best_incomes(state))
+        assert best_incomes(state) == fresh
+        assert best_incomes(live) == fresh
+        paying += any(fresh)
+        seat = min(RULES.to_act(state))
+        command = chooser.choice(RULES.legal_commands(state, seat))
+        _, state = RULES.decide_and_apply(state, command, seat, rng_for(seed, step))
+        RULES.play(live, command, seat, rng_for(seed, step))
+    assert RULES.is_over(state) and paying > 20  # shops paid in many of the positions checked
 
 
 def test_easy_builds_the_shops_it_holds_instead_of_buying_a_palace():
