@@ -39,7 +39,31 @@ from .state import Player, PRState
 
 
 def value(p: Player) -> float:
-    """Heuristic worth of one player's position: VP, buildings, production capacity, money."""
+    """Heuristic worth of one player's position: VP, buildings, production capacity, money. Kept by what it
+    reads of the player (``_VALUES``)."""
+    key = value_key(p)
+    known = _VALUES.get(key)
+    if known is None:
+        known = _value(p)
+        if len(_VALUES) >= _VALUES_ENTRIES:
+            _VALUES.clear()
+        _VALUES[key] = known
+    return known
+
+
+def value_key(p: Player) -> tuple[int, ...]:
+    """Every field of the player ``value`` reads, by value (the fast path changes players in place): all of them
+    but ``spaces``, which follows from the buildings."""
+    return (p.doubloons, p.vp, p.vp_owed, p.san_juan, *p.goods, *p.tiles, *p.manned, *p.buildings)
+
+
+# ``value`` by ``value_key``: a search scores many positions in which only the seat to move changed.
+_VALUES: dict[tuple[int, ...], float] = {}
+_VALUES_ENTRIES = 4096
+
+
+def _value(p: Player) -> float:
+    """``value`` computed."""
     prod = production(p)
     capacity = sum(amount * (1 + PRICES[g]) for g, amount in enumerate(prod))
     goods = sum(n * (1 + PRICES[g]) for g, n in enumerate(p.goods))

@@ -1,0 +1,69 @@
+"""The bots' Puerto Rico heuristic (``value``) is kept by what it reads of a player: the kept value is the
+computed one along random games, and every field of the player that counts is part of what it is kept by."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from domain.puerto_rico import evaluate as evaluate_module
+from domain.puerto_rico.data import CUSTOMS_HOUSE, FORTRESS, N_BUILDINGS
+from domain.puerto_rico.evaluate import value, value_key
+from domain.puerto_rico.rules import PuertoRicoRules
+from domain.puerto_rico.state import Player
+from domain.rng import rng_for
+
+
+def test_every_field_but_spaces_is_in_the_key():
+    """A field added to the player is in ``value_key`` (or, like ``spaces``, shown not to count)."""
+    base = Player()
+    for f in dataclasses.fields(Player):
+        if f.name == "spaces":
+            continue
+        changed = base.copy()
+        current = getattr(changed, f.name)
+        if isinstance(current, list):
+            setattr(changed, f.name, [current[0] + 1, *current[1:]])
+        else:
+            setattr(changed, f.name, current + 1)
+        assert value_key(changed) != value_key(base), f.name
+
+
+def test_the_colonists_in_san_juan_and_owed_chips_count_through_the_large_buildings():
+    """Two players alike but for what only a large building reads: the Fortress counts colonists in San Juan,
+    the Customs House owed VP chips; a value kept for one is not read for the other."""
+    fortress = Player()
+    fortress.buildings = [-1] * N_BUILDINGS
+    fortress.buildings[FORTRESS] = 1
+    more = fortress.copy()
+    more.san_juan = 3
+    assert value(fortress) != value(more)
+    customs = Player()
+    customs.buildings = [-1] * N_BUILDINGS
+    customs.buildings[CUSTOMS_HOUSE] = 1
+    owed = customs.copy()
+    owed.vp_owed = 4
+    assert value(owed) - value(customs) == pytest.approx(5)  # 4 owed chips, and the Customs House's (0 + 4) // 4
+
+
+@pytest.mark.parametrize("seats,seed", [(3, 2), (4, 7), (5, 11)])
+def test_a_kept_value_is_the_computed_value_along_random_games(seats, seed):
+    """Along random games played by the pure fold and by the in-place path (which changes players in place),
+    every player's value read with the cache filled by every earlier position equals the value computed."""
+    rules = PuertoRicoRules()
+    chooser = random.Random(seed)
+    state = rules.fold(rules.setup(seed, seats, {}))
+    live = rules.copy_state(state)
+    for step in range(3000):
+        if rules.is_over(state):
+            break
+        for pure, fast in zip(state.players, live.players, strict=True):
+            computed = evaluate_module._value(pure)
+            assert value(pure) == computed and value(fast) == computed
+        seat = min(rules.to_act(state))
+        command = chooser.choice(rules.legal_commands(state, seat))
+        _, state = rules.decide_and_apply(state, command, seat, rng_for(seed, step))
+        rules.play(live, command, seat, rng_for(seed, step))
+    assert rules.is_over(state)
