@@ -36,18 +36,28 @@ def check_name(value: Any, what: str) -> str:
 
 def json_copy(value: Any, what: str) -> Any:
     """A deep copy through canonical JSON: what every backend stores and returns (tuples become lists)."""
+    return json_copy_and_text(value, what)[0]
+
+
+def json_copy_and_text(value: Any, what: str) -> tuple[Any, str]:
+    """``json_copy`` and the canonical JSON it was read back from."""
     try:
         text = canonical_json(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{what} is not JSON-serialisable: {exc}") from exc
-    return json.loads(text)
+    return json.loads(text), text
 
 
 def check_dict(value: Any, what: str) -> dict[str, Any]:
+    return check_dict_and_text(value, what)[0]
+
+
+def check_dict_and_text(value: Any, what: str) -> tuple[dict[str, Any], str]:
+    """``check_dict`` and the dict's canonical JSON (what an append stores as an event's meta)."""
     if not isinstance(value, dict):
         raise ValueError(f"{what} must be a JSON object (dict)")
-    copied: dict[str, Any] = json_copy(value, what)
-    return copied
+    copied, text = json_copy_and_text(value, what)
+    return copied, text
 
 
 def check_events(events: Any) -> list[tuple[dict[str, Any], str]]:

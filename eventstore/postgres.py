@@ -40,6 +40,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from eventstore._common import (
     check_dict,
+    check_dict_and_text,
     check_events,
     check_expected_version,
     check_head,
@@ -371,7 +372,7 @@ class PostgresStore(PostgresOutbox):
         if status is not None:
             check_name(status, "status")
         work = check_outbox(outbox)
-        meta_text = canonical_json(check_dict(meta if meta is not None else {}, "meta"))
+        meta_copy, meta_text = check_dict_and_text(meta if meta is not None else {}, "meta")
         check_expected_version(expected_version)
         if idempotency_key is not None:
             check_name(idempotency_key, "idempotency_key")
@@ -435,7 +436,14 @@ class PostgresStore(PostgresOutbox):
         recorded_at = iso_utc(rows[0][3])  # one timestamp for the whole batch
         return [
             StoredEvent(
-                stream, expected_version + i, position, generation, data, json.loads(meta_text), hash_, recorded_at
+                stream,
+                expected_version + i,
+                position,
+                generation,
+                data,
+                json.loads(meta_text) if i > 1 else meta_copy,  # each event its own copy
+                hash_,
+                recorded_at,
             )
             for i, ((data, _), (position, generation, hash_, _)) in enumerate(zip(encoded, rows, strict=True), start=1)
         ]

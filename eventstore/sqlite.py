@@ -14,11 +14,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventstore._common import (
     chain_batch,
     check_dict,
+    check_dict_and_text,
     check_events,
     check_expected_version,
     check_head,
@@ -284,6 +285,15 @@ class SqliteStore(SqliteOutbox):
             raise StreamNotFound(stream)
         return _row_info(row[:8]), row[8], row[9]
 
+    def _append_head(self, conn: sqlite3.Connection, stream: str) -> tuple[_Head, str]:
+        """What an append reads of the stream row (not its metadata: no JSON to decode), and its head hash."""
+        row = conn.execute(
+            "SELECT version, generation, status, last_hash FROM streams WHERE stream = ?", (stream,)
+        ).fetchone()
+        if row is None:
+            raise StreamNotFound(stream)
+        return _Head(row[0], row[1], row[2]), row[3]
+
     def stream_info(self, stream: str) -> StreamInfo:
         return self._info(self._conn(), stream)[0]
 
@@ -364,14 +374,13 @@ class SqliteStore(SqliteOutbox):
         if status is not None:
             check_name(status, "status")
         work = check_outbox(outbox)
-        meta = check_dict(meta if meta is not None else {}, "meta")
+        meta, meta_text = check_dict_and_text(meta if meta is not None else {}, "meta")
         check_expected_version(expected_version)
         if idempotency_key is not None:
             check_name(idempotency_key, "idempotency_key")
-        meta_text = canonical_json(meta)
         recorded_at = utc_now_iso()
         with self._transaction() as conn:
-            info, previous = self._info(conn, stream)
+            info, previous = self._append_head(conn, stream)
             if idempotency_key is not None and self.get_idempotency(stream, idempotency_key) is not None:
                 raise DuplicateIdempotencyKey(f"idempotency key {idempotency_key!r} was used on stream {stream!r}")
             if info.version != expected_version or not same_head(head, info.generation, previous):
@@ -413,7 +422,7 @@ class SqliteStore(SqliteOutbox):
                         cursor.lastrowid,
                         info.generation,
                         data,
-                        json.loads(meta_text),
+                        json.loads(meta_text) if offset else meta,  # each event its own copy
                         previous,
                         recorded_at,
                     )
@@ -628,6 +637,14 @@ class SqliteStore(SqliteOutbox):
                 "DELETE FROM documents WHERE collection = ? AND key = ? RETURNING doc", (collection, key)
             ).fetchone()
         return json.loads(row[0]) if row else None
+
+
+class _Head(NamedTuple):
+    """The stream row's fields an append checks and writes."""
+
+    version: int
+    generation: int
+    status: str
 
 
 def _row_info(row: tuple[Any, ...]) -> StreamInfo:

@@ -282,6 +282,16 @@ def test_stored_data_is_a_copy(store: EventStore) -> None:
     assert store.read("game-1")[0].data == {"type": "GoodsShipped", "cargo": ["corn"]}
 
 
+def test_the_meta_of_each_returned_event_is_a_copy_of_its_own(store: EventStore) -> None:
+    new_stream(store)
+    meta = {"actor": "human", "tags": ["a"]}
+    first, second = store.append("game-1", [ev(), ev()], 0, meta=meta)
+    first.meta["tags"].append("changed by the caller")
+    meta["tags"].append("changed after the append")
+    assert second.meta == {"actor": "human", "tags": ["a"]}
+    assert [e.meta for e in store.read("game-1")] == [{"actor": "human", "tags": ["a"]}] * 2
+
+
 # -- idempotency ----------------------------------------------------------------------------------
 
 
