@@ -45,7 +45,7 @@ import copy
 import pickle
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from domain.contract import default_label
 
@@ -153,6 +153,10 @@ class GameResult:
         }
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
 def relative_to_best_other(worths: list[float]) -> list[float]:
     """Each seat's worth minus the best other seat's (its own worth alone in a one-seat game)."""
     out = []
@@ -160,6 +164,15 @@ def relative_to_best_other(worths: list[float]) -> list[float]:
         others = [w for s, w in enumerate(worths) if s != seat]
         out.append(mine - (max(others) if others else 0.0))
     return out
+
+
+def keep(kept: dict[_K, _V], key: _K, value: _V, limit: int) -> _V:
+    """Store ``value`` under ``key`` in ``kept`` (an evaluation's values kept by what they read), emptying it first
+    when it holds ``limit`` entries (a search's working set fills it again at once); returns ``value``."""
+    if len(kept) >= limit:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 def rank_by(keys: list[tuple[Any, ...]]) -> list[int]:

@@ -17,7 +17,7 @@ The value is the player's worth minus the best opponent's worth.
 
 from __future__ import annotations
 
-from domain.game import relative_to_best_other
+from domain.game import keep, relative_to_best_other
 
 from .board import Board
 from .data import (
@@ -130,11 +130,7 @@ def worth(state: State, seat: int, shared: Shared | None = None) -> float:
     entry = _WORTH.get(key)
     if entry is not None and entry[0] is p and entry[1] is shared and entry[2] is empty:
         return entry[3]
-    value = _worth(state, seat, p, shared)
-    if len(_WORTH) >= _WORTH_ENTRIES:
-        _WORTH.clear()
-    _WORTH[key] = (p, shared, empty, value)
-    return value
+    return keep(_WORTH, key, (p, shared, empty, _worth(state, seat, p, shared)), _WORTH_ENTRIES)[3]
 
 
 # ``worth`` by the identity of the player, of ``_shared`` and of the island's empty-square counts, with the round
@@ -202,10 +198,7 @@ def _shared(state: State) -> Shared:
         return entry[2]
     anchors = _open_anchors(state)
     shared = (anchors, _posts_by_island(state), board.distances_from(anchors))
-    if len(_SHARED) >= _SHARED_ENTRIES:
-        _SHARED.clear()
-    _SHARED[id(cover)] = (cover, board, shared)
-    return shared
+    return keep(_SHARED, id(cover), (cover, board, shared), _SHARED_ENTRIES)[2]
 
 
 def worths(state: State) -> list[float]:

@@ -14,7 +14,9 @@ A player's worth is what they hold and can still do, not only the points already
 
 from __future__ import annotations
 
-from domain.game import relative_to_best_other
+from typing import Any
+
+from domain.game import keep, relative_to_best_other
 from domain.murano import data
 from domain.murano.board import geometry
 from domain.murano.state import GLASS_FACTORY, PALACE, SHOP, SPECIAL_BUILDING, STREET, MuranoState
@@ -34,17 +36,14 @@ def best_incomes(state: MuranoState) -> list[int]:
     key = (state.n, tuple(state.board), tuple(data.MARKET_HALL in cards for cards in state.effective))
     known = _INCOMES.get(key)
     if known is None:
-        known = _best_incomes(state)
-        if len(_INCOMES) >= _INCOMES_ENTRIES:
-            _INCOMES.clear()
-        _INCOMES[key] = known
+        known = keep(_INCOMES, key, _best_incomes(state), _INCOMES_ENTRIES)
     return list(known)
 
 
 # ``best_incomes`` by its inputs' values: the number of seats (the board's geometry), every space's tile (a tuple, or
 # None) and who has the Market Hall in effect. A search scores many positions whose board did not change; the board
 # is changed in place on the fast path, so the key is its content, not its identity.
-_INCOMES: dict[tuple[int, tuple[tuple[str, str, int] | None, ...], tuple[bool, ...]], tuple[int, ...]] = {}
+_INCOMES: dict[tuple[int, tuple[Any, ...], tuple[bool, ...]], tuple[int, ...]] = {}
 _INCOMES_ENTRIES = 2048
 
 

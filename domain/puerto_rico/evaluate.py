@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.game import relative_to_best_other
+from domain.game import keep, relative_to_best_other
 
 from .data import (
     BUILDINGS,
@@ -43,12 +43,7 @@ def value(p: Player) -> float:
     reads of the player (``_VALUES``)."""
     key = value_key(p)
     known = _VALUES.get(key)
-    if known is None:
-        known = _value(p)
-        if len(_VALUES) >= _VALUES_ENTRIES:
-            _VALUES.clear()
-        _VALUES[key] = known
-    return known
+    return keep(_VALUES, key, _value(p), _VALUES_ENTRIES) if known is None else known
 
 
 def value_key(p: Player) -> tuple[int, ...]:

@@ -71,3 +71,21 @@ def play_random_game(
     assert len(result.scores) == seats and len(result.ranks) == seats
     assert min(result.ranks) == 1
     return state, events
+
+
+def lockstep_positions(rules: Rules, seats: int, seed: int, max_steps: int):
+    """Every position of one random game played twice at once: by the pure path (``decide_and_apply``, whose
+    states are new objects) and by the in-place path (``play``, which changes one state), as ``(pure, live)``
+    pairs, the first seat that may act choosing uniformly at random among its legal commands; at most
+    ``max_steps`` positions, the last one the end when the game ends sooner."""
+    chooser = random.Random(seed)
+    state = rules.fold(rules.setup(seed, seats, {}))
+    live = rules.copy_state(state)
+    for step in range(max_steps):
+        yield state, live
+        if rules.is_over(state):
+            return
+        seat = min(rules.to_act(state))
+        command = chooser.choice(rules.legal_commands(state, seat))
+        _, state = rules.decide_and_apply(state, command, seat, rng_for(seed, step))
+        rules.play(live, command, seat, rng_for(seed, step))

@@ -5,7 +5,6 @@ building, hiring)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -16,6 +15,7 @@ from domain.murano import evaluate as evaluate_module
 from domain.murano.evaluate import best_incomes
 from domain.rng import rng_for
 from tests.domain.murano.helpers import before_move, bought, given, gold, play, setup_event, started, tile
+from tests.domain.protocol_checks import lockstep_positions
 
 # SAN_DONATO (2-3 players): the red shop space r2c4 touches the streets r1c4 and r2c3, the blue shop space r3c4
 # touches r3c3 and is next to r2c4.
@@ -82,21 +82,12 @@ def test_a_kept_income_follows_the_market_hall_on_the_same_board():
 def test_incomes_read_from_the_cache_are_incomes_from_scratch_along_random_games(seats, seed):
     """Along random games played by the pure fold and by the in-place path (which changes the board in place),
     ``best_incomes`` read with the cache filled by every earlier position equals the incomes computed afresh."""
-    chooser = random.Random(seed)
-    state = RULES.fold(RULES.setup(seed, seats, {}))
-    live = RULES.copy_state(state)
     paying = 0
-    for step in range(1500):
-        if RULES.is_over(state):
-            break
+    for state, live in lockstep_positions(RULES, seats, seed, 1500):
         fresh = list(evaluate_module._best_incomes(state))
         assert best_incomes(state) == fresh
         assert best_incomes(live) == fresh
         paying += any(fresh)
-        seat = min(RULES.to_act(state))
-        command = chooser.choice(RULES.legal_commands(state, seat))
-        _, state = RULES.decide_and_apply(state, command, seat, rng_for(seed, step))
-        RULES.play(live, command, seat, rng_for(seed, step))
     assert RULES.is_over(state) and paying > 20  # shops paid in many of the positions checked
 
 

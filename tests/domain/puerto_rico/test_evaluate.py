@@ -4,7 +4,6 @@ computed one along random games, and every field of the player that counts is pa
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
@@ -13,7 +12,7 @@ from domain.puerto_rico.data import CUSTOMS_HOUSE, FORTRESS, N_BUILDINGS
 from domain.puerto_rico.evaluate import value, value_key
 from domain.puerto_rico.rules import PuertoRicoRules
 from domain.puerto_rico.state import Player
-from domain.rng import rng_for
+from tests.domain.protocol_checks import lockstep_positions
 
 
 def test_every_field_but_spaces_is_in_the_key():
@@ -53,17 +52,8 @@ def test_a_kept_value_is_the_computed_value_along_random_games(seats, seed):
     """Along random games played by the pure fold and by the in-place path (which changes players in place),
     every player's value read with the cache filled by every earlier position equals the value computed."""
     rules = PuertoRicoRules()
-    chooser = random.Random(seed)
-    state = rules.fold(rules.setup(seed, seats, {}))
-    live = rules.copy_state(state)
-    for step in range(3000):
-        if rules.is_over(state):
-            break
+    for state, live in lockstep_positions(rules, seats, seed, 3000):
         for pure, fast in zip(state.players, live.players, strict=True):
             computed = evaluate_module._value(pure)
             assert value(pure) == computed and value(fast) == computed
-        seat = min(rules.to_act(state))
-        command = chooser.choice(rules.legal_commands(state, seat))
-        _, state = rules.decide_and_apply(state, command, seat, rng_for(seed, step))
-        rules.play(live, command, seat, rng_for(seed, step))
     assert rules.is_over(state)
