@@ -18,7 +18,9 @@ Per rung the table prints: games (decided / aborted / no winner), A's win share 
 share, whether the rung is climbed, mean scores of A and of B, seconds per decision of A, then the share
 of each command type chosen by A (the level's "command-type shares"; types below ``--min-share``, default 1%,
 are left out; ``--min-share 0`` lists every type chosen, with its count). ``--records FILE`` appends every game's
-record (``workers.simulate.play_game``) to FILE as one JSON line, with the rung and player count added.
+record (``workers.simulate.play_game``) to FILE as one JSON line as soon as the game ends, with the rung and player
+count added, so a run stopped early keeps the games it finished (the table counts whole rotation blocks only; the
+file has every finished game). Progress goes to stderr (a line every tenth of a rung's games).
 """
 
 from __future__ import annotations
@@ -74,13 +76,16 @@ def rung(
     policies = [upper] + [lower] * (players - 1)
     tasks = plan(game, None, policies, games, seed, rotate=True)
     started = time.monotonic()
-    records = run(tasks, jobs, Progress(len(tasks), sys.stderr, enabled=False), None, time_limit)
+    print(f"{game}, {players} players, {upper} vs {lower}: {len(tasks)} games", file=sys.stderr, flush=True)
+
+    def write(record: dict) -> None:  # as the game ends: a run stopped early keeps what it played
+        assert records_file is not None
+        with open(records_file, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"rung": f"{upper}/{lower}", "players": players, **record}) + "\n")
+
+    records = run(tasks, jobs, Progress(len(tasks), sys.stderr), None, time_limit, write if records_file else None)
     records = records[: len(records) // players * players] or records  # whole rotation blocks
     elapsed = time.monotonic() - started
-    if records_file:
-        with open(records_file, "a", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps({"rung": f"{upper}/{lower}", "players": players, **record}) + "\n")
     counts = outcome_counts(records)
     stats = {s.policy: s for s in summarise(records, policies)}
     top, bottom = stats[upper], stats[lower]

@@ -30,7 +30,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -317,11 +317,13 @@ def run(
     progress: Progress,
     rules: Rules | None = None,
     time_limit: float | None = None,
+    on_record: Callable[[dict[str, Any]], object] | None = None,
 ) -> list[dict[str, Any]]:
     """Play the tasks (in this process with ``jobs == 1``) and return the records in game order.
 
     With ``time_limit`` (seconds) no new game starts once it has passed; games already running finish
-    and the longest completed prefix of the games is returned."""
+    and the longest completed prefix of the games is returned. ``on_record`` is called with each game's record
+    as that game ends (in the order they end), so a long run keeps what it played if it is stopped."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def expired() -> bool:
@@ -333,6 +335,8 @@ def run(
             if expired():
                 break
             records[task.index] = play_game(task, rules)
+            if on_record is not None:
+                on_record(records[task.index])
             progress.step()
     else:
         first = tasks[0]
@@ -357,6 +361,8 @@ def run(
                             continue
                         record = future.result()
                         records[record["game"]] = record
+                        if on_record is not None:
+                            on_record(record)
                         progress.step()
             except BaseException:
                 for future in pending:

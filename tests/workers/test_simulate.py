@@ -296,3 +296,16 @@ def test_a_game_cut_by_max_decisions_is_reported_as_aborted(capsys, tmp_path, se
         record = json.loads(line)
         assert record["aborted"] == "max_decisions" and record["no_winner"] is True
         assert record["decisions"] == 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_record_is_handed_over_as_its_game_ends(secret_registered, jobs):
+    """``run(on_record=...)`` gets every game's record as the game ends (a long run keeps what it played)."""
+    from workers.simulate import run as run_games
+
+    tasks = plan(secret_registered, None, ["greedy", "random"], 6, 3, rotate=True)
+    seen: list[dict] = []
+    records = run_games(tasks, jobs, Progress(len(tasks), None, enabled=False), None, None, seen.append)
+    assert len(records) == 6
+    assert sorted(r["game"] for r in seen) == [r["game"] for r in records]
+    assert {r["game"]: r["ranks"] for r in seen} == {r["game"]: r["ranks"] for r in records}
