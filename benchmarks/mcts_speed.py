@@ -35,15 +35,9 @@ import sys
 import time
 from pathlib import Path
 
+from code_root import code_root  # beside this script
 
-def _root(argv: list[str]) -> Path:
-    """The checkout whose code is measured: ``--root DIR``, else the one this file is in."""
-    if "--root" in argv[:-1]:
-        return Path(argv[argv.index("--root") + 1]).resolve()
-    return Path(__file__).resolve().parent.parent
-
-
-sys.path.insert(0, str(_root(sys.argv)))
+sys.path.insert(0, str(code_root(sys.argv)))
 
 import callgrind_count  # noqa: E402  (beside this script)
 
@@ -235,7 +229,7 @@ def instructions(args: argparse.Namespace, argv: list[str]) -> int:
         return 2
     passed = _passed_on(argv, ("--against", "--repeat", "--root", "--iterations"))
     high, low = args.iterations, max(1, args.iterations // 5)
-    checkouts = [_root(argv)] + ([Path(args.against).resolve()] if args.against else [])
+    checkouts = [code_root(argv)] + ([Path(args.against).resolve()] if args.against else [])
     print(f"instructions per MCTS iteration (callgrind: a search of {high} less one of {low})")
     counts = []
     for checkout in checkouts:
@@ -248,7 +242,7 @@ def instructions(args: argparse.Namespace, argv: list[str]) -> int:
 
 
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
-    here = _root(argv)
+    here = code_root(argv)
     there = Path(args.against).resolve()
     single = [*_passed_on(argv, ("--against", "--repeat", "--root")), "--repeat", "1"]
     ratios, mine, theirs = [], [], []

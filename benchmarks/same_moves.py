@@ -20,15 +20,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from code_root import code_root  # beside this script
 
-def _root(argv: list[str]) -> Path:
-    """The checkout whose code plays: ``--root DIR``, else the one this file is in."""
-    if "--root" in argv[:-1]:
-        return Path(argv[argv.index("--root") + 1]).resolve()
-    return Path(__file__).resolve().parent.parent
-
-
-sys.path.insert(0, str(_root(sys.argv)))
+sys.path.insert(0, str(code_root(sys.argv)))
 
 from domain import registry  # noqa: E402
 from domain.bots.levels import make_bot  # noqa: E402
@@ -70,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(digests(games, bots, args.decisions, args.seed)))
         return 0
-    sides = {"this checkout": _root(sys.argv)}
+    sides = {"this checkout": code_root(sys.argv)}
     if args.against:
         sides["against"] = Path(args.against).resolve()
     passed = ["--games", args.games, "--bots", args.bots, "--decisions", str(args.decisions), "--seed", str(args.seed)]
