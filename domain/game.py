@@ -153,10 +153,6 @@ class GameResult:
         }
 
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
 def relative_to_best_other(worths: list[float]) -> list[float]:
     """Each seat's worth minus the best other seat's (its own worth alone in a one-seat game)."""
     out = []
@@ -164,6 +160,10 @@ def relative_to_best_other(worths: list[float]) -> list[float]:
         others = [w for s, w in enumerate(worths) if s != seat]
         out.append(mine - (max(others) if others else 0.0))
     return out
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 def keep(kept: dict[_K, _V], key: _K, value: _V, limit: int) -> _V:
