@@ -301,6 +301,13 @@ class Rules:
         """``evaluate`` for every seat, in seat order (a game may compute what the seats share once)."""
         return [self.evaluate(state, seat) for seat in range(self.seat_count(state))]
 
+    def peril(self, state: State) -> tuple[float, tuple[int, ...]]:
+        """The heuristic chance that the game in ``state`` ends in a way every seat loses, with the seats that
+        would win that ending instead (default: no such ending, ``(0.0, ())``). A relative evaluation cannot
+        show such a threat, since it lowers every seat alike; the bots weigh it in separately (Archipelago's
+        independence: everybody loses but the Separatist's holder)."""
+        return 0.0, ()
+
     def command_cost(self, command: Command) -> float:
         """What playing ``command`` costs its seat beyond what it does to the position, in ``evaluate``'s units
         (default 0): the bots charge it to the seat that plays it. For a command whose price the position does

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.scoring import condition_true, result, score_totals, seat_stats
-from domain.archipelago.state import ArchState
+from domain.archipelago.state import ArchState, population
 
 
 def projected_rebellion(st: ArchState) -> int:
@@ -28,6 +28,30 @@ def projected_rebellion(st: ArchState) -> int:
             reb += up
             break
     return max(0, reb)
+
+
+# ``peril``: the chance of independence the bots weigh in, from the colony's projected margin (population less the
+# rebellion ``projected_rebellion`` foresees): none at PERIL_SAFE_MARGIN or more, rising as the square of the
+# shortfall to certain at a margin of -2 (the rebellion two above the population after the next rises).
+PERIL_SAFE_MARGIN = 7
+
+
+def colony_margin(st: ArchState) -> int:
+    """Population less the projected rebellion: below 0, the colony falls at the next rises."""
+    return population(st) - projected_rebellion(st)
+
+
+def peril(st: ArchState) -> tuple[float, tuple[int, ...]]:
+    """The chance (by ``colony_margin``) that the game ends in independence, which every seat loses but the
+    holder of the Separatist, who wins it (§12.1)."""
+    if st.phase == "OVER":
+        return 0.0, ()
+    short = PERIL_SAFE_MARGIN - colony_margin(st)
+    if short <= 0:
+        return 0.0, ()
+    chance = min(1.0, (short / (PERIL_SAFE_MARGIN + 2)) ** 2)
+    held = st.objectives or []
+    return chance, tuple(s for s, own in enumerate(held) if not _SEPARATIST.isdisjoint(own))
 
 
 OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)

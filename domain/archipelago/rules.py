@@ -239,6 +239,9 @@ class Archipelago(Rules):
     def evaluate_all(self, state: ArchState) -> list[float]:
         return evaluation.evaluate_all(state)
 
+    def peril(self, state: ArchState) -> tuple[float, tuple[int, ...]]:
+        return evaluation.peril(state)
+
     def command_cost(self, command: dict) -> float:
         return evaluation.command_cost(command)
 

@@ -213,9 +213,13 @@ def rank_rewards(values: list[float], ranks: list[int], score_weight: float = 0.
 
 
 def state_rewards(rules: Rules, state: State, seats: int, score_weight: float = 0.1) -> list[float]:
-    """Rewards from ``rules.result`` when the game is over, else from ``rules.evaluate`` for every seat."""
+    """Rewards from ``rules.result`` when the game is over, else from ``rules.evaluate`` for every seat. A game
+    that ended with no winner (everybody lost, or a guard cut it short) is a loss for every seat: 0 each, not
+    the even share a tie for first place would give."""
     if rules.is_over(state):
         result = rules.result(state)
+        if result.no_winner:
+            return [0.0] * len(result.scores)
         values = [float(v) for v in result.scores]
         return rank_rewards(values, list(result.ranks), score_weight)
     values = evaluations(rules, state, seats)

@@ -32,7 +32,9 @@ iteration:
    measured from that seat's advantage in the iteration's determinized root (``centred``: a position as
    good as the start scores 0.5 for everybody, so a leader's small gains are not flattened by its lead,
    and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
-   search. The observer pays for its first step: the ``rules.command_cost`` of its commands there (a cost
+   search. A threat to every seat alike, which the advantages cannot show (``rules.peril``: Archipelago's
+   independence, which everybody loses), scales those rewards down by its chance (a game that ended with no
+   winner scores 0 for every seat). The observer pays for its first step: the ``rules.command_cost`` of its commands there (a cost
    the position does not show, such as a trade offer a person must answer) comes off its advantage, or off
    its reward in a finished game, as if it held that much less.
 
@@ -477,7 +479,17 @@ class MCTSBot(Bot):
             self._scale_total += abs(a)
         self._scale_count += seats
         scale = self._scale()
-        return [1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -a / scale)))) for a in advantages]
+        rewards = [1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -a / scale)))) for a in advantages]
+        # a threat to every seat alike (``rules.peril``) cancels out of the advantages: weigh it in here, as the
+        # chance of an ending that every seat loses but its winners (if any) win
+        chance, winners = rules.peril(world)
+        if chance > 0.0:
+            keep = 1.0 - min(chance, 1.0)
+            rewards = [r * keep for r in rewards]
+            for s in winners:
+                if s < seats:
+                    rewards[s] += 1.0 - keep
+        return rewards
 
     def _scale(self) -> float:
         """The advantage that moves a reward from 0.5 to about 0.73: the mean size of those seen in this search."""

@@ -6,9 +6,17 @@ import random
 
 from domain.archipelago import RULES
 from domain.archipelago import data as D
-from domain.archipelago.evaluate import OFFER_COMMAND_COST, evaluate, heuristic, projected_rebellion
+from domain.archipelago.evaluate import (
+    OFFER_COMMAND_COST,
+    PERIL_SAFE_MARGIN,
+    colony_margin,
+    evaluate,
+    heuristic,
+    projected_rebellion,
+)
 from domain.archipelago.state import population
 from domain.bots import make_bot
+from domain.bots.base import state_rewards
 from domain.bots.lookahead import evaluate_through, play_out
 from tests.domain.archipelago.fixtures import do, island
 
@@ -139,3 +147,50 @@ def test_independence_is_the_worst_end_for_every_seat_but_the_separatist():
     revolt.objectives = [["M07"], ["M09"], ["M03"]]  # M09: Separatist
     won, _ = do(revolt, {"type": "tax", "with": []})
     assert heuristic(won, 1) > heuristic(declared, 1) and heuristic(won, 1) > heuristic(won, 0)
+
+
+def test_the_peril_of_independence_rises_as_the_colony_margin_falls():
+    """``peril``: no chance of independence with a margin of PERIL_SAFE_MARGIN or more, a chance that grows as the
+    margin falls, and certain two below 0; the holder of the Separatist wins that ending (§12.1)."""
+    st = island()
+    st.objectives = [["M07"], ["M01"], ["M03"]]
+    chances = []
+    for reb in range(0, population(st) + 4):
+        st.reb = reb
+        chance, winners = RULES.peril(st)
+        assert winners == ()
+        chances.append((colony_margin(st), chance))
+    assert all(c == 0.0 for m, c in chances if m >= PERIL_SAFE_MARGIN)
+    assert all(c == 1.0 for m, c in chances if m <= -2)
+    assert [c for _, c in chances] == sorted(c for _, c in chances)
+    assert any(0.0 < c < 1.0 for _, c in chances)
+    st.objectives = [["M07"], ["M09"], ["M03"]]  # M09: Separatist
+    assert RULES.peril(st)[1] == (1,)
+
+
+def test_an_ended_game_carries_no_peril_and_independence_scores_nothing_for_anybody():
+    """Once the colony is independent the game is over: no peril is left, and every seat's reward is 0 (a loss
+    for all), not the even share of a tie for first place; a Separatist who wins it is rewarded as the winner."""
+    revolt = island()
+    revolt.reb = population(revolt)
+    revolt.objectives = [["M07"], ["M01"], ["M03"]]
+    lost, _ = do(revolt, {"type": "tax", "with": []})
+    assert lost.end["cause"] == "INDEPENDENCE"
+    assert RULES.peril(lost) == (0.0, ())
+    assert state_rewards(RULES, lost, 3) == [0.0, 0.0, 0.0]
+    revolt.objectives = [["M07"], ["M09"], ["M03"]]
+    won, _ = do(revolt, {"type": "tax", "with": []})
+    rewards = state_rewards(RULES, won, 3)
+    assert rewards[1] == max(rewards) > rewards[0] == rewards[2]
+
+
+def test_medium_does_not_tax_the_colony_into_independence_when_it_trails():
+    """At REB == POP a TAX ends the game in independence, which every seat loses. A seat far behind loses the
+    game anyway, but it must not prefer ending it for everybody (a tie at 0 is no better than a loss)."""
+    st = island(2)
+    st.reb = population(st)
+    st.players[1]["money"] = 60  # seat 1 leads by far
+    st.objectives = [["M07"], ["M01"]]
+    assert any(c["type"] == "tax" for c in RULES.legal_commands(st, 0))
+    for seed in range(3):
+        assert make_bot("medium", seed).choose(RULES, st, 0)["type"] != "tax"

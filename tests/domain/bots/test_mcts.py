@@ -241,3 +241,49 @@ def test_cutoff_rewards_are_measured_from_where_each_seat_stood():
     assert bot._rewards(RULES, start, 2, origin=origin) == [0.5, 0.5]
     gained = bot._rewards(RULES, secret_position([LOW + 1010, LOW], rounds=3), 2, origin=origin)
     assert gained[0] > 0.6 and gained[1] < 0.4
+
+
+class PerilousBanks(SecretGame):
+    """Secret numbers without redraws, in which a bank of 3 points or more by anybody puts every seat at risk of
+    an ending all lose. The evaluation charges every seat alike for it (as Archipelago's does for independence);
+    ``peril`` reports it with chance 0.9 (``declared=False``: it does not)."""
+
+    def __init__(self, declared: bool = True, winners: tuple[int, ...] = ()) -> None:
+        self.declared = declared
+        self.winners = winners
+
+    def legal_commands(self, state, seat):
+        return [c for c in super().legal_commands(state, seat) if c["type"] != "draw"]
+
+    def evaluate(self, state, seat):
+        return super().evaluate(state, seat) - (100 if max(state.banked) >= 3 else 0)
+
+    def peril(self, state):
+        if self.declared and max(state.banked) >= 3:
+            return 0.9, self.winners
+        return 0.0, ()
+
+
+def test_cutoff_rewards_weigh_in_a_peril_every_seat_shares():
+    """A threat to every seat alike cancels out of the advantages; ``rules.peril`` scales the rewards by the
+    chance that it does not strike, and gives that chance to the seats who would win it."""
+    position = secret_position([LOW + 10, LOW], banked=[3, 0], rounds=3)
+    safe = MCTSBot(iterations=1, look=NO_LOOKAHEAD)._rewards(PerilousBanks(declared=False), position, 2)
+    assert safe[0] > 0.5 > safe[1]
+    risky = MCTSBot(iterations=1, look=NO_LOOKAHEAD)._rewards(PerilousBanks(), position, 2)
+    assert risky == [pytest.approx(0.1 * r) for r in safe]
+    won = MCTSBot(iterations=1, look=NO_LOOKAHEAD)._rewards(PerilousBanks(winners=(1,)), position, 2)
+    assert won == [pytest.approx(0.1 * safe[0]), pytest.approx(0.1 * safe[1] + 0.9)]
+
+
+def test_mcts_keeps_away_from_a_peril_that_the_advantages_do_not_show():
+    """Banking 3 is the best move by each seat's advantage, since the threat it opens lowers every seat's
+    evaluation alike, and the move played when the rules do not declare the threat; declared, the bot keeps away."""
+    state = secret_position([MID, MID], banked=[0, 0], turn=0, rounds=50)
+    for seed in range(3):
+        plain = MCTSBot(iterations=120, rollout_depth=0).choose(
+            PerilousBanks(declared=False), state, 0, random.Random(seed)
+        )
+        assert plain == {"type": "bank", "amount": 3}
+        wary = MCTSBot(iterations=120, rollout_depth=0).choose(PerilousBanks(), state, 0, random.Random(seed))
+        assert wary != {"type": "bank", "amount": 3}

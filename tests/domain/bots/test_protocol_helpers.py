@@ -152,6 +152,16 @@ def test_state_rewards_use_the_result_when_over_and_the_evaluation_before():
     assert before == [1.0, 0.25, 0.25]  # ranks from the evaluation: 1, 2, 2
 
 
+def test_state_rewards_of_a_game_nobody_won_are_a_loss_for_every_seat():
+    """A collective loss (or a game cut short) is no tie for first place: 0 for every seat, whatever the scores."""
+
+    class NobodyWon(Fixed):
+        def result(self, state):
+            return GameResult(scores=[10, 30, 20], ranks=[1, 1, 1], no_winner=True)
+
+    assert state_rewards(NobodyWon(True, None), secret_position([1, 2, 3]), 3) == [0.0, 0.0, 0.0]
+
+
 def test_seat_count_is_the_rules_own_count_else_the_spectator_views_seats():
     state = secret_position([1, 2, 3])
 
