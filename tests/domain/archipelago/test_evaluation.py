@@ -8,7 +8,9 @@ from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.evaluate import (
     OFFER_COMMAND_COST,
+    PERIL_MAX,
     PERIL_SAFE_MARGIN,
+    PERIL_STEP,
     colony_margin,
     evaluate,
     heuristic,
@@ -18,7 +20,7 @@ from domain.archipelago.state import population
 from domain.bots import make_bot
 from domain.bots.base import state_rewards
 from domain.bots.lookahead import evaluate_through, play_out
-from tests.domain.archipelago.fixtures import do, island
+from tests.domain.archipelago.fixtures import do, island, put_unit
 
 
 def test_an_opened_birth_step_is_scored_by_the_births_it_allows():
@@ -151,8 +153,10 @@ def test_independence_is_the_worst_end_for_every_seat_but_the_separatist():
 
 def test_the_peril_of_independence_rises_as_the_colony_margin_falls():
     """``peril``: no chance of independence with a margin of PERIL_SAFE_MARGIN or more, a chance that grows as the
-    margin falls, and certain two below 0; the holder of the Separatist wins that ending (§12.1)."""
+    margin falls, up to PERIL_MAX; the holder of the Separatist wins that ending (§12.1)."""
     st = island()
+    for seat, tile in ((0, "E07"), (1, "E03"), (1, "E03"), (2, "E03")):
+        put_unit(st, seat, "C", tile)
     st.objectives = [["M07"], ["M01"], ["M03"]]
     chances = []
     for reb in range(0, population(st) + 4):
@@ -161,9 +165,10 @@ def test_the_peril_of_independence_rises_as_the_colony_margin_falls():
         assert winners == ()
         chances.append((colony_margin(st), chance))
     assert all(c == 0.0 for m, c in chances if m >= PERIL_SAFE_MARGIN)
-    assert all(c == 1.0 for m, c in chances if m <= -2)
+    assert all(c == PERIL_MAX < 1.0 for m, c in chances if m <= PERIL_SAFE_MARGIN - PERIL_MAX / PERIL_STEP)
     assert [c for _, c in chances] == sorted(c for _, c in chances)
-    assert any(0.0 < c < 1.0 for _, c in chances)
+    assert any(0.0 < c < PERIL_MAX for _, c in chances)
+    assert {m for m, _ in chances} >= set(range(-2, PERIL_SAFE_MARGIN + 1))
     st.objectives = [["M07"], ["M09"], ["M03"]]  # M09: Separatist
     assert RULES.peril(st)[1] == (1,)
 
