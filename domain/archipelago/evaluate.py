@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.archipelago import data as D
 from domain.archipelago.scoring import condition_true, result, score_totals, seat_stats
-from domain.archipelago.state import ArchState, population
+from domain.archipelago.state import ArchState, objectives_in_play, population
 
 
 def projected_rebellion(st: ArchState) -> int:
@@ -61,8 +61,8 @@ def peril(st: ArchState) -> tuple[float, tuple[int, ...]]:
     chance = peril_at(colony_margin(st))
     if not chance:
         return 0.0, ()
-    held = st.objectives or []
-    return chance, tuple(s for s, own in enumerate(held) if not _SEPARATIST.isdisjoint(own))
+    # the holders the independence check names winner (``flow.check_loss``)
+    return chance, tuple(s for s, oid in objectives_in_play(st) if s is not None and oid in _SEPARATIST)
 
 
 OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade offer is open (unanswered)
