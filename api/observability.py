@@ -9,8 +9,8 @@
   ``duration_ms`` and ``client``.
 - **Metrics.** ``GET /metrics`` in the Prometheus text format (OpenMetrics when asked for): requests by
   method (``other`` for any method but HTTP's own), route and status, their latency (histogram by method and
-  route; for a stream, the time to its first byte), live followers, outbox depth, and the service's own counters (``workers.metrics``). Under
-  ``tradewinds serve`` every worker process writes its figures to the instance's metrics folder
+  route; for a stream, the time to its first byte), live followers, outbox depth, and the service's own
+  counters (``workers.metrics``). Under ``tradewinds serve`` every worker process writes its figures to the instance's metrics folder
   (``PROMETHEUS_MULTIPROC_DIR``, prometheus_client's multiprocess mode), so whichever process answers
   the scrape reports the sum. With ``TRADEWINDS_METRICS_TOKEN`` set the scrape needs
   ``Authorization: Bearer <that token>``.

@@ -34,9 +34,9 @@ iteration:
    and the sampled hidden information cancels out), on a scale that adapts to the changes seen in this
    search. A threat to every seat alike, which the advantages cannot show (``rules.peril``: Archipelago's
    independence, which everybody loses), scales those rewards down by its chance (a game that ended with no
-   winner scores 0 for every seat). The observer pays for its first step: the ``rules.command_cost`` of its commands there (a cost
-   the position does not show, such as a trade offer a person must answer) comes off its advantage, or off
-   its reward in a finished game, as if it held that much less.
+   winner scores 0 for every seat). The observer pays for its first step: the ``rules.command_cost`` of its
+   commands there (a cost the position does not show, such as a trade offer a person must answer) comes off
+   its advantage, or off its reward in a finished game, as if it held that much less.
 
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
