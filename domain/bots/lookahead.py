@@ -9,8 +9,9 @@ commands. The position reached is what a bot scores.
 
 Everything goes through the ``Rules`` protocol only, so every game gets it. The play-out is
 deterministic for a given generator: candidates are scored in ``legal_commands`` order with a copy of
-the same generator (common random numbers) and the first best wins. ``budget`` caps the number of
-follow-up candidates tried in one play-out (a game with wide follow-up steps stays quick).
+the same generator (common random numbers) and the first best wins; a decision with a single legal command
+is played without scoring it. ``budget`` caps the number of follow-up candidates tried in one play-out (a game
+with wide follow-up steps stays quick).
 """
 
 from __future__ import annotations
@@ -97,6 +98,9 @@ def play_out(
                 after = apply_command(rules, state, command, seat, deferred_rng(snapshot))
             except IllegalCommand:
                 continue
+            if len(legal) == 1:  # the only candidate: nothing to compare its value with
+                best, best_command = after, command
+                break
             value = evaluation(rules, after, seat) - rules.command_cost(command)
             if best is None or value > best_value:
                 best, best_command, best_value = after, command, value

@@ -54,6 +54,18 @@ def test_play_out_respects_its_horizon_and_budget():
     assert count == 2 and played.points == (0, 0)
 
 
+def test_play_out_scores_only_decisions_with_a_choice():
+    rules, state = start(4)
+    opened = after(rules, state, "open")
+    scored = []
+    evaluate = rules.evaluate
+    rules.evaluate = lambda st, seat: scored.append(st.opened) or evaluate(st, seat)
+    played, count = play_out(rules, opened, 0, random.Random(0))
+    # three forced `deeper` commands played unscored, then `drop` and `collect` compared
+    assert count == 4 and played.points == (3, 0)
+    assert scored == [0, 0]
+
+
 def test_play_out_leaves_the_state_alone():
     rules, state = start(2)
     opened = after(rules, state, "open")
