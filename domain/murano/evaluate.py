@@ -32,10 +32,12 @@ COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
 # A gondolier the seat owns, in VP: the point it scores at the end, seated or in the personal supply (§11, §17 Q51),
 # so firing one for 3 gold (a point) gains nothing and hiring one back costs nothing. A seated one is worth
 # SEATED_GONDOLIER_VALUE more (it may score with a character card), so seating one on its own colour's gondola for
-# 2 gold still pays. Tuned: with the personal supply valued at 0 and a seated gondolier at 1.5, firing looked like a
-# free point and easy fired in 2.7% of its commands; with these values (the same net value for seating), easy
-# against that easy won 0.723 [0.657, 0.780] of 200 two-player games (mean score 46.4 / 38.9) and 0.480 [0.402,
-# 0.559] of 150 three-player games (even 0.333; 35.5 / 31.6), and fired no gondolier.
+# 2 gold still pays. Tuned: with the personal supply valued at 0 and a seated gondolier at 1.5 (GONDOLIER_VALUE 0),
+# firing looked like a free point and easy fired in about 3% of its commands. With these values (the same net
+# value for seating) easy against that easy (``python benchmarks/evaluation_ab.py murano P easy G --set
+# GONDOLIER_VALUE=0``) won 0.703 [0.636, 0.762] of 200 two-player games (even 0.500; mean score 47.0 / 39.2),
+# 0.500 [0.421, 0.579] of 150 three-player games (even 0.333; 37.1 / 31.5) and 0.385 [0.296, 0.483] of 100
+# four-player games (even 0.250; 33.3 / 28.1), and fired no gondolier.
 GONDOLIER_VALUE = 1.0
 SEATED_GONDOLIER_VALUE = 1.5
 
