@@ -1,7 +1,7 @@
 """One bot level with a game's evaluation as it is against the same level with some of its constants changed.
 
     python benchmarks/evaluation_ab.py GAME PLAYERS LEVEL GAMES --set NAME=VALUE [--set ...] [--seed 7000]
-    python benchmarks/evaluation_ab.py murano 2 easy 200 --set GONDOLIER_VALUE=0
+    python benchmarks/evaluation_ab.py murano 2 easy 200 --set GONDOLIER_VALUE=1
 
 One seat plays LEVEL with the evaluation as it is (``current``); the others play LEVEL with the constants NAME
 of the game's evaluation module (``domain.<game>.evaluate``) set to VALUE while they decide (``variant``). The

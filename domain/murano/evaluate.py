@@ -9,8 +9,7 @@ A player's worth is what they hold and can still do, not only the points already
 * the shops on the board by the Income they can pay (§9 of docs/rules/murano.md): the best single Income action (one island, at most one
   own shop per colour) weighted by ``INCOME_WEIGHT``, so a shop built next to customers of its colour is worth more
   than one built elsewhere, and collecting keeps the shops' worth while it adds the gold;
-* gondoliers owned at the point each scores at the end, seated ones more;
-* beads and cards at rough values.
+* beads, gondoliers and cards at rough values.
 """
 
 from __future__ import annotations
@@ -29,16 +28,18 @@ HAND_VALUE = {GLASS_FACTORY: 0.6, SHOP: 1.2, PALACE: 1.8, SPECIAL_BUILDING: 0.8}
 # One gold of the best Income action, in VP: a third of a VP per gold, for about one and a half collections to come.
 INCOME_WEIGHT = 0.5
 COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
-# A gondolier the seat owns, in VP: the point it scores at the end, seated or in the personal supply (§11, §17 Q51),
-# so firing one for 3 gold (a point) gains nothing and hiring one back costs nothing. A seated one is worth
-# SEATED_GONDOLIER_VALUE more (it may score with a character card), so seating one on its own colour's gondola for
-# 2 gold still pays. Tuned: with the personal supply valued at 0 and a seated gondolier at 1.5 (GONDOLIER_VALUE 0),
-# firing looked like a free point and easy fired in about 3% of its commands. With these values (the same net
-# value for seating) easy against that easy (``python benchmarks/evaluation_ab.py murano P easy G --set
-# GONDOLIER_VALUE=0``) won 0.703 [0.636, 0.762] of 200 two-player games (even 0.500; mean score 47.0 / 39.2),
-# 0.500 [0.421, 0.579] of 150 three-player games (even 0.333; 37.1 / 31.5) and 0.385 [0.296, 0.483] of 100
-# four-player games (even 0.250; 33.3 / 28.1), and fired no gondolier.
-GONDOLIER_VALUE = 1.0
+# A gondolier the seat owns, in VP (GONDOLIER_VALUE, seated or in the personal supply), and what a seated one is worth
+# more (SEATED_GONDOLIER_VALUE: it may score with a character card). A gondolier in the personal supply scores a
+# point at the end (§11, §17 Q51), so at 0 firing one for 3 gold (a point) looks like a free point, and easy fires
+# in about 3% of its commands. Tried at 1 (firing and hiring even, seating worth the same): easy with it against
+# easy as below (``python benchmarks/evaluation_ab.py murano P easy G --set GONDOLIER_VALUE=1``, the current side
+# being the one at 0, so read the shares from the other side) won 0.703 [0.636, 0.762] of 200 two-player games
+# (mean score 47.0 / 39.2), 0.500 [0.421, 0.579] of 150 three-player games and 0.385 [0.296, 0.483] of 100
+# four-player games, and medium with it won 9 of 12 two-player games against medium as below; but medium no longer
+# climbed above easy (``bot_ladder.py 16 --games-list murano --players 2,3,4 --rungs medium/easy --jobs 2 --seed
+# 95``: 0.562 [0.332, 0.769], 0.267 [0.109, 0.520] and 0.312 [0.142, 0.556] at 2, 3 and 4 players, mean scores
+# 48.8 / 53.0, 37.9 / 41.4, 40.1 / 36.2), so it stays at 0 until medium keeps its lead with it.
+GONDOLIER_VALUE = 0.0
 SEATED_GONDOLIER_VALUE = 1.5
 
 

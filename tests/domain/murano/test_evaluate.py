@@ -65,21 +65,24 @@ def test_a_built_shop_is_worth_more_than_a_bought_one_and_most_next_to_its_custo
     assert value(near) > value(far)
 
 
-def test_firing_a_gondolier_for_gold_gains_nothing_and_seating_one_still_pays():
-    """A gondolier in the personal supply scores a point at the end (§11, §17 Q51): firing it for 3 gold (a point by
-    the evaluation) must not look like a gain, as it did while only seated gondoliers counted (easy fired in about
-    3% of its commands); seating one on its own colour's gondola for 2 gold is still worth it."""
+def test_gondolier_value_prices_firing_against_the_point_a_gondolier_scores(monkeypatch):
+    """A gondolier in the personal supply scores a point at the end (§11, §17 Q51). At the shipped
+    ``GONDOLIER_VALUE`` (0, see its comment) firing one for 3 gold reads as a point gained; at 1 it gains nothing
+    and hiring one back costs nothing, while seating one on a gondola for 2 gold pays either way."""
     state = given(setup_event(3), started(0))
     value = lambda st: RULES.evaluate(st, 0)  # noqa: E731
     fired = given({"type": "GondolierFired", "seat": 0, "gold": data.GONDOLIER_FIRE_GOLD}, state=state)
     assert fired.personal[0] == state.personal[0] - 1 and fired.gold[0] == state.gold[0] + 3
-    assert value(fired) <= value(state) + 1e-9
     hired = given({"type": "GondolierHired", "seat": 0, "price": data.GONDOLIER_HIRE_PRICE}, state=fired)
-    assert value(hired) == pytest.approx(value(state))
     seated = RULES.copy_state(state)
     seated.personal[0] -= 1
     seated.gondolas[seated.gondolas.index(-1)] = 0
     seated.gold[0] -= 2
+    assert value(fired) == pytest.approx(value(state) + 1.0)
+    assert value(seated) > value(state)
+    monkeypatch.setattr(evaluate_module, "GONDOLIER_VALUE", 1.0)
+    assert value(fired) == pytest.approx(value(state))
+    assert value(hired) == pytest.approx(value(state))
     assert value(seated) > value(state)
 
 
