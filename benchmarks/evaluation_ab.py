@@ -3,21 +3,18 @@
     python benchmarks/evaluation_ab.py GAME PLAYERS LEVEL GAMES --set NAME=VALUE [--set ...] [--seed 7000]
     python benchmarks/evaluation_ab.py murano 2 easy 200 --set GONDOLIER_VALUE=1
 
-One seat plays LEVEL with the evaluation as it is (``current``); the others play LEVEL with the constants NAME
-of the game's evaluation module (``domain.<game>.evaluate``) set to VALUE while they decide (``variant``). The
-seat of ``current`` rotates: game ``g`` uses deal ``seed + g // PLAYERS`` with ``current`` in seat
-``g % PLAYERS``, so every deal is played from every seat. Printed: the win share of ``current`` (a tie for first
-shares the win) with its 95% Wilson interval against the even share ``1/PLAYERS``, the mean scores, the games
-nobody won, and the share of each command type for both sides. Runs in one process, one game at a time.
+One seat plays LEVEL as it is; the others play LEVEL with the constants NAME of the game's evaluation module
+(``domain.<game>.evaluate``) set to VALUE while they decide (shown as ``LEVEL-variant``). Seats rotate as in
+``bot_ladder.py``, whose rung table this prints (win share of LEVEL with its 95% Wilson interval against the even
+share, mean scores, command-type shares). Runs in one process, one game at a time: the variant bots are built by a
+wrapper around ``make_bot`` that worker processes would not inherit (as in ``follow_others_ab.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import random
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,14 +22,14 @@ from types import ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from domain import registry  # noqa: E402
-from domain.bots import make_bot  # noqa: E402
-from domain.game import Rules  # noqa: E402
-from domain.rng import rng_for  # noqa: E402
-from workers.simulate import wilson_interval  # noqa: E402
+import bot_ladder  # noqa: E402
 
-GUARD = 5000  # commands per game at most
+import workers.simulate as simulate  # noqa: E402
+from domain.bots import Bot, make_bot  # noqa: E402
+
+SUFFIX = "-variant"
 
 
 @contextmanager
@@ -48,22 +45,18 @@ def constants(module: ModuleType, values: dict[str, float]) -> Iterator[None]:
             setattr(module, name, value)
 
 
-class Variant:
-    """``rules`` whose ``evaluate`` and ``evaluate_all`` run with ``values`` set in ``module``."""
+class VariantBot:
+    """``bot``, deciding with ``values`` set in ``module``."""
 
-    def __init__(self, rules: Rules, module: ModuleType, values: dict[str, float]) -> None:
-        self._rules, self._module, self._values = rules, module, values
+    def __init__(self, bot: Bot, module: ModuleType, values: dict[str, float]) -> None:
+        self._bot, self._module, self._values = bot, module, values
 
-    def evaluate(self, state: Any, seat: int) -> float:
+    def choose(self, *args: Any, **kwargs: Any) -> Any:
         with constants(self._module, self._values):
-            return self._rules.evaluate(state, seat)
-
-    def evaluate_all(self, state: Any) -> list[float]:
-        with constants(self._module, self._values):
-            return self._rules.evaluate_all(state)
+            return self._bot.choose(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._rules, name)
+        return getattr(self._bot, name)
 
 
 def parse_set(items: list[str], module: ModuleType) -> dict[str, float]:
@@ -85,50 +78,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", required=True)
     parser.add_argument("--seed", type=int, default=7000)
     args = parser.parse_args(argv)
-    rules = registry.get(args.game)
     module = importlib.import_module(f"domain.{args.game}.evaluate")
-    variant = Variant(rules, module, parse_set(args.set, module))
-    n = args.players
-    wins, nobody = 0.0, 0
-    scores: dict[str, list[float]] = {"current": [], "variant": []}
-    chosen: dict[str, Counter[str]] = {"current": Counter(), "variant": Counter()}
-    for game in range(args.games):
-        seed, current = args.seed + game // n, game % n
-        events = rules.setup(seed, n, {})
-        state = rules.fold(events)
-        bots = [make_bot(args.level, seed * 10 + s) for s in range(n)]
-        for step in range(GUARD):
-            if rules.is_over(state):
-                break
-            seat = min(rules.to_act(state))
-            side = "current" if seat == current else "variant"
-            deciding = rules if side == "current" else variant
-            command = bots[seat].choose(deciding, state, seat, random.Random(seed * 100_000 + step))  # type: ignore[arg-type]
-            chosen[side][command["type"]] += 1
-            for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
-                events.append(event)
-                state = rules.evolve(state, event)
-        else:
-            raise SystemExit(f"game {game} (seed {seed}) did not end within {GUARD} commands")
-        result = rules.result(state)
-        for s in range(n):
-            scores["current" if s == current else "variant"].append(result.scores[s])
-        if result.no_winner:
-            nobody += 1
-        elif result.ranks[current] == 1:
-            wins += 1.0 / result.ranks.count(1)
-        print(f"progress: {game + 1}/{args.games} games", file=sys.stderr, flush=True)
-    low, high = wilson_interval(wins, args.games)
-    print(f"{args.game}, {n} players, {args.level}: current against {' '.join(args.set)}, {args.games} games")
+    values = parse_set(args.set, module)
+
+    def make_bot_or_variant(level: str, seed: int | None = None) -> Any:
+        """``make_bot``, except that ``<level>-variant`` is that level deciding with ``values``."""
+        if not level.endswith(SUFFIX):
+            return make_bot(level, seed)
+        return VariantBot(make_bot(level[: -len(SUFFIX)], seed), module, values)
+
+    simulate.make_bot = make_bot_or_variant  # type: ignore[assignment]  # the bots of this process only
+    print(f"{args.level}-variant: {' '.join(args.set)}")
     print(
-        f"current's win share {wins / args.games:.3f} [{low:.3f}, {high:.3f}] (even {1 / n:.3f}); nobody won "
-        f"{nobody}; mean score current {sum(scores['current']) / len(scores['current']):.1f}, variant "
-        f"{sum(scores['variant']) / len(scores['variant']):.1f}"
+        bot_ladder.rung(args.game, args.players, args.level, args.level + SUFFIX, args.games, args.seed, 1, None, 0.0)
     )
-    for side, counts in chosen.items():
-        total = sum(counts.values())
-        shares = ", ".join(f"{kind} {count / total:.1%}" for kind, count in counts.most_common())
-        print(f"command types of {side}: {shares}")
     return 0
 
 
