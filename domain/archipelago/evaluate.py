@@ -76,6 +76,21 @@ OPEN_OFFER_COST = 0.25  # what evaluate takes off while the seat's own trade off
 OFFER_COMMAND_COST = {"offer_open": 1.0, "offer_add": 1.0}
 
 
+# What some commands add to ``evaluate`` for the seat that plays them, known without playing them
+# (``Rules.evaluation_change``: the bots' look-ahead scores them from the position before them). Opening a trade
+# offer (legal only while none is open, on the seat's turn) changes nothing ``heuristic`` reads and starts the
+# OPEN_OFFER_COST. An item added to the open offer and the offer sent change nothing it reads
+# (``_with_offer_cost`` reads only whether an offer is open), nor does a unit assigned to a harvest icon (the unit's
+# place and engagement, the icon's occupant and the step change; the cubes come with ``harvest_done``; a housed
+# unit cannot harvest, so no building loses its occupant). The other seats' values do not change either.
+EVALUATION_CHANGE = {"offer_open": -OPEN_OFFER_COST, "offer_add": 0.0, "offer_send": 0.0, "harvest_assign": 0.0}
+
+
+def evaluation_change(command: dict) -> float | None:
+    """``EVALUATION_CHANGE`` of the command's type, or ``None``."""
+    return EVALUATION_CHANGE.get(command.get("type", ""))
+
+
 def command_cost(command: dict) -> float:
     """What a bot charges itself for ``command`` beyond its effect on the position (``OFFER_COMMAND_COST``)."""
     return OFFER_COMMAND_COST.get(command.get("type", ""), 0.0)

@@ -245,6 +245,9 @@ class Archipelago(Rules):
     def command_cost(self, command: dict) -> float:
         return evaluation.command_cost(command)
 
+    def evaluation_change(self, command: dict) -> float | None:
+        return evaluation.evaluation_change(command)
+
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)
         if len(st.deck) > 1:

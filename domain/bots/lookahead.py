@@ -10,7 +10,8 @@ commands. The position reached is what a bot scores.
 Everything goes through the ``Rules`` protocol only, so every game gets it. The play-out is
 deterministic for a given generator: candidates are scored in ``legal_commands`` order with a copy of
 the same generator (common random numbers) and the first best wins; a decision with a single legal command
-is played without scoring it. ``budget`` caps the number of follow-up candidates tried in one play-out (a game
+is played without scoring it, and a command whose change to the seat's evaluation the game states
+(``rules.evaluation_change``) is scored from the position before it and played only if it wins. ``budget`` caps the number of follow-up candidates tried in one play-out (a game
 with wide follow-up steps stays quick).
 """
 
@@ -84,16 +85,25 @@ def play_out(
         legal = rules.legal_commands(state, seat)
         if not legal:
             break
-        best: State | None = None
+        best: State | None = None  # None while the best is a command scored without playing it
         best_command: Command | None = None
         best_value = 0.0
+        before: float | None = None  # the position's own value, once a command with a stated change needs it
         for command in legal:
-            if tried >= look.budget and best is not None:
+            if tried >= look.budget and best_command is not None:
                 break
             if tried and should_stop is not None and should_stop():
                 stopped = True
                 break
             tried += 1
+            change = rules.evaluation_change(command) if len(legal) > 1 else None
+            if change is not None:
+                if before is None:
+                    before = evaluation(rules, state, seat)
+                value = before + change - rules.command_cost(command)
+                if best_command is None or value > best_value:
+                    best, best_command, best_value = None, command, value
+                continue
             try:
                 after = apply_command(rules, state, command, seat, deferred_rng(snapshot))
             except IllegalCommand:
@@ -102,10 +112,15 @@ def play_out(
                 best, best_command = after, command
                 break
             value = evaluation(rules, after, seat) - rules.command_cost(command)
-            if best is None or value > best_value:
+            if best_command is None or value > best_value:
                 best, best_command, best_value = after, command, value
-        if best is None or best_command is None:
+        if best_command is None:
             break
+        if best is None:
+            try:
+                best = apply_command(rules, state, best_command, seat, deferred_rng(snapshot))
+            except IllegalCommand:
+                break
         if on_step is not None:
             on_step(best_command)
         state = best

@@ -66,6 +66,48 @@ def test_play_out_scores_only_decisions_with_a_choice():
     assert scored == [0, 0]
 
 
+class IgnoredDrops(OpenerGame):
+    """Dropping a project scores nothing, so its position is valued as the one before it: the game says so
+    (``Rules.evaluation_change`` 0.0), and counts the commands it decides."""
+
+    def __init__(self, depth: int, drops: int, collect_cost: float = 0.0) -> None:
+        super().__init__(depth, drops)
+        self.collect_cost = collect_cost
+        self.decided: list[str] = []
+
+    def evaluation_change(self, command):
+        return 0.0 if command["type"] == "drop" else None
+
+    def command_cost(self, command):
+        return self.collect_cost if command["type"] == "collect" else 0.0
+
+    def decide(self, state, command, seat, rng):
+        self.decided.append(command["type"])
+        return super().decide(state, command, seat, rng)
+
+
+@pytest.mark.parametrize(("collect_cost", "chosen"), [(0.0, "collect"), (10.0, "drop")])
+def test_play_out_scores_a_command_with_a_stated_change_from_the_position_before_it(collect_cost, chosen):
+    """Three ways to drop and one to collect: the drops are valued once, by the position before them, and none
+    is played unless it is chosen; the play-out reaches what scoring every candidate reaches."""
+    rules = IgnoredDrops(1, 3, collect_cost)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    opened = after(rules, state, "open")
+    plain = IgnoredDrops(1, 3, collect_cost)
+    plain.evaluation_change = lambda command: None
+    expected, expected_count = play_out(plain, opened, 0, random.Random(0))
+    assert plain.decided == ["drop", "drop", "drop", "collect"]
+    rules.decided.clear()
+    scored = []
+    evaluate = rules.evaluate
+    rules.evaluate = lambda st, seat: scored.append(st) or evaluate(st, seat)
+    played, count = play_out(rules, opened, 0, random.Random(0))
+    assert (played, count) == (expected, expected_count)
+    assert played.points == ((3, 0) if chosen == "collect" else (0, 0))
+    assert scored[0] is opened and len(scored) == 2  # the position before the drops, and collect's
+    assert rules.decided == (["collect"] if chosen == "collect" else ["collect", "drop"])
+
+
 def test_play_out_leaves_the_state_alone():
     rules, state = start(2)
     opened = after(rules, state, "open")
