@@ -32,9 +32,10 @@ def play_random_game(
 ):
     """Play one uniformly random legal game; return (final_state, events).
 
-    After every step: events are JSON-stable, and (with ``check_purity``) ``evolve`` left its input
-    untouched. At the end, folding the whole log reproduces the live state exactly. ``on_step`` is
-    called as ``on_step(state, events_just_applied)`` for per-game invariants.
+    After every step: events are JSON-stable, (with ``check_purity``) ``evolve`` left its input
+    untouched, and a command whose change to the evaluation the game states (``rules.evaluation_change``)
+    changed the seat's ``evaluate`` by exactly that. At the end, folding the whole log reproduces the live
+    state exactly. ``on_step`` is called as ``on_step(state, events_just_applied)`` for per-game invariants.
     """
     chooser = random.Random(seed)
     events = [roundtrip(e) for e in rules.setup(seed, seats, options or {})]
@@ -51,6 +52,8 @@ def play_random_game(
         legal = rules.legal_commands(state, seat)
         assert legal, f"seat {seat} must act but has no legal command"
         command = roundtrip(chooser.choice(legal))
+        change = rules.evaluation_change(command)
+        stated = None if change is None else rules.evaluate(state, seat) + change
         new_events = rules.decide(state, command, seat, rng_for(seed, len(events)))
         assert new_events, f"command {command} produced no events"
         for event in new_events:
@@ -63,6 +66,8 @@ def play_random_game(
             else:
                 state = rules.evolve(state, event)
         events.extend(new_events)
+        if stated is not None:
+            assert rules.evaluate(state, seat) == stated, f"{command} changed the evaluation by another amount"
         if on_step:
             on_step(state, new_events)
     assert rules.fold(events) == state, "replaying the log does not reproduce the live state"
