@@ -314,12 +314,13 @@ class Rules:
         not show, such as a trade offer that a person at the table must stop and answer."""
         return 0.0
 
-    def evaluation_change(self, command: Command) -> float | None:
-        """What playing ``command`` adds to ``evaluate`` for the seat that plays it, wherever it is legal, when
-        that is known without playing it (default ``None``: not known). The bots' look-ahead then scores it from
-        the position before it (its value plus this change, less ``command_cost``) and plays it only when it is
-        chosen: for commands that change little of what the evaluation reads, such as an item put into a trade
-        offer nobody has accepted yet (0.0). The sum must be the very float ``evaluate`` gives after it."""
+    def evaluation_change(self, state: State, command: Command) -> float | None:
+        """What playing ``command`` in ``state`` (where it is legal) adds to ``evaluate`` for the seat that plays it,
+        when that is known without playing it (default ``None``: not known). The bots' look-ahead then scores it
+        from the position before it (its value plus this change, less ``command_cost``) and plays it only when it
+        is chosen: for commands that change little of what the evaluation reads, such as an item put into a trade
+        offer nobody has accepted yet (0.0). The sum must be the very float ``evaluate`` gives after it, in any
+        state a bot may plan on (a determinized one too). A game without an evaluation states none."""
         return None
 
     def reveals(self, event: Event) -> bool:

@@ -82,12 +82,16 @@ OFFER_COMMAND_COST = {"offer_open": 1.0, "offer_add": 1.0}
 # OPEN_OFFER_COST. An item added to the open offer and the offer sent change nothing it reads
 # (``_with_offer_cost`` reads only whether an offer is open), nor does a unit assigned to a harvest icon (the unit's
 # place and engagement, the icon's occupant and the step change; the cubes come with ``harvest_done``; a housed
-# unit cannot harvest, so no building loses its occupant). The other seats' values do not change either.
+# unit cannot harvest, so no building loses its occupant). The other seats' values do not change either. Not with
+# AUTO_END (§12.2): after any event the game ends once an objective's condition is true, and in a determinized
+# position (the other seats' objectives drawn again) one may be true already, so any command may end the game.
 EVALUATION_CHANGE = {"offer_open": -OPEN_OFFER_COST, "offer_add": 0.0, "offer_send": 0.0, "harvest_assign": 0.0}
 
 
-def evaluation_change(command: dict) -> float | None:
-    """``EVALUATION_CHANGE`` of the command's type, or ``None``."""
+def evaluation_change(st: ArchState, command: dict) -> float | None:
+    """``EVALUATION_CHANGE`` of the command's type, or ``None`` (always with AUTO_END)."""
+    if st.options.get("auto_end"):
+        return None
     return EVALUATION_CHANGE.get(command.get("type", ""))
 
 

@@ -245,8 +245,8 @@ class Archipelago(Rules):
     def command_cost(self, command: dict) -> float:
         return evaluation.command_cost(command)
 
-    def evaluation_change(self, command: dict) -> float | None:
-        return evaluation.evaluation_change(command)
+    def evaluation_change(self, state: ArchState, command: dict) -> float | None:
+        return evaluation.evaluation_change(state, command)
 
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)

@@ -11,7 +11,8 @@ Everything goes through the ``Rules`` protocol only, so every game gets it. The 
 deterministic for a given generator: candidates are scored in ``legal_commands`` order with a copy of
 the same generator (common random numbers) and the first best wins; a decision with a single legal command
 is played without scoring it, and a command whose change to the seat's evaluation the game states
-(``rules.evaluation_change``) is scored from the position before it and played only if it wins. ``budget`` caps the number of follow-up candidates tried in one play-out (a game
+(``rules.evaluation_change``) is scored from the position before it and played only if it wins. ``budget``
+caps the number of follow-up candidates tried in one play-out (a game
 with wide follow-up steps stays quick).
 """
 
@@ -69,7 +70,8 @@ def play_out(
     on_step: Callable[[Command], object] | None = None,
 ) -> tuple[State, int]:
     """The state after ``seat`` plays its own follow-up decisions greedily (each scored by ``rules.evaluate``
-    less its ``rules.command_cost``); also how many it played.
+    less its ``rules.command_cost``; a command with a stated ``rules.evaluation_change`` by the position before it
+    plus that change, and played only when chosen); also how many it played.
 
     Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
     after ``look.horizon`` commands, when ``look.budget`` candidates have been tried, or when the
@@ -81,6 +83,7 @@ def play_out(
     tried = 0
     stopped = False
     snapshot = rng.getstate()
+    stated = rules.capabilities.evaluation  # without an evaluation every position scores 0: nothing to state
     while not stopped and played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
         legal = rules.legal_commands(state, seat)
         if not legal:
@@ -96,7 +99,7 @@ def play_out(
                 stopped = True
                 break
             tried += 1
-            change = rules.evaluation_change(command) if len(legal) > 1 else None
+            change = rules.evaluation_change(state, command) if stated and len(legal) > 1 else None
             if change is not None:
                 if before is None:
                     before = evaluation(rules, state, seat)
@@ -116,10 +119,10 @@ def play_out(
                 best, best_command, best_value = after, command, value
         if best_command is None:
             break
-        if best is None:
+        if best is None:  # chosen by its stated change: played now (a legal command is never refused)
             try:
                 best = apply_command(rules, state, best_command, seat, deferred_rng(snapshot))
-            except IllegalCommand:
+            except IllegalCommand:  # a game whose legal_commands broke the protocol: the play-out ends here
                 break
         if on_step is not None:
             on_step(best_command)

@@ -52,7 +52,7 @@ def play_random_game(
         legal = rules.legal_commands(state, seat)
         assert legal, f"seat {seat} must act but has no legal command"
         command = roundtrip(chooser.choice(legal))
-        change = rules.evaluation_change(command)
+        change = rules.evaluation_change(state, command)
         stated = None if change is None else rules.evaluate(state, seat) + change
         new_events = rules.decide(state, command, seat, rng_for(seed, len(events)))
         assert new_events, f"command {command} produced no events"

@@ -8,6 +8,7 @@ from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.evaluate import (
     OFFER_COMMAND_COST,
+    OPEN_OFFER_COST,
     PERIL_MAX,
     PERIL_SAFE_MARGIN,
     PERIL_STEP,
@@ -218,7 +219,7 @@ def test_the_evaluation_changes_the_rules_state_are_the_changes_evaluate_finds()
             legal = RULES.legal_commands(st, seat)
             before = [RULES.evaluate(st, s) for s in range(st.n)]
             for command in legal:
-                change = RULES.evaluation_change(command)
+                change = RULES.evaluation_change(st, command)
                 if change is None:
                     continue
                 after = RULES.fold(RULES.decide(st, command, seat, rng_for(seed, step)), st)
@@ -231,4 +232,33 @@ def test_the_evaluation_changes_the_rules_state_are_the_changes_evaluate_finds()
     least = {"offer_open": 100, "offer_add": 100, "offer_send": 10, "harvest_assign": 10}
     assert all(checked.get(kind, 0) >= n for kind, n in least.items()), checked
     stated = ("offer_cancel", "offer_accept", "offer_decline", "harvest_done", "tax", "pass")
-    assert all(RULES.evaluation_change({"type": kind}) is None for kind in stated)
+    assert all(RULES.evaluation_change(st, {"type": kind}) is None for kind in stated)
+
+
+def test_no_change_is_stated_with_auto_end_where_any_event_may_end_the_game():
+    """With AUTO_END the game ends after any event once an objective's condition is true. In a determinized
+    position (the other seats' objectives drawn again, as a bot plans) one may be true already: opening a trade
+    offer there ends the game, far from the position before it less the open offer's cost. So with AUTO_END no
+    command's change is stated."""
+    rng = random.Random(0)
+    st = RULES.fold(RULES.setup(0, 3, {"length": "short", "auto_end": True}))
+    ended = None
+    for step in range(400):
+        seat = sorted(RULES.to_act(st))[0]
+        legal = RULES.legal_commands(st, seat)
+        opening = next((c for c in legal if c["type"] == "offer_open"), None)
+        if opening is not None:
+            assert RULES.evaluation_change(st, opening) is None
+            for k in range(30):
+                world = RULES.determinize(st, seat, random.Random(k))
+                after = RULES.fold(RULES.decide(world, opening, seat, random.Random(0)), world)
+                if RULES.is_over(after):
+                    ended = (world, after, seat)
+                    break
+        if ended is not None:
+            break
+        st = RULES.fold(RULES.decide(st, rng.choice(legal), seat, rng_for(0, step)), st)
+    assert ended is not None, "no determinized position where opening an offer ends the game"
+    world, after, seat = ended
+    assert RULES.evaluate(after, seat) != RULES.evaluate(world, seat) - OPEN_OFFER_COST
+    assert RULES.evaluation_change(world, {"type": "offer_open", "to": (seat + 1) % 3}) is None

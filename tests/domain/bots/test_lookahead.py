@@ -68,25 +68,32 @@ def test_play_out_scores_only_decisions_with_a_choice():
 
 class IgnoredDrops(OpenerGame):
     """Dropping a project scores nothing, so its position is valued as the one before it: the game says so
-    (``Rules.evaluation_change`` 0.0), and counts the commands it decides."""
+    (``Rules.evaluation_change`` 0.0), and records the commands it decides."""
 
     def __init__(self, depth: int, drops: int, collect_cost: float = 0.0) -> None:
         super().__init__(depth, drops)
         self.collect_cost = collect_cost
-        self.decided: list[str] = []
+        self.decided: list[dict] = []
 
-    def evaluation_change(self, command):
+    def evaluation_change(self, state, command):
         return 0.0 if command["type"] == "drop" else None
 
     def command_cost(self, command):
         return self.collect_cost if command["type"] == "collect" else 0.0
 
     def decide(self, state, command, seat, rng):
-        self.decided.append(command["type"])
+        self.decided.append(command)
         return super().decide(state, command, seat, rng)
 
 
-@pytest.mark.parametrize(("collect_cost", "chosen"), [(0.0, "collect"), (10.0, "drop")])
+DROPS = [{"type": "drop", "pile": i} for i in range(3)]
+COLLECT = {"type": "collect"}
+
+
+@pytest.mark.parametrize(
+    ("collect_cost", "chosen"),
+    [(0.0, COLLECT), (10.0, DROPS[0]), (3.0, DROPS[0])],  # at 3.0 collect ties with the drops: the first wins
+)
 def test_play_out_scores_a_command_with_a_stated_change_from_the_position_before_it(collect_cost, chosen):
     """Three ways to drop and one to collect: the drops are valued once, by the position before them, and none
     is played unless it is chosen; the play-out reaches what scoring every candidate reaches."""
@@ -94,18 +101,34 @@ def test_play_out_scores_a_command_with_a_stated_change_from_the_position_before
     state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
     opened = after(rules, state, "open")
     plain = IgnoredDrops(1, 3, collect_cost)
-    plain.evaluation_change = lambda command: None
-    expected, expected_count = play_out(plain, opened, 0, random.Random(0))
-    assert plain.decided == ["drop", "drop", "drop", "collect"]
+    plain.evaluation_change = lambda state, command: None
+    plain_steps: list[dict] = []
+    expected, expected_count = play_out(plain, opened, 0, random.Random(0), on_step=plain_steps.append)
+    assert plain.decided == [*DROPS, COLLECT]
     rules.decided.clear()
     scored = []
     evaluate = rules.evaluate
     rules.evaluate = lambda st, seat: scored.append(st) or evaluate(st, seat)
-    played, count = play_out(rules, opened, 0, random.Random(0))
-    assert (played, count) == (expected, expected_count)
-    assert played.points == ((3, 0) if chosen == "collect" else (0, 0))
+    steps: list[dict] = []
+    played, count = play_out(rules, opened, 0, random.Random(0), on_step=steps.append)
+    assert (played, count) == (expected, expected_count) and steps == plain_steps == [chosen]
+    assert played.points == ((3, 0) if chosen == COLLECT else (0, 0))
     assert scored[0] is opened and len(scored) == 2  # the position before the drops, and collect's
-    assert rules.decided == (["collect"] if chosen == "collect" else ["collect", "drop"])
+    assert rules.decided == ([COLLECT] if chosen == COLLECT else [COLLECT, chosen])
+
+
+def test_play_out_stated_changes_wait_for_a_stop_like_any_candidate():
+    """The budget and the clock stop the candidates the same way whether they are played or stated: a play-out
+    out of budget after the first drop plays that drop."""
+    rules = IgnoredDrops(1, 3, 0.0)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    opened = after(rules, state, "open")
+    rules.decided.clear()
+    played, count = play_out(rules, opened, 0, random.Random(0), LookAhead(horizon=4, budget=1, total=1))
+    assert count == 1 and played.points == (0, 0) and rules.decided == [DROPS[0]]
+    checks = iter([False, True])
+    played, count = play_out(rules, opened, 0, random.Random(0), should_stop=lambda: next(checks))
+    assert count == 1 and played.points == (0, 0)  # the clock stopped it before collect was tried
 
 
 def test_play_out_leaves_the_state_alone():
