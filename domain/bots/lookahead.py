@@ -12,8 +12,7 @@ deterministic for a given generator: candidates are scored in ``legal_commands``
 the same generator (common random numbers) and the first best wins; a decision with a single legal command
 is played without scoring it, and a command whose change to the seat's evaluation the game states
 (``rules.evaluation_change``) is scored from the position before it and played only if it wins. ``budget``
-caps the number of follow-up candidates tried in one play-out (a game
-with wide follow-up steps stays quick).
+caps the number of follow-up candidates tried in one play-out (a game with wide follow-up steps stays quick).
 """
 
 from __future__ import annotations
@@ -92,6 +91,7 @@ def play_out(
         best_command: Command | None = None
         best_value = 0.0
         before: float | None = None  # the position's own value, once a command with a stated change needs it
+        stating = stated and len(legal) > 1  # a single candidate is played unscored anyway
         for command in legal:
             if tried >= look.budget and best_command is not None:
                 break
@@ -99,7 +99,7 @@ def play_out(
                 stopped = True
                 break
             tried += 1
-            change = rules.evaluation_change(state, command) if stated and len(legal) > 1 else None
+            change = rules.evaluation_change(state, command) if stating else None
             if change is not None:
                 if before is None:
                     before = evaluation(rules, state, seat)

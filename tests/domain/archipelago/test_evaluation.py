@@ -231,8 +231,8 @@ def test_the_evaluation_changes_the_rules_state_are_the_changes_evaluate_finds()
             st = RULES.fold(RULES.decide(st, choice, seat, rng_for(seed, step)), st)
     least = {"offer_open": 100, "offer_add": 100, "offer_send": 10, "harvest_assign": 10}
     assert all(checked.get(kind, 0) >= n for kind, n in least.items()), checked
-    stated = ("offer_cancel", "offer_accept", "offer_decline", "harvest_done", "tax", "pass")
-    assert all(RULES.evaluation_change(st, {"type": kind}) is None for kind in stated)
+    unstated = ("offer_cancel", "offer_accept", "offer_decline", "harvest_done", "tax", "pass")
+    assert all(RULES.evaluation_change(st, {"type": kind}) is None for kind in unstated)
 
 
 def test_no_change_is_stated_with_auto_end_where_any_event_may_end_the_game():
