@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+from types import FunctionType
 from typing import Any
 
 import flask_smorest
@@ -22,6 +24,25 @@ log = logging.getLogger(__name__)
 API_TITLE = "Tradewinds"
 API_VERSION = "1.0.0"
 MAX_BODY_BYTES = 4 * 1024 * 1024
+
+
+class TradewindsFlask(Flask):
+    """Flask, with the answer to "is this view or hook a coroutine function?" kept per function: Flask asks it
+    for every hook and view of every request (``ensure_sync``), about a dozen times a request, and the answer of
+    a function never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._coroutine: dict[FunctionType, bool] = {}
+
+    def ensure_sync(self, func: Any) -> Any:
+        target = getattr(func, "__func__", func)  # a view's bound method: its function
+        if type(target) is not FunctionType:
+            return super().ensure_sync(func)
+        coroutine = self._coroutine.get(target)
+        if coroutine is None:
+            coroutine = self._coroutine[target] = inspect.iscoroutinefunction(target)
+        return self.async_to_sync(func) if coroutine else func
 
 
 class Api(flask_smorest.Api):
@@ -62,7 +83,7 @@ def _summarise(messages: Any, prefix: str = "") -> str:
 
 def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
     """Build the app around a runtime (store + dispatcher); by default from the environment."""
-    app = Flask("tradewinds")
+    app = TradewindsFlask("tradewinds")
     from api.fast_json import FastJSONProvider
 
     app.json = FastJSONProvider(app)
