@@ -110,18 +110,20 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def negotiate():
-        if request.method == "OPTIONS" or request.url_rule is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        method = req.method
+        if method == "OPTIONS" or req.url_rule is None:
             return None
-        endpoint = request.endpoint
-        accept = request.headers.get("Accept")
-        if accept and not request.accept_mimetypes.best_match(produced(app, endpoint, request.method)):
-            types = ", ".join(produced(app, endpoint, request.method))
+        endpoint = req.endpoint
+        if req.environ.get("HTTP_ACCEPT") and not req.accept_mimetypes.best_match(produced(app, endpoint, method)):
+            types = ", ".join(produced(app, endpoint, method))
             raise ApiError("not_acceptable", f"this operation answers with {types}; the Accept header allows none")
-        for name, value in {**(request.view_args or {}), **request.args}.items():
+        parameters = {**req.view_args, **req.args} if req.environ.get("QUERY_STRING") else req.view_args
+        for name, value in (parameters or {}).items():
             if isinstance(value, str) and (bad_text(value) or has_control_characters(value)):
                 raise ApiError("invalid_request", f"the parameter {name!r} holds characters no id or value has")
-        if request.method in ("POST", "PUT", "PATCH") and takes_json_body(app, endpoint, request.method):
-            mimetype = request.mimetype
+        if method in ("POST", "PUT", "PATCH") and takes_json_body(app, endpoint, method):
+            mimetype = req.mimetype
             if not (mimetype in JSON_TYPES or mimetype.endswith("+json")):
                 raise ApiError(
                     "unsupported_media_type",
@@ -129,11 +131,14 @@ def install(app: Flask) -> None:
                 )
         return None
 
+    version = app.config["API_VERSION"]
+
     @app.after_request
     def stamp(response):
-        response.headers[API_VERSION_HEADER] = app.config["API_VERSION"]
-        if "Vary" not in response.headers:  # the common case, without parsing a header set
-            response.headers["Vary"] = "Authorization"
+        headers = response.headers
+        headers[API_VERSION_HEADER] = version
+        if "Vary" not in headers:  # the common case, without parsing a header set
+            headers["Vary"] = "Authorization"
         else:
             response.vary.add("Authorization")
         return response

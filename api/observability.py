@@ -29,7 +29,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -94,8 +94,8 @@ def followers_changed(count: int) -> None:
 
 # ------------------------------------------------------------------------------------------ request ids, lines
 def incoming_request_id() -> str:
-    given = request.headers.get(REQUEST_ID_HEADER, "")
-    return given if SANE_REQUEST_ID.match(given) else os.urandom(16).hex()
+    given = request.environ.get("HTTP_X_REQUEST_ID", "")
+    return given if given and SANE_REQUEST_ID.match(given) else os.urandom(16).hex()
 
 
 def method_label(method: str) -> str:
@@ -103,8 +103,8 @@ def method_label(method: str) -> str:
     return method if method in HTTP_METHODS else OTHER_METHOD
 
 
-def route_label() -> str:
-    rule = request.url_rule
+def route_label(req: Request) -> str:
+    rule = req.url_rule
     return rule.rule if rule is not None else UNMATCHED
 
 
@@ -115,38 +115,42 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def begin() -> None:
-        g.started = time.perf_counter()
-        g.request_id = incoming_request_id()
-        g.request_id_token = logs.request_id.set(g.request_id)
+        here = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        here.started = time.perf_counter()
+        here.request_id = request_id = incoming_request_id()
+        here.request_id_token = logs.request_id.set(request_id)
 
     @app.after_request
     def finish(response: Response) -> Response:
-        request_id = g.get("request_id") or incoming_request_id()
+        here = g._get_current_object()  # type: ignore[attr-defined]
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        request_id = getattr(here, "request_id", None) or incoming_request_id()
         response.headers[REQUEST_ID_HEADER] = request_id
-        started = g.get("started")
+        started = getattr(here, "started", None)
         duration = time.perf_counter() - started if started is not None else 0.0
-        route = route_label()
+        route = route_label(req)
+        status = response.status_code
         try:
-            counted, timed = labelled(method_label(request.method), route, response.status_code)
+            counted, timed = labelled(method_label(req.method), route, status)
             counted.inc()
             timed.observe(duration)
         except Exception:
             log.warning("could not count a request", exc_info=True)
         if access_log.isEnabledFor(logging.INFO):
-            path = request.full_path if request.query_string else request.path
+            path = req.full_path if req.query_string else req.path
             access_log.info(
                 "%s %s %s",
-                request.method,
+                req.method,
                 route,
-                response.status_code,
+                status,
                 extra={
                     "request_id": request_id,
-                    "method": request.method,
+                    "method": req.method,
                     "route": route,
                     "path": logs.redact(path),
-                    "status": response.status_code,
+                    "status": status,
                     "duration_ms": round(duration * 1000, 2),
-                    "client": request.remote_addr,
+                    "client": req.remote_addr,
                 },
             )
         return response

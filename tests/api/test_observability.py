@@ -389,7 +389,7 @@ def test_the_run_wide_watch_sees_every_request_line(client, credential_watch, mo
 
     # a request line that would carry a seat token in a field the formatter does not know to redact
     original = observability.route_label
-    monkeypatch.setattr(observability, "route_label", lambda: original() + " " + seat.replace("tws_", "seat "))
+    monkeypatch.setattr(observability, "route_label", lambda req: original(req) + " " + seat.replace("tws_", "seat "))
     client.get("/livez")
     caught, credential_watch.leaks[:] = list(credential_watch.leaks), []
     assert caught and '"tradewinds.access"' in caught[0]
