@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import json
 import threading
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -19,6 +18,7 @@ from eventstore._common import (
     check_truncation_args,
     check_truncation_target,
     json_copy,
+    json_loads,
     same_head,
     sign_head,
     utc_now_iso,
@@ -78,7 +78,7 @@ class MemoryStore:
 
     def _copy_event(self, event: StoredEvent) -> StoredEvent:
         data_text, meta_text = self._texts[event.position]
-        return replace(event, data=json.loads(data_text), meta=json.loads(meta_text))
+        return replace(event, data=json_loads(data_text), meta=json_loads(meta_text))
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def migrate(self) -> None:

@@ -27,7 +27,6 @@ Never share a store across ``fork``: open one per process, after the fork.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,6 +50,7 @@ from eventstore._common import (
     event_payload,
     hash_payload,
     iso_utc,
+    json_loads,
     one,
     sign_head,
     signed_in_advance,
@@ -210,7 +210,7 @@ class PostgresStore(PostgresOutbox):
             "SELECT stream, game_type, created_at, metadata::text, generation FROM event_streams"
         ).fetchall()
         for stream, game_type, created_at, metadata, stream_generation in streams:
-            previous = genesis_hash(stream, game_type, iso_utc(created_at), json.loads(metadata))
+            previous = genesis_hash(stream, game_type, iso_utc(created_at), json_loads(metadata))
             rows = conn.execute(
                 "SELECT version, generation, data::text, meta::text, recorded_at FROM events WHERE stream = %s"
                 " ORDER BY version",
@@ -441,7 +441,7 @@ class PostgresStore(PostgresOutbox):
                 position,
                 generation,
                 data,
-                json.loads(meta_text) if i > 1 else meta_copy,  # each event its own copy
+                json_loads(meta_text) if i > 1 else meta_copy,  # each event its own copy
                 hash_,
                 recorded_at,
             )

@@ -8,7 +8,6 @@ or power loss can lose the last few commits (never corrupt the file).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from eventstore._common import (
     check_truncation_target,
     event_payload,
     hash_payload,
+    json_loads,
     same_head,
     sign_head,
     utc_now_iso,
@@ -209,7 +209,7 @@ class SqliteStore(SqliteOutbox):
         for stream, game_type, created_at, metadata in conn.execute(
             "SELECT stream, game_type, created_at, metadata FROM streams"
         ).fetchall():
-            previous = genesis_hash(stream, game_type, created_at, json.loads(metadata))
+            previous = genesis_hash(stream, game_type, created_at, json_loads(metadata))
             generation = 0
             rows = conn.execute(
                 "SELECT version, generation, data, meta, recorded_at FROM events WHERE stream = ? ORDER BY version",
@@ -309,7 +309,7 @@ class SqliteStore(SqliteOutbox):
         )
         if row is None:
             raise StreamNotFound(stream)
-        return _row_info(row[:8]), json.loads(row[8]) if row[8] is not None else None
+        return _row_info(row[:8]), json_loads(row[8]) if row[8] is not None else None
 
     def list_streams(
         self,
@@ -422,7 +422,7 @@ class SqliteStore(SqliteOutbox):
                         cursor.lastrowid,
                         info.generation,
                         data,
-                        json.loads(meta_text) if offset else meta,  # each event its own copy
+                        json_loads(meta_text) if offset else meta,  # each event its own copy
                         previous,
                         recorded_at,
                     )
@@ -617,7 +617,7 @@ class SqliteStore(SqliteOutbox):
             .execute("SELECT doc FROM documents WHERE collection = ? AND key = ?", (collection, key))
             .fetchone()
         )
-        return json.loads(row[0]) if row else None
+        return json_loads(row[0]) if row else None
 
     def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
         check_paging(limit, offset)
@@ -625,7 +625,7 @@ class SqliteStore(SqliteOutbox):
             "SELECT key, doc FROM documents WHERE collection = ? ORDER BY key LIMIT ? OFFSET ?",
             (collection, limit, offset),
         )
-        return [(key, json.loads(doc)) for key, doc in rows]
+        return [(key, json_loads(doc)) for key, doc in rows]
 
     def delete_document(self, collection: str, key: str) -> None:
         with self._transaction() as conn:
@@ -636,7 +636,7 @@ class SqliteStore(SqliteOutbox):
             row = conn.execute(
                 "DELETE FROM documents WHERE collection = ? AND key = ? RETURNING doc", (collection, key)
             ).fetchone()
-        return json.loads(row[0]) if row else None
+        return json_loads(row[0]) if row else None
 
 
 class _Head(NamedTuple):
@@ -650,7 +650,7 @@ class _Head(NamedTuple):
 def _row_info(row: tuple[Any, ...]) -> StreamInfo:
     stream, game_type, created_at, status, version, generation, metadata, creation = row
     return StreamInfo(
-        stream, game_type, created_at, status, version, generation, json.loads(metadata), json.loads(creation)
+        stream, game_type, created_at, status, version, generation, json_loads(metadata), json_loads(creation)
     )
 
 
@@ -660,4 +660,4 @@ def _genesis(info: StreamInfo) -> str:
 
 def _row_event(row: tuple[Any, ...]) -> StoredEvent:
     stream, version, position, generation, data, meta, hash_, recorded_at = row
-    return StoredEvent(stream, version, position, generation, json.loads(data), json.loads(meta), hash_, recorded_at)
+    return StoredEvent(stream, version, position, generation, json_loads(data), json_loads(meta), hash_, recorded_at)

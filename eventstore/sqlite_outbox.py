@@ -5,12 +5,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from eventstore._common import check_paging
+from eventstore._common import check_paging, json_loads
 from eventstore.base import canonical_json
 from eventstore.outbox import OutboxEntry, check_outbox, next_lease
 
@@ -73,4 +72,4 @@ def write_outbox(conn: sqlite3.Connection, work: list[OutboxEntry]) -> None:
 
 def _row_outbox(row: tuple[Any, ...]) -> OutboxEntry:
     key, token, job, args, due_at, attempts = row
-    return OutboxEntry(key, token, job, json.loads(args), due_at, attempts)
+    return OutboxEntry(key, token, job, json_loads(args), due_at, attempts)
