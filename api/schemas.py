@@ -57,18 +57,28 @@ def _as_is(kind: type) -> Callable[[Any], Any]:
     return lambda value: value if type(value) is kind or value is None else _SLOW
 
 
+def _plain_kind(field: fields.Field) -> type | None:
+    """The type whose values the field gives out as they are (``int`` for an ``Integer``, ``str`` for a
+    ``String``...), checked in the dump's own loop without a call; None for any other field."""
+    impl = type(field)._serialize
+    if impl is fields.Number._serialize and not field.as_string:  # type: ignore[attr-defined]
+        return field.num_type  # type: ignore[attr-defined]
+    if impl is fields.String._serialize:
+        return str
+    if impl is fields.Boolean._serialize:
+        return bool
+    return None
+
+
 def _fast_converter(field: fields.Field) -> Callable[[Any], Any] | None:
     """A converter that gives the field's output for the common value types (``_SLOW`` otherwise); None when
     the field is not one this knows."""
     impl = type(field)._serialize
     if impl is fields.Field._serialize:  # Raw
         return lambda value: value
-    if impl is fields.Number._serialize and not field.as_string:  # type: ignore[attr-defined]
-        return _as_is(field.num_type)  # type: ignore[attr-defined]
-    if impl is fields.String._serialize:
-        return _as_is(str)
-    if impl is fields.Boolean._serialize:
-        return _as_is(bool)
+    plain = _plain_kind(field)
+    if plain is not None:
+        return _as_is(plain)
     if impl is fields.Mapping._serialize and not field.key_field and not field.value_field:  # type: ignore[attr-defined]
         kind = field.mapping_type  # type: ignore[attr-defined]
         return lambda value: kind(value) if type(value) is dict else (None if value is None else _SLOW)
@@ -96,14 +106,20 @@ def _fast_converter(field: fields.Field) -> Callable[[Any], Any] | None:
 class Schema(ma.Schema):
     """A marshmallow schema whose ``dump`` follows a plan compiled once per instance (see the module doc)."""
 
-    def _dump_plan(self) -> list[tuple[str, str, fields.Field, Callable[[Any], Any] | None]] | None:
+    def _dump_plan(self) -> list[tuple[str, str, fields.Field, Callable[[Any], Any] | None, type | None]] | None:
         plan = self.__dict__.get("_tw_plan", False)
         if plan is False:
             if self._hooks[ma.decorators.PRE_DUMP] or self._hooks[ma.decorators.POST_DUMP]:
                 plan = None
             else:
                 plan = [
-                    (name, field.data_key if field.data_key is not None else name, field, _fast_converter(field))
+                    (
+                        name,
+                        field.data_key if field.data_key is not None else name,
+                        field,
+                        _fast_converter(field),
+                        _plain_kind(field),
+                    )
                     for name, field in self.dump_fields.items()
                 ]
             self.__dict__["_tw_plan"] = plan
@@ -122,8 +138,11 @@ class Schema(ma.Schema):
         if type(obj) is not dict:
             return ma.Schema._serialize(self, obj, many=False)
         out: dict[str, Any] = {}
-        for name, key, field, convert in plan:
+        for name, key, field, convert, kind in plan:
             value = obj.get(name, ma.missing)
+            if type(value) is kind:  # the common case, without a call
+                out[key] = value
+                continue
             if value is ma.missing or convert is None:
                 value = field.serialize(name, obj, accessor=self.get_attribute)
                 if value is ma.missing:
