@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, g, request
+from flask import Flask, g, request
 from limits import RateLimitItemPerMinute, storage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -53,6 +53,7 @@ POLICY_SETTING = {
     "addr": "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
     "seat": "RATE_LIMIT_SEAT_PER_MINUTE",
 }
+KEY_POLICIES, ANONYMOUS_POLICIES, SEAT_POLICIES = ("key",), ("addr",), ("addr", "seat")
 WHO = {"key": "this API key", "addr": "this client address", "seat": "this seat token"}
 
 
@@ -172,28 +173,30 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
 
     @app.before_request
     def limit():
-        if request.method == "OPTIONS" or request.path.startswith(UNLIMITED_PATHS):
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        if req.method == "OPTIONS" or req.path.startswith(UNLIMITED_PATHS):
             return None
         try:
             token = bearer_token()
         except ApiError:
             token = None  # a malformed header is answered by the endpoint; the address still counts
-        config = current_app.config
+        config = app.config
         if token is not None and is_api_key(token):
-            policies = ["key"]
+            policies = KEY_POLICIES
         else:
-            policies = ["addr"] if token is None else ["addr", "seat"]
+            policies = ANONYMOUS_POLICIES if token is None else SEAT_POLICIES
         outcomes = []
         for policy in policies:
             quota = int(config[POLICY_SETTING[policy]])
             if quota <= 0:  # off: not even the caller's identity is worked out
                 continue
-            identity = address_bucket(request.remote_addr or "") if policy == "addr" else digest(token or "")
+            identity = address_bucket(req.remote_addr or "") if policy == "addr" else digest(token or "")
             try:
                 outcomes.append(limiter.hit(policy, identity, quota))
             except Exception as exc:  # the counter's store is away: serve rather than refuse everyone
                 log.warning("rate limit not counted (%s): %s", policy, type(exc).__name__)
-        g.rate_limit = outcomes
+        if outcomes:
+            g.rate_limit = outcomes
         refused = [o for o in outcomes if o.remaining < 0]
         if refused:
             worst = max(refused, key=lambda o: o.reset)
