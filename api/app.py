@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 API_TITLE = "Tradewinds"
 API_VERSION = "1.0.0"
 MAX_BODY_BYTES = 4 * 1024 * 1024
+KEPT_FUNCTIONS = 4096  # the app's views and hooks are a few hundred
 
 
 class TradewindsFlask(Flask):
@@ -41,7 +42,9 @@ class TradewindsFlask(Flask):
             return super().ensure_sync(func)
         coroutine = self._coroutine.get(target)
         if coroutine is None:
-            coroutine = self._coroutine[target] = inspect.iscoroutinefunction(target)
+            coroutine = inspect.iscoroutinefunction(target)
+            if len(self._coroutine) < KEPT_FUNCTIONS:  # one-off functions (after_this_request...) are not kept
+                self._coroutine[target] = coroutine
         return self.async_to_sync(func) if coroutine else func
 
 

@@ -1,13 +1,15 @@
 """The blueprint class every endpoint module uses, with the project's request parser: 400 for a request that
 does not match its schema (unknown query parameters included), and JSON bodies checked for depth and size.
 
-Its ``doc`` and ``alt_response`` (and so ``api.contract.errors``) only document: they leave the documentation on
-the view itself instead of wrapping it in a function that passes every call through (flask-smorest's do, which
+Its ``doc`` and ``alt_response`` (and so ``api.contract.errors``) only document: they give a copy of the view the
+documentation instead of wrapping the view in a function that passes every call through (flask-smorest's do, which
 costs every request a call, a ``current_app`` lookup and an ``ensure_sync`` per decorator)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 import flask_smorest
@@ -47,10 +49,18 @@ class Blueprint(flask_smorest.Blueprint):
 
 def documenting(decorate: Callable[[Callable[..., Any]], Callable[..., Any]]):
     """A flask-smorest decorator that only documents (its wrapper passes calls through), applied as
-    documentation alone: the wrapper's ``_apidoc`` goes on the view, and the view is returned unwrapped."""
+    documentation alone: a copy of the view (the same code, a function object of its own, as the wrapper was)
+    carries the wrapper's ``_apidoc``, and calls go straight to the code."""
 
     def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
-        func._apidoc = decorate(func)._apidoc  # type: ignore[attr-defined]
-        return func
+        wrapper = decorate(func)
+        if type(func) is not FunctionType:
+            return wrapper
+        copy = FunctionType(func.__code__, func.__globals__, func.__name__, func.__defaults__, func.__closure__)
+        copy.__kwdefaults__ = func.__kwdefaults__
+        copy = functools.update_wrapper(copy, func)
+        del copy.__wrapped__  # the copy is the view itself, not a wrapper of it
+        copy._apidoc = wrapper._apidoc  # type: ignore[attr-defined]
+        return copy
 
     return decorator

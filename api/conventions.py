@@ -131,12 +131,10 @@ def install(app: Flask) -> None:
                 )
         return None
 
-    version = app.config["API_VERSION"]
-
     @app.after_request
     def stamp(response):
         headers = response.headers
-        headers[API_VERSION_HEADER] = version
+        headers[API_VERSION_HEADER] = app.config["API_VERSION"]
         if "Vary" not in headers:  # the common case, without parsing a header set
             headers["Vary"] = "Authorization"
         else:

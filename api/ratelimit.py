@@ -195,8 +195,7 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
                 outcomes.append(limiter.hit(policy, identity, quota))
             except Exception as exc:  # the counter's store is away: serve rather than refuse everyone
                 log.warning("rate limit not counted (%s): %s", policy, type(exc).__name__)
-        if outcomes:
-            g.rate_limit = outcomes
+        g.rate_limit = outcomes  # even when empty: a context pushed around several requests shares one g
         refused = [o for o in outcomes if o.remaining < 0]
         if refused:
             worst = max(refused, key=lambda o: o.reset)

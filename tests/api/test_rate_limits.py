@@ -126,6 +126,18 @@ def test_a_zero_limit_turns_a_policy_off(runtime):
     assert [r.status_code for r in seen] == [200] * 5 and "RateLimit" not in seen[0].headers
 
 
+def test_a_request_not_counted_carries_no_figures_of_an_earlier_one_in_a_shared_context(runtime):
+    """Requests inside one pushed app context share ``g``: an uncounted request must not show the last
+    counted one's figures."""
+    app = app_with(runtime, anonymous=5)
+    client = client_at(app, "203.0.113.5")
+    with app.app_context():
+        assert client.get("/game-types").headers["RateLimit"].startswith('"addr";r=4')
+        app.config["RATE_LIMIT_ANONYMOUS_PER_MINUTE"] = 0
+        answer = client.get("/game-types")
+    assert answer.status_code == 200 and "RateLimit" not in answer.headers
+
+
 def test_the_documented_defaults(runtime, monkeypatch):
     for name in ("TRADEWINDS_RATE_LIMIT", "TRADEWINDS_RATE_LIMIT_ANONYMOUS", "TRADEWINDS_RATE_LIMIT_SEAT"):
         monkeypatch.delenv(name, raising=False)
