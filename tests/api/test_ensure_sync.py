@@ -50,3 +50,18 @@ def test_other_callables_get_flasks_answer(app, func):
 def test_a_partial_coroutine_function_is_made_synchronous(app, monkeypatch):
     monkeypatch.setattr(type(app), "async_to_sync", lambda self, func: "wrapped")
     assert app.ensure_sync(functools.partial(coroutine)) == "wrapped"
+
+
+def test_one_off_functions_beyond_the_kept_number_are_answered_but_not_kept(app, monkeypatch):
+    from api import app as app_module
+
+    monkeypatch.setattr(app_module, "KEPT_FUNCTIONS", len(app._coroutine) + 1)
+
+    def first():
+        return 1
+
+    def second():
+        return 2
+
+    assert app.ensure_sync(first) is first and app.ensure_sync(second) is second
+    assert first in app._coroutine and second not in app._coroutine
