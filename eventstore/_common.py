@@ -39,11 +39,12 @@ _DIGIT_SHAPE = bytes(0x30 if 0x30 <= b <= 0x39 else b if b == 0x2D else 0x20 for
 _LONG_RUNS = (b"0" * 20, b"-" + b"0" * 19)
 
 
-def json_loads(text: str) -> Any:
+def json_loads(text: str | bytes) -> Any:
     """``json.loads(text)``, the same value, faster: with orjson, unless the text may hold an integer beyond 64 bits
     (``_LONG_RUNS``) or orjson refuses it (NaN, a number beyond a double's range, a lone surrogate, deep nesting),
-    which ``json`` reads as it always did. Every read of a stored document, event or stream row parses JSON."""
-    raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate: bytes orjson refuses
+    which ``json`` reads as it always did. Every read of a stored document, event or stream row parses JSON
+    (PostgreSQL's ``json`` and ``jsonb`` values come as UTF-8 bytes)."""
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")  # a lone surrogate: refused
     shape = raw.translate(_DIGIT_SHAPE)
     if _LONG_RUNS[0] not in shape and _LONG_RUNS[1] not in shape:
         try:

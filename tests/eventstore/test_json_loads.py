@@ -63,9 +63,18 @@ def test_texts_orjson_reads_otherwise_read_as_json_reads_them(text):
         assert json.dumps(mine) == json.dumps(theirs)
 
 
+@settings(max_examples=100, deadline=None)
+@given(DOCUMENTS)
+def test_utf8_bytes_read_as_json_reads_them(document):
+    """PostgreSQL's json and jsonb values come as UTF-8 bytes."""
+    raw = json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    assert json.dumps(json_loads(raw)) == json.dumps(json.loads(raw))
+
+
 def test_big_integers_stay_integers():
     assert json_loads('{"n": 18446744073709551616}') == {"n": 2**64}
     assert type(json_loads("[36893488147419103232]")[0]) is int
+    assert json_loads(b'{"n": -9223372036854775809}') == {"n": -(2**63) - 1}
 
 
 @pytest.mark.parametrize("text", ["", "{", "[1,]", '{"a" 1}', "1 2", '"\x01"'])
