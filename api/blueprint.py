@@ -56,11 +56,11 @@ def documenting(decorate: Callable[[Callable[..., Any]], Callable[..., Any]]):
         wrapper = decorate(func)
         if type(func) is not FunctionType:
             return wrapper
-        copy = FunctionType(func.__code__, func.__globals__, func.__name__, func.__defaults__, func.__closure__)
+        copy: Any = FunctionType(func.__code__, func.__globals__, func.__name__, func.__defaults__, func.__closure__)
         copy.__kwdefaults__ = func.__kwdefaults__
-        copy = functools.update_wrapper(copy, func)
+        functools.update_wrapper(copy, func)
         del copy.__wrapped__  # the copy is the view itself, not a wrapper of it
-        copy._apidoc = wrapper._apidoc  # type: ignore[attr-defined]
+        copy._apidoc = wrapper._apidoc  # type: ignore[attr-defined]  # the wrapper: a plain callable to mypy
         return copy
 
     return decorator

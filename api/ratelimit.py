@@ -53,7 +53,9 @@ POLICY_SETTING = {
     "addr": "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
     "seat": "RATE_LIMIT_SEAT_PER_MINUTE",
 }
-KEY_POLICIES, ANONYMOUS_POLICIES, SEAT_POLICIES = ("key",), ("addr",), ("addr", "seat")
+KEY_POLICIES: tuple[str, ...] = ("key",)
+ANONYMOUS_POLICIES: tuple[str, ...] = ("addr",)
+SEAT_POLICIES: tuple[str, ...] = ("addr", "seat")
 WHO = {"key": "this API key", "addr": "this client address", "seat": "this seat token"}
 
 
