@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,7 @@ DOCUMENTS = st.recursive(
 )
 
 
-def same(text: str) -> None:
+def same(text: str | bytes) -> None:
     """``json_loads`` gives ``json.loads``'s value, types included (an int is no float)."""
     mine, theirs = json_loads(text), json.loads(text)
     assert json.dumps(mine) == json.dumps(theirs)
@@ -56,19 +55,14 @@ def test_any_document_reads_as_json_reads_it(document):
     ],
 )
 def test_texts_orjson_reads_otherwise_read_as_json_reads_them(text):
-    mine, theirs = json_loads(text), json.loads(text)
-    if isinstance(theirs, float) and math.isnan(theirs):
-        assert math.isnan(mine)
-    else:
-        assert json.dumps(mine) == json.dumps(theirs)
+    same(text)  # NaN included: json.dumps writes it as NaN on both sides
 
 
 @settings(max_examples=100, deadline=None)
 @given(DOCUMENTS)
 def test_utf8_bytes_read_as_json_reads_them(document):
     """PostgreSQL's json and jsonb values come as UTF-8 bytes."""
-    raw = json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    assert json.dumps(json_loads(raw)) == json.dumps(json.loads(raw))
+    same(json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
 def test_big_integers_stay_integers():
