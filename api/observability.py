@@ -42,6 +42,7 @@ access_log = logging.getLogger("tradewinds.access")
 log = logging.getLogger(__name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
+REQUEST_ID_ENVIRON = "HTTP_" + REQUEST_ID_HEADER.upper().replace("-", "_")  # where WSGI puts the header
 SANE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 OTHER_METHOD = "other"  # the method label of every other method a caller sends
@@ -94,7 +95,7 @@ def followers_changed(count: int) -> None:
 
 # ------------------------------------------------------------------------------------------ request ids, lines
 def incoming_request_id() -> str:
-    given = request.environ.get("HTTP_X_REQUEST_ID", "")
+    given = request.environ.get(REQUEST_ID_ENVIRON, "")
     return given if given and SANE_REQUEST_ID.match(given) else os.urandom(16).hex()
 
 
