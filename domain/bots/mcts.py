@@ -54,6 +54,12 @@ decision follows straight from that move (control never left the seat: the move 
 state leaves the seat alone to act with the same view), the search grows that subtree further instead of
 a new tree (``last_reused`` reports its visits). The protocol does not tell a bot what other seats did
 since its last move, so after anybody else acted the tree starts afresh. ``reuse=False`` turns it off.
+A subtree whose first commands are a greedy follow-through (``follow_through``: the seat kept control after
+the command, so the search played its next decisions greedily instead of searching them) is not kept: its
+children are the greedy picks, not a search's, and they hold nearly all its visits. Grown further, it made
+the next decision the greedy pick, which with a budget of candidates and the first of equals is often the
+first legal command (Amerigo's ``end_action`` before any tile, ship 0's nearest squares), instead of what a
+search of that decision finds.
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
@@ -106,7 +112,7 @@ TIE = 0.02
 class Node:
     """Statistics of one history in the observer's tree."""
 
-    __slots__ = ("visits", "avail", "totals", "children", "steps")
+    __slots__ = ("visits", "avail", "totals", "children", "steps", "followed")
 
     def __init__(self, seats: int) -> None:
         self.visits = 0
@@ -116,6 +122,8 @@ class Node:
         # In the observer's first step: its commands from this node's on to the step's end, summed over the
         # visits (a root child's is its whole step; a node kept for reuse has its share when it becomes one).
         self.steps = 0
+        # Its children include a greedy follow-through (``MCTSBot._follow``), not commands the search chose.
+        self.followed = False
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
@@ -221,8 +229,12 @@ class MCTSBot(Bot):
     # -- tree reuse -----------------------------------------------------------------------------------
 
     def _keep(self, rules: Rules, state: State, seat: int, command: Command, root: Node | None) -> None:
+        """Keep the subtree under ``command`` for the next decision, unless its first commands were played by
+        a greedy follow-through: then the next decision was not searched, and its greedy pick would hold nearly
+        all the visits."""
         child = None if root is None else root.children.get((seat, command_key(command)))
-        self._kept = (rules, state, seat, command, child) if self.reuse and child is not None else None
+        keep = self.reuse and child is not None and not child.followed
+        self._kept = (rules, state, seat, command, child) if keep else None
 
     def _reusable_root(self, rules: Rules, state: State, seat: int, rng: random.Random) -> Node | None:
         """The subtree under this bot's previous move, when this decision follows straight from it.
@@ -386,8 +398,8 @@ class MCTSBot(Bot):
         """After ``mover`` played ``command`` in the tree (``node``): the seat, when it still holds control,
         plays its follow-up decisions greedily (``play_out`` with ``follow_through`` when it is the observer
         ``seat``, ``follow_others`` otherwise; ``None`` leaves them to the tree), so a tree edge is a whole step
-        of that seat. The follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), so
-        the subtree under a command the bot plays holds its next decision's candidates (tree reuse).
+        of that seat. The follow-ups are recorded as a chain of nodes under ``node`` (appended to ``path``), which
+        is marked ``followed`` (such a subtree is not kept for the next decision: see ``_keep``).
         ``record``: a list ``command`` and the follow-ups are appended to (the observer's first step)."""
         if record is not None:
             record.append(command)
@@ -398,6 +410,8 @@ class MCTSBot(Bot):
         world, count = play_out(rules, world, mover, rng, look, should_stop, on_step=played.append)
         if record is not None:
             record.extend(played)
+        if played:
+            node.followed = True
         for command in played:
             key = (mover, command_key(command))
             child = node.children.get(key)

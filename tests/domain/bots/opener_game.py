@@ -6,7 +6,7 @@ Seats act in turn for ``rounds`` rounds. On its turn a seat may ``take`` 1 point
 evaluation sees ``open`` as worth nothing; a bot that plays out its own turn sees the 3 points. With
 ``drops`` above 1 there are that many ways to drop a project (``{"type": "drop", "pile": i}``), so most of
 the follow-ups of ``open`` are worth nothing: a search that averages over the seat's own follow-ups
-undervalues it.
+undervalues it. ``drop_points``: what a drop scores instead of nothing.
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ class OpenerGame(Rules):
     min_players = 1
     max_players = 4
 
-    def __init__(self, depth: int = 1, drops: int = 1) -> None:
+    def __init__(self, depth: int = 1, drops: int = 1, drop_points: int = 0) -> None:
         self.depth = depth
         self.drops = drops
+        self.drop_points = drop_points
 
     def setup(self, seed, seats, options):
         return [{"type": "Started", "seats": seats, "rounds": int(options.get("rounds", 3))}]
@@ -82,7 +83,7 @@ class OpenerGame(Rules):
         kind = command["type"]
         if kind in ("open", "deeper"):
             return [{"type": "Opened"}]
-        points = {"take": 1, "collect": 3, "drop": 0}[kind]
+        points = {"take": 1, "collect": 3, "drop": self.drop_points}[kind]
         return [{"type": "TurnEnded", "points": points}]
 
     def is_over(self, state):

@@ -192,8 +192,9 @@ def test_greedy_out_of_time_scores_the_remaining_commands_without_play_out():
 
 
 def test_mcts_keeps_its_tree_between_its_own_consecutive_decisions():
+    """Without a follow-through the tree searches the seat's next decisions itself, and keeps them."""
     rules, state = start(3)
-    bot = MCTSBot(1, iterations=40, rollout_depth=0)
+    bot = MCTSBot(1, iterations=40, rollout_depth=0, follow_through=None)
     assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
     assert bot.last_reused == 0
     opened = after(rules, state, "open")
@@ -205,6 +206,32 @@ def test_mcts_keeps_its_tree_between_its_own_consecutive_decisions():
     assert bot.choose(rules, deep, 0, random.Random(3)) == {"type": "collect"}
     assert bot.last_reused > 0  # the subtree under open, deeper, deeper was grown further
     assert bot.last_root is not None and bot.last_root.visits >= 40 + bot.last_reused
+
+
+def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
+    """After ``open`` the follow-through tries 16 candidates: twenty drops worth 2 are listed before ``collect``
+    (3), so its pick is the first drop, and ``open`` (2) beats ``take`` (1). Searched, the next decision is
+    ``collect``. Under ``open`` the tree holds only the greedy pick, with nearly all the visits: grown further, it
+    would make the bot drop. It is not kept."""
+    rules = OpenerGame(1, drops=20, drop_points=2)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    opened = after(rules, state, "open")
+    bot = MCTSBot(1, iterations=60, rollout_depth=0)
+    assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
+    assert bot.last_reused == 0
+
+    # the subtree the follow-through made, kept all the same: its greedy pick outweighs the search
+    keeping = MCTSBot(1, iterations=60, rollout_depth=0)
+    keeping.choose(rules, state, 0, random.Random(1))
+    root = keeping.last_root
+    assert root is not None
+    under = root.children[(0, command_key({"type": "open"}))]
+    assert under.followed and list(under.children) == [(0, command_key({"type": "drop", "pile": 0}))]
+    under.followed = False
+    keeping._keep(rules, state, 0, {"type": "open"}, root)
+    assert keeping.choose(rules, opened, 0, random.Random(2)) == {"type": "drop", "pile": 0}
+    assert keeping.last_reused > 0
 
 
 def test_mcts_starts_afresh_once_another_seat_has_acted():
@@ -257,7 +284,7 @@ def test_a_kept_subtree_counts_the_commands_of_its_steps():
     """Each root child counts the seat's commands in its step (at least its own), also a child kept from the
     previous move's tree: else the shorter-of-equals choice would take the kept one for the shortest."""
     rules, state = start(1)
-    bot = MCTSBot(1, iterations=40, rollout_depth=0)
+    bot = MCTSBot(1, iterations=40, rollout_depth=0, follow_through=None)
     bot.choose(rules, state, 0, random.Random(1))
     bot.choose(rules, after(rules, state, "open"), 0, random.Random(2))
     assert bot.last_reused > 0
