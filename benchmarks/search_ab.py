@@ -2,7 +2,7 @@
 
     python benchmarks/search_ab.py GAME PLAYERS LEVEL GAMES --set NAME=VALUE [--set ...] [--seed 7000]
         [--time-limit SECONDS] [--records FILE]
-    python benchmarks/search_ab.py amerigo 2 medium 24 --set reuse=False
+    python benchmarks/search_ab.py amerigo 2 medium 24 --set tie=None
 
 One seat plays LEVEL as it is; the others play LEVEL with the ``MCTSBot`` attributes NAME set to VALUE (``None``,
 ``True``, ``False``, an integer or a number), shown as ``LEVEL-variant``. Seats rotate as in ``bot_ladder.py``,

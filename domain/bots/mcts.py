@@ -15,8 +15,8 @@ iteration:
    Murano's ship move or during Puerto Rico's mayor phase), the seat plays its follow-up decisions
    greedily (``follow_through``, ``domain.bots.lookahead``): a tree edge is a whole step, valued by the
    best follow-ups the seat would choose and not by the average of random ones (which undervalued every
-   action opened by a command worth nothing itself). The follow-ups are kept as a chain of nodes, so the
-   tree under the move played holds the candidates of the seat's next decision. Opponents play their
+   action opened by a command worth nothing itself). The follow-ups are recorded as a chain of nodes, so
+   the tree's histories stay the commands played and the observer's step is counted. Opponents play their
    steps through the same way (``follow_others``): with their follow-ups left to the tree, each expanded
    once at random, an opponent's action opened by a command worth nothing looked worth nothing, and the
    observer planned against opponents that pass (Murano: ``pass`` drew 2.6x the visits of ``move_ship``
@@ -56,10 +56,11 @@ a new tree (``last_reused`` reports its visits). The protocol does not tell a bo
 since its last move, so after anybody else acted the tree starts afresh. ``reuse=False`` turns it off.
 A subtree whose first commands are a greedy follow-through (``follow_through``: the seat kept control after
 the command, so the search played its next decisions greedily instead of searching them) is not kept: its
-children are the greedy picks, not a search's, and they hold nearly all its visits. Grown further, it made
-the next decision the greedy pick, which with a budget of candidates and the first of equals is often the
-first legal command (Amerigo's ``end_action`` before any tile, ship 0's nearest squares), instead of what a
-search of that decision finds.
+children are the greedy picks, not a search's, and they hold nearly all its visits. Grown further, such a
+subtree would make the next decision the greedy pick, which with a budget of candidates and the first of
+equals is often the first legal command (Amerigo's ``end_action`` before any tile, frame space 0 for a ship),
+instead of what a search of that decision finds. So with ``follow_through`` on (every level) a tree is not
+reused: reuse, and ``last_reused``, matter only with ``follow_through=None``.
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
@@ -122,7 +123,8 @@ class Node:
         # In the observer's first step: its commands from this node's on to the step's end, summed over the
         # visits (a root child's is its whole step; a node kept for reuse has its share when it becomes one).
         self.steps = 0
-        # Its children include a greedy follow-through (``MCTSBot._follow``), not commands the search chose.
+        # The command whose step a greedy follow-through finished (``MCTSBot._follow``): its children are the
+        # follow-through's picks, not commands the search chose (so are the children of the chain below it).
         self.followed = False
 
     def mean(self, seat: int) -> float:

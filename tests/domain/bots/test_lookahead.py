@@ -220,6 +220,10 @@ def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
     assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
     assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
     assert bot.last_reused == 0
+    level = make_bot("medium", 1)
+    assert level.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    assert level.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
+    assert isinstance(level, MCTSBot) and level.last_reused == 0
 
     # the subtree the follow-through made, kept all the same: its greedy pick outweighs the search
     keeping = MCTSBot(1, iterations=60, rollout_depth=0)
