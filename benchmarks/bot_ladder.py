@@ -105,6 +105,19 @@ def rung(
     )
 
 
+def ab_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of a one-level A/B on this ladder's rung (``evaluation_ab.py``, ``search_ab.py``): GAME PLAYERS
+    LEVEL GAMES, one ``--set NAME=VALUE`` or more, ``--seed``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("players", type=int)
+    parser.add_argument("level")
+    parser.add_argument("games", type=int)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", required=True)
+    parser.add_argument("--seed", type=int, default=7000)
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", type=int, help="games per comparison, game and player count")

@@ -12,7 +12,6 @@ wrapper around ``make_bot`` that worker processes would not inherit (as in ``fol
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Iterator
@@ -70,14 +69,7 @@ def parse_set(items: list[str], module: ModuleType) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game")
-    parser.add_argument("players", type=int)
-    parser.add_argument("level")
-    parser.add_argument("games", type=int)
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", required=True)
-    parser.add_argument("--seed", type=int, default=7000)
-    args = parser.parse_args(argv)
+    args = bot_ladder.ab_parser(__doc__).parse_args(argv)
     module = importlib.import_module(f"domain.{args.game}.evaluate")
     values = parse_set(args.set, module)
 

@@ -14,7 +14,6 @@ that worker processes would not inherit (as in ``follow_others_ab.py``).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,13 +67,7 @@ def variant_maker(values: dict[str, Any]):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game")
-    parser.add_argument("players", type=int)
-    parser.add_argument("level")
-    parser.add_argument("games", type=int)
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", required=True)
-    parser.add_argument("--seed", type=int, default=7000)
+    parser = bot_ladder.ab_parser(__doc__)
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--records", default=None, help="append every game's record to this file (JSON lines)")
     args = parser.parse_args(argv)
