@@ -17,21 +17,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bot_ladder  # noqa: E402
+from search_ab import variant_maker  # noqa: E402
 
 import workers.simulate as simulate  # noqa: E402
-from domain.bots import Bot, MCTSBot, make_bot  # noqa: E402
 
 SUFFIX = "-old"
-
-
-def make_bot_or_old(level: str, seed: int | None = None) -> Bot:
-    """``make_bot``, except that ``<level>-old`` is that level without ``follow_others``."""
-    if not level.endswith(SUFFIX):
-        return make_bot(level, seed)
-    bot = make_bot(level[: -len(SUFFIX)], seed)
-    if isinstance(bot, MCTSBot):
-        bot.follow_others = None
-    return bot
+# ``make_bot``, except that ``<level>-old`` is that level without ``follow_others``
+make_bot_or_old = variant_maker({"follow_others": None}, SUFFIX)
 
 
 def main(argv: list[str]) -> int:

@@ -50,15 +50,13 @@ def parse_set(items: list[str], probe: MCTSBot) -> dict[str, Any]:
     return values
 
 
-def variant_maker(values: dict[str, Any]):
-    """``make_bot``, except that ``<level>-variant`` is that level's search with ``values`` set."""
+def variant_maker(values: dict[str, Any], suffix: str = SUFFIX):
+    """``make_bot``, except that ``<level><suffix>`` is that level's bot with the attributes ``values`` set."""
 
     def make(level: str, seed: int | None = None) -> Bot:
-        if not level.endswith(SUFFIX):
+        if not level.endswith(suffix):
             return make_bot(level, seed)
-        bot = make_bot(level[: -len(SUFFIX)], seed)
-        if not isinstance(bot, MCTSBot):
-            raise SystemExit(f"{level[: -len(SUFFIX)]!r} is not a search level")
+        bot = make_bot(level[: -len(suffix)], seed)
         for name, value in values.items():
             setattr(bot, name, value)
         return bot
