@@ -6,6 +6,8 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from operator import add, itemgetter
 from typing import Any
 
 from domain.archipelago import data as D
@@ -65,37 +67,58 @@ def declarable(st: ArchState, seat: int) -> list[str]:
 def seat_stats(st: ArchState) -> list[dict]:
     """Per-seat counts behind the metrics, computed in one pass."""
     stats: list[dict[str, Any]] = [
-        {"CITIZENS": 0, "SHIPS": 0, "regions": set(), "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
-        for _ in range(st.n)
+        {"CITIZENS": 0, "SHIPS": 0, "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0} for _ in range(st.n)
     ]
-    for u in st.units.values():
-        s = stats[u["owner"]]
-        s["CITIZENS" if u["kind"] == "C" else "SHIPS"] += 1
-        s["regions"].add(u["tile"])
+    units = st.units
+    for u in units.values():
+        stats[u["owner"]]["CITIZENS" if u["kind"] == "C" else "SHIPS"] += 1
     for b in st.buildings.values():
         town = b.get("TOWN")
-        town_owner = st.units[town]["owner"] if town else None
+        town_owner = units[town]["owner"] if town else None
         for btype, occ in b.items():
-            owner = st.units[occ]["owner"] if occ else town_owner
+            owner = units[occ]["owner"] if occ else town_owner
             if owner is not None:
                 stats[owner][btype] += 1
     return stats
 
 
-_FROM_STATS = {
-    "PORTS": "PORT",
-    "MARKETS": "MARKET",
-    "TOWNS": "TOWN",
-    "TEMPLES": "TEMPLE",
-    "CITIZENS": "CITIZENS",
-    "SHIPS": "SHIPS",
-}
-_FROM_PLAYER: dict[str, Callable[[Player], int]] = {
-    "MONEY": lambda p: p["money"],
-    "EXPLORER": lambda p: p["tokens"],
-    "CUBES": lambda p: sum(p["cubes"].values()),
-    "CARDS": lambda p: len(p["track"]) + len(p["wonders"]),
-    "CONTRIB": lambda p: p["contrib"],
+def _regions(st: ArchState, stats: list[dict]) -> list[int]:
+    """REGIONS: the tiles where each seat has a unit."""
+    tiles: list[set[str]] = [set() for _ in range(st.n)]
+    for u in st.units.values():
+        tiles[u["owner"]].add(u["tile"])
+    return [len(t) for t in tiles]
+
+
+def _from_stats(key: str) -> Callable[[ArchState, list[dict]], list[int]]:
+    get = itemgetter(key)
+    return lambda st, stats: list(map(get, stats))
+
+
+def _from_players(of: Callable[[Player], int]) -> Callable[[ArchState, list[dict]], list[int]]:
+    return lambda st, stats: list(map(of, st.players))
+
+
+def _cubes_of(resource: str) -> Callable[[Player], int]:
+    return lambda p: p["cubes"][resource]
+
+
+# §13.1: metric code -> its value for every seat, from the position and its ``seat_stats``
+_METRICS: dict[str, Callable[[ArchState, list[dict]], list[int]]] = {
+    "PORTS": _from_stats("PORT"),
+    "MARKETS": _from_stats("MARKET"),
+    "TOWNS": _from_stats("TOWN"),
+    "TEMPLES": _from_stats("TEMPLE"),
+    "CITIZENS": _from_stats("CITIZENS"),
+    "SHIPS": _from_stats("SHIPS"),
+    "BUILDINGS": lambda st, stats: [s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"] for s in stats],
+    "MONEY": _from_players(itemgetter("money")),
+    "EXPLORER": _from_players(itemgetter("tokens")),
+    "CUBES": _from_players(lambda p: sum(p["cubes"].values())),
+    "CARDS": _from_players(lambda p: len(p["track"]) + len(p["wonders"])),
+    "CONTRIB": _from_players(itemgetter("contrib")),
+    "REGIONS": _regions,
+    **{f"RES:{r}": _from_players(_cubes_of(r)) for r in D.RESOURCES},
 }
 
 
@@ -104,19 +127,8 @@ def metric(st: ArchState, seat: int, code: str, stats: list[dict] | None = None)
 
 
 def metric_values(st: ArchState, code: str, stats: list[dict]) -> list[int]:
-    """§13.1: the value of metric ``code`` for every seat."""
-    if code in _FROM_STATS:
-        key = _FROM_STATS[code]
-        return [s[key] for s in stats]
-    if code == "BUILDINGS":
-        return [s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"] for s in stats]
-    if code in _FROM_PLAYER:
-        return [_FROM_PLAYER[code](p) for p in st.players]
-    if code.startswith("RES:"):
-        return [p["cubes"][code[4:]] for p in st.players]
-    if code == "REGIONS":
-        return [len(s["regions"]) for s in stats]
-    raise KeyError(code)
+    """§13.1: the value of metric ``code`` for every seat (``KeyError`` for an unknown code)."""
+    return _METRICS[code](st, stats)
 
 
 def criteria(st: ArchState) -> list[tuple[str, str]]:
@@ -128,9 +140,14 @@ def criteria(st: ArchState) -> list[tuple[str, str]]:
 
 def criterion_points(values: list[int], vp_table: tuple[int, ...]) -> list[int]:
     """§12.3: rank points per seat for one criterion (competition ranks; a value of 0 scores nothing)."""
+    return list(_rank_points(tuple(values), vp_table))
+
+
+@lru_cache(maxsize=4096)
+def _rank_points(values: tuple[int, ...], vp_table: tuple[int, ...]) -> tuple[int, ...]:
     ranked = sorted(values, reverse=True)  # ranked.index(v): how many seats have more, the competition rank less one
     places = len(vp_table)
-    return [vp_table[rank] if v > 0 and (rank := ranked.index(v)) < places else 0 for v in values]
+    return tuple(vp_table[rank] if v > 0 and (rank := ranked.index(v)) < places else 0 for v in values)
 
 
 def _criteria_points(st: ArchState, stats: list[dict]) -> list[tuple[str, list[int]]]:
@@ -176,10 +193,8 @@ _CARD_VP = {c: card.vp for c, card in D.CARDS.items()}
 
 def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
     """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown (the bots
-    call it for every position they score, so ``criteria``, ``_card_points`` and ``criterion_points`` are
-    written out here)."""
+    call it for every position they score, so ``criteria`` and ``_card_points`` are written out here)."""
     vp_table = D.RANK_VP[st.n]
-    places = len(vp_table)
     track_vp, card_vp = _TRACK_VP.__getitem__, _CARD_VP
     totals = [sum(map(track_vp, p["track"])) + sum(card_vp[w["card"]] for w in p["wonders"]) for p in st.players]
     if st.options.get("no_secrets"):
@@ -188,13 +203,7 @@ def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
         codes = [_CRITERION[o] for held in st.objectives for o in held]
     codes += [_TREND_CRITERION[t] for t in st.trends]
     for code in codes:
-        values = metric_values(st, code, stats)
-        ranked = sorted(values, reverse=True)
-        for s, v in enumerate(values):
-            if v > 0:
-                rank = ranked.index(v)
-                if rank < places:
-                    totals[s] += vp_table[rank]
+        totals = list(map(add, totals, _rank_points(tuple(_METRICS[code](st, stats)), vp_table)))
     return totals
 
 
