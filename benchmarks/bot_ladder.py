@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bot_ladder.py GAMES [--games-list puerto_rico,murano] [--players 2,3] \\
         [--rungs easy/random,medium/easy,hard/medium] [--rung-games medium/easy=40] [--hard mcts:600] \\
         [--jobs 2] [--seed 1] [--time-limit SECONDS] [--min-share 0.01] [--records FILE]
+    python benchmarks/bot_ladder.py 0 --from-records FILE [FILE ...] [--games-list GAME] [--min-share 0]
 
 A rung ``A/B`` seats one ``A`` against ``n - 1`` copies of ``B`` (seats rotated, the ``n`` games of a
 rotation block share a deal: ``workers.simulate.plan``), ``GAMES`` games per game and player count
@@ -18,9 +19,15 @@ Per rung the table prints: games (decided / aborted / no winner), A's win share 
 share, whether the rung is climbed, mean scores of A and of B, seconds per decision of A, then the share
 of each command type chosen by A (the level's "command-type shares"; types below ``--min-share``, default 1%,
 are left out; ``--min-share 0`` lists every type chosen, with its count). ``--records FILE`` appends every game's
-record (``workers.simulate.play_game``) to FILE as one JSON line as soon as the game ends, with the rung and player
-count added, so a run stopped early keeps the games it finished (the table counts whole rotation blocks only; the
-file has every finished game). Progress goes to stderr (a line every tenth of a rung's games).
+record (``workers.simulate.play_game``) to FILE as one JSON line as soon as the game ends, with the rung, player
+count and game type added, so a run stopped early keeps the games it finished (the table counts whole rotation
+blocks only; the file has every finished game). Progress goes to stderr (a line every tenth of a rung's games).
+
+``--from-records`` plays nothing: it prints the table from such files, the games of every file pooled per game,
+player count and rung, so runs with different ``--seed`` (or stopped at different points) add up. It counts the
+complete rotation blocks (a deal's games in every seating; the last column says how many games were outside
+them) and reads a game found twice once. Records written before the game type was added need ``--games-list``
+naming their one game.
 """
 
 from __future__ import annotations
@@ -81,13 +88,18 @@ def rung(
     def write(record: dict) -> None:  # as the game ends: a run stopped early keeps what it played
         assert records_file is not None
         with open(records_file, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"rung": f"{upper}/{lower}", "players": players, **record}) + "\n")
+            line = {"rung": f"{upper}/{lower}", "players": players, "game_type": game, **record}
+            out.write(json.dumps(line) + "\n")
 
     records = run(tasks, jobs, Progress(len(tasks), sys.stderr), None, time_limit, write if records_file else None)
     records = records[: len(records) // players * players] or records  # whole rotation blocks
-    elapsed = time.monotonic() - started
+    return row(game, players, upper, lower, records, f"{time.monotonic() - started:.0f}", min_share)
+
+
+def row(game: str, players: int, upper: str, lower: str, records: list[dict], seconds: str, min_share: float) -> str:
+    """The table row of one rung (and its two command-type lines) from its games' records."""
     counts = outcome_counts(records)
-    stats = {s.policy: s for s in summarise(records, policies)}
+    stats = {s.policy: s for s in summarise(records, [upper] + [lower] * (players - 1))}
     top, bottom = stats[upper], stats[lower]
     even = 1.0 / players
     low, high = wilson_interval(top.wins, top.games)
@@ -99,10 +111,62 @@ def rung(
     return (
         f"| {game} | {players} | {upper} vs {lower} | {len(records)} ({counts['decided']}/{counts['aborted']}/"
         f"{counts['no_winner']}) | {top.win_rate:.3f} [{low:.3f}, {high:.3f}] | {even:.3f} | {verdict} |"
-        f" {mean(top):.1f} / {mean(bottom):.1f} | {per_move:.3f} | {elapsed:.0f} |\n"
+        f" {mean(top):.1f} / {mean(bottom):.1f} | {per_move:.3f} | {seconds} |\n"
         f"|  |  | command types of {upper}: {share_text} |  |  |  |  |  |  |  |\n"
         f"|  |  | command types of {lower}: {lower_text} |  |  |  |  |  |  |  |"
     )
+
+
+def whole_blocks(records: list[dict]) -> tuple[list[dict], int, int]:
+    """The records of complete rotation blocks (a block: the ``players`` games of one deal, told by its seed, one
+    per seating), in the order given; how many records were left out of them; and how many repeated a game
+    already read (the same deal and seating: a file given twice). Runs stopped at different points pool fairly."""
+    seen: set[tuple] = set()
+    by_deal: dict[tuple, list[dict]] = {}
+    repeated = 0
+    for record in records:
+        game = (record["seed"], tuple(record["seating"]))
+        if game in seen:
+            repeated += 1
+            continue
+        seen.add(game)
+        by_deal.setdefault((record["seed"], tuple(sorted(record["seating"]))), []).append(record)
+    kept = [r for games in by_deal.values() if len(games) == len(games[0]["seating"]) for r in games]
+    return kept, len(records) - repeated - len(kept), repeated
+
+
+def from_records(paths: list[str], game_named: str | None, min_share: float) -> int:
+    """Print the ladder table from ``--records`` files, their games pooled per game, player count and rung (runs
+    with different ``--seed`` add up), complete rotation blocks only."""
+    groups: dict[tuple[str, int, str], list[dict]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                game = record.get("game_type") or game_named
+                if game is None:
+                    raise SystemExit(f"{path}:{number}: a record without game_type: name its game with --games-list")
+                groups.setdefault((game, record["players"], record["rung"]), []).append(record)
+    print(f"bot ladder from {len(paths)} record file(s), complete rotation blocks only")
+    print(HEADER)
+    for (game, players, name), records in groups.items():
+        upper, lower = name.split("/")
+        kept, left, repeated = whole_blocks(records)
+        if repeated:
+            print(f"{game}, {players} players, {name}: {repeated} repeated game(s) read once", file=sys.stderr)
+        if not kept:
+            print(f"| {game} | {players} | {upper} vs {lower} | 0 complete blocks ({left} games outside) |")
+            continue
+        print(row(game, players, upper, lower, kept, f"{left} games outside blocks", min_share), flush=True)
+    return 0
+
+
+HEADER = (
+    "| game | players | rung | games (decided/aborted/no winner) | win share [95% CI] | even | result |"
+    " mean score upper / lower | s per move (upper) | seconds |\n|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def ab_parser(doc: str) -> argparse.ArgumentParser:
@@ -132,18 +196,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, help="per comparison: start no new game after this many seconds")
     parser.add_argument("--min-share", type=float, default=0.01, help="command types below this share are left out")
     parser.add_argument("--records", help="append every game's record to this file (JSON lines)")
+    parser.add_argument(
+        "--from-records",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: print the table from these --records files, pooled (GAMES is then ignored)",
+    )
     args = parser.parse_args(argv)
+    if args.from_records:
+        named = args.games_list.split(",")
+        return from_records(args.from_records, named[0] if len(named) == 1 else None, args.min_share)
     alias = {"hard": args.hard, "medium": args.medium}
     per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
     print(
         f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
         f" medium = {args.medium}, seed {args.seed}, {args.jobs} job(s), time limit {args.time_limit}"
     )
-    print(
-        "| game | players | rung | games (decided/aborted/no winner) | win share [95% CI] | even | result |"
-        " mean score upper / lower | s per move (upper) | seconds |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(HEADER)
     for game in args.games_list.split(","):
         rules = registry.get(game)
         counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players, rules.max_players + 1))
