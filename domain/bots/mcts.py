@@ -41,9 +41,9 @@ iteration:
 Random outcomes of ``decide`` (draws, dice) are re-sampled every iteration from ``rng`` (open-loop
 search), so chance is averaged rather than branched on. The move played is the most visited legal root
 command (ties: higher mean reward, then the order of ``legal_commands``), unless another root command is as
-good (mean within ``tie``, at least a quarter of the visits) and its step takes fewer of the seat's commands:
-of two lines equally good the shorter, so a trade offer opened and cancelled again (a tie with doing nothing
-once the step is played through) is not played, and a waiting human sees no idle moves.
+good (mean within ``tie``, at least a quarter of the visits) and its step takes at least one command fewer of the
+seat's on average: of two lines equally good the shorter, so a trade offer opened and cancelled again (a tie with
+doing nothing once the step is played through) is not played, and a waiting human sees no idle moves.
 
 Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
@@ -210,22 +210,26 @@ class MCTSBot(Bot):
 
     def _shortest_of_equals(self, children: list[Node | None], best_index: int, seat: int) -> int:
         """Of the root moves as good as the most visited one (mean within ``tie``, at least a quarter of its
-        visits), the one whose step takes the fewest commands of the seat (then the most visited): a step that
-        opens something and closes it again, such as a trade offer opened and cancelled, ties with doing
-        nothing once it is played through, and a waiting human should see no idle moves."""
+        visits), the one whose step takes the fewest commands of the seat (then the most visited), if that is at
+        least one command fewer on average than the most visited move's: a step that opens something and closes
+        it again, such as a trade offer opened and cancelled, ties with doing nothing once it is played through,
+        and a waiting human should see no idle moves. A step's length is an average over its visits (what the
+        search sampled can lengthen it), so a difference of less than a command is no shorter line."""
         top = children[best_index]
         assert top is not None and self.tie is not None
         floor = top.mean(seat) - self.tie
 
-        def key(node: Node) -> tuple[int, int]:
-            return round(node.steps / node.visits), -node.visits
+        def key(node: Node) -> tuple[float, int]:
+            return node.steps / node.visits, -node.visits
 
-        best_key = key(top)
+        shorter = key(top)[0] - 1 + 1e-9  # a whole command fewer (the margin absorbs rounding in the sums)
+        best_key: tuple[float, int] | None = None
         for index, child in enumerate(children):
             if child is None or child.visits * 4 < top.visits or child.mean(seat) < floor:
                 continue
-            if key(child) < best_key:
-                best_index, best_key = index, key(child)
+            candidate = key(child)
+            if candidate[0] <= shorter and (best_key is None or candidate < best_key):
+                best_index, best_key = index, candidate
         return best_index
 
     # -- tree reuse -----------------------------------------------------------------------------------
