@@ -237,9 +237,15 @@ class MCTSBot(Bot):
     def _keep(self, rules: Rules, state: State, seat: int, command: Command, root: Node | None) -> None:
         """Keep the subtree under ``command`` for the next decision, unless its first commands were played by
         a greedy follow-through: then the next decision was not searched, and its greedy pick would hold nearly
-        all the visits."""
+        all the visits. Nor when no decision of the seat follows in it (the command handed control over: the
+        subtree holds other seats' moves, which ``_reusable_root`` would only replay the command to refuse)."""
         child = None if root is None else root.children.get((seat, command_key(command)))
-        keep = self.reuse and child is not None and not child.followed
+        keep = (
+            self.reuse
+            and child is not None
+            and not child.followed
+            and any(mover == seat for mover, _ in child.children)
+        )
         self._kept = (rules, state, seat, command, child) if keep else None
 
     def _reusable_root(self, rules: Rules, state: State, seat: int, rng: random.Random) -> Node | None:

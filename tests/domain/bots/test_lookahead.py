@@ -252,6 +252,22 @@ def test_mcts_starts_afresh_once_another_seat_has_acted():
     assert unrelated.last_reused == 0
 
 
+def test_mcts_keeps_no_tree_after_a_move_that_hands_control_over():
+    """``take`` ends the seat's turn: the next decision cannot follow straight from it, so nothing under it is
+    kept (nor replayed to find that out), whatever the tree holds there."""
+    rules, state = start(1)
+    bot = MCTSBot(1, iterations=30, rollout_depth=0, follow_through=None)
+    bot.choose(rules, state, 0, random.Random(1))
+    root = bot.last_root
+    assert root is not None
+    under = root.children[(0, command_key({"type": "take"}))]
+    assert under.children and all(seat == 1 for seat, _ in under.children)  # the other seat's replies
+    bot._keep(rules, state, 0, {"type": "take"}, root)
+    assert bot._kept is None
+    bot._keep(rules, state, 0, {"type": "open"}, root)  # the seat goes on: kept
+    assert bot._kept is not None
+
+
 def test_play_out_stops_when_the_clock_runs_out():
     rules, state = start(4)
     opened = after(rules, state, "open")
