@@ -26,8 +26,9 @@ blocks only; the file has every finished game). Progress goes to stderr (a line 
 ``--from-records`` plays nothing: it prints the table from such files, the games of every file pooled per game,
 player count and rung, so runs with different ``--seed`` (or stopped at different points) add up. It counts the
 complete rotation blocks (a deal's games in every seating; the last column says how many games were outside
-them) and reads a game found twice once. Records written before the game type was added need ``--games-list``
-naming their one game.
+them), reads a game found twice once and leaves out a line that is not a whole record (a run killed while it
+wrote). ``--players`` and ``--rungs`` do not filter what it reads; records written before the game type was
+added need ``--games-list`` naming their one game.
 """
 
 from __future__ import annotations
@@ -118,14 +119,15 @@ def row(game: str, players: int, upper: str, lower: str, records: list[dict], se
 
 
 def whole_blocks(records: list[dict]) -> tuple[list[dict], int, int]:
-    """The records of complete rotation blocks (a block: the ``players`` games of one deal, told by its seed, one
-    per seating), in the order given; how many records were left out of them; and how many repeated a game
-    already read (the same deal and seating: a file given twice). Runs stopped at different points pool fairly."""
+    """The records of complete rotation blocks (a block: the ``players`` games of one deal, told by its seed,
+    each game of it once), grouped by deal in the order each deal first appears; how many records were left out
+    of them; and how many repeated a game already read (the same deal, game number and seating: a file given
+    twice). Runs stopped at different points pool fairly."""
     seen: set[tuple] = set()
     by_deal: dict[tuple, list[dict]] = {}
     repeated = 0
     for record in records:
-        game = (record["seed"], tuple(record["seating"]))
+        game = (record["seed"], record["game"], tuple(record["seating"]))
         if game in seen:
             repeated += 1
             continue
@@ -144,7 +146,11 @@ def from_records(paths: list[str], game_named: str | None, min_share: float) -> 
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
-                record = json.loads(line)
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:  # a run killed while it wrote its last game
+                    print(f"{path}:{number}: not a whole record, left out", file=sys.stderr)
+                    continue
                 game = record.get("game_type") or game_named
                 if game is None:
                     raise SystemExit(f"{path}:{number}: a record without game_type: name its game with --games-list")

@@ -49,7 +49,8 @@ Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
 (no clock), the same state always gives the same move.
 
-Tree reuse: after a move the bot keeps the subtree under the command it played. When its next
+Tree reuse: after a move the bot keeps the subtree under the command it played, when a decision of the
+seat follows in it (not after a command that handed control over in every sampled world). When its next
 decision follows straight from that move (control never left the seat: the move replayed on the previous
 state leaves the seat alone to act with the same view), the search grows that subtree further instead of
 a new tree (``last_reused`` reports its visits). The protocol does not tell a bot what other seats did
@@ -222,7 +223,7 @@ class MCTSBot(Bot):
         def key(node: Node) -> tuple[float, int]:
             return node.steps / node.visits, -node.visits
 
-        shorter = key(top)[0] - 1 + 1e-9  # a whole command fewer (the margin absorbs rounding in the sums)
+        shorter = key(top)[0] - 1 + 1e-9  # a whole command fewer (the margin absorbs the division's rounding)
         best_key: tuple[float, int] | None = None
         for index, child in enumerate(children):
             if child is None or child.visits * 4 < top.visits or child.mean(seat) < floor:
@@ -237,8 +238,9 @@ class MCTSBot(Bot):
     def _keep(self, rules: Rules, state: State, seat: int, command: Command, root: Node | None) -> None:
         """Keep the subtree under ``command`` for the next decision, unless its first commands were played by
         a greedy follow-through: then the next decision was not searched, and its greedy pick would hold nearly
-        all the visits. Nor when no decision of the seat follows in it (the command handed control over: the
-        subtree holds other seats' moves, which ``_reusable_root`` would only replay the command to refuse)."""
+        all the visits. Nor when no decision of the seat follows in it (the command handed control over in every
+        world the search sampled: the subtree holds other seats' moves, which ``_reusable_root`` would refuse after
+        replaying the command, or reuse to no effect, since no root move of the seat is among them)."""
         child = None if root is None else root.children.get((seat, command_key(command)))
         keep = (
             self.reuse

@@ -50,3 +50,22 @@ def test_the_records_give_back_the_table_of_the_run_and_runs_pool_by_complete_bl
     assert (len(kept), left, repeated) == (4, 0, 1)
     kept, left, repeated = ladder.whole_blocks(records[:3])
     assert (len(kept), left, repeated) == (2, 1, 0)
+
+
+def test_a_rung_of_one_policy_against_itself_and_a_cut_off_last_line(tmp_path, capsys):
+    """A rung whose two sides are the same policy seats every game of a deal alike: the games of a block still
+    count (told apart by their game number). A last line cut off by a killed run is left out, not fatal."""
+    ladder = _ladder()
+    records = tmp_path / "same.jsonl"
+    ladder.main(["2", "--games-list", "murano", "--players", "2", "--rungs", "easy/easy", "--records", str(records)])
+    capsys.readouterr()
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    assert games[0]["seating"] == games[1]["seating"] and games[0]["seed"] == games[1]["seed"]
+    kept, left, repeated = ladder.whole_blocks(games)
+    assert (len(kept), left, repeated) == (2, 0, 0)
+    with records.open("a", encoding="utf-8") as out:
+        out.write(records.read_text().splitlines()[0][:40])  # a game half written
+    ladder.main(["0", "--from-records", str(records)])
+    out = capsys.readouterr()
+    assert _rows(out.out)[0].startswith("| murano | 2 | easy vs easy | 2 (")
+    assert "not a whole record, left out" in out.err
