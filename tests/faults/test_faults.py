@@ -105,7 +105,9 @@ def test_redis_restart_while_bot_games_run(pg_database, own_redis, processes):
 
         # both running (a worker that cannot reach Redis at start-up fails fast, for its supervisor to retry)
         assert wait_until(lambda: Worker.count(connection=runtime.dispatcher.redis) == 2, 90) is not None
-        gids = all_bot_games(runtime, games, rounds=ROUNDS * 2)
+        # long enough that the workers cannot finish them between the check below and the kill (with 8 rounds a
+        # quiet machine sometimes did: the outage then hit no game)
+        gids = all_bot_games(runtime, games, rounds=ROUNDS * 6)
         client = create_app(runtime).test_client()
         mixed = client.post(
             "/games",
@@ -135,7 +137,7 @@ def test_redis_restart_while_bot_games_run(pg_database, own_redis, processes):
         assert reply is not None, "the human move's bot reply never came"
         exited = [processes.output(w)[-4000:] for w in workers if w.poll() is not None]
         assert not exited, f"a worker exited instead of reconnecting: {exited}"
-        audit(runtime.store, gids, ROUNDS * 2 * SEATS)
+        audit(runtime.store, gids, ROUNDS * 6 * SEATS)
         audit(runtime.store, [mixed["id"]], None)
         report(
             "redis-restart",
