@@ -103,10 +103,25 @@ def _fast_converter(field: fields.Field) -> Callable[[Any], Any] | None:
     return None
 
 
+def _left_out_when_absent(name: str, field: fields.Field) -> bool:
+    """Whether marshmallow leaves the field out of a dict's dump when the dict has no such key: a field read
+    by its own name, without a dump default, whose name is no attribute of a dict (marshmallow falls back to
+    ``getattr``, so a missing "items" would give the dict's method) and not a dotted path."""
+    return (
+        field._CHECK_ATTRIBUTE
+        and field.attribute is None
+        and field.dump_default is ma.missing
+        and "." not in name
+        and not hasattr(dict, name)
+    )
+
+
 class Schema(ma.Schema):
     """A marshmallow schema whose ``dump`` follows a plan compiled once per instance (see the module doc)."""
 
-    def _dump_plan(self) -> list[tuple[str, str, fields.Field, Callable[[Any], Any] | None, type | None]] | None:
+    def _dump_plan(
+        self,
+    ) -> list[tuple[str, str, fields.Field, Callable[[Any], Any] | None, type | None, bool]] | None:
         plan = self.__dict__.get("_tw_plan", False)
         if plan is False:
             if self._hooks[ma.decorators.PRE_DUMP] or self._hooks[ma.decorators.POST_DUMP]:
@@ -119,6 +134,7 @@ class Schema(ma.Schema):
                         field,
                         _fast_converter(field),
                         _plain_kind(field),
+                        _left_out_when_absent(name, field),
                     )
                     for name, field in self.dump_fields.items()
                 ]
@@ -138,10 +154,12 @@ class Schema(ma.Schema):
         if type(obj) is not dict:
             return ma.Schema._serialize(self, obj, many=False)
         out: dict[str, Any] = {}
-        for name, key, field, convert, kind in plan:
+        for name, key, field, convert, kind, absent_left_out in plan:
             value = obj.get(name, ma.missing)
             if type(value) is kind:  # the common case, without a call
                 out[key] = value
+                continue
+            if value is ma.missing and absent_left_out:  # an optional field the value does not have
                 continue
             if value is ma.missing or convert is None:
                 value = field.serialize(name, obj, accessor=self.get_attribute)

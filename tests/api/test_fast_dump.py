@@ -76,6 +76,9 @@ class Awkward(Schema):
     renamed = fields.Integer(data_key="Renamed")
     defaulted = fields.String(dump_default="d")
     when = fields.DateTime()
+    counted = fields.Integer(attribute="extra")  # absent by its name, present (in one value) by its attribute
+    items = fields.Raw()  # absent from a dict, marshmallow falls back to the dict's method of that name
+    copy = fields.Raw(dump_default=None)
 
 
 @pytest.mark.parametrize(
