@@ -127,9 +127,12 @@ def caller_seat(game: LoadedGame) -> int | None:
 
 
 def visible_state(game: LoadedGame, seat: int | None) -> dict[str, Any]:
-    if game.over:
-        return game.rules.reveal_all(game.state)
-    return game.rules.view(game.state, seat)
+    """The state as ``seat`` sees it (everything once the game is over), computed once per version."""
+
+    def view() -> dict[str, Any]:
+        return game.rules.reveal_all(game.state) if game.over else game.rules.view(game.state, seat)
+
+    return service().per_version(game, "view", seat, view)
 
 
 def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
@@ -372,16 +375,15 @@ class LegalCommands(MethodView):
         seat = caller_for(info, seat_tokens).seat
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
-        commands = [] if game.over else game.rules.legal_commands(game.state, seat)
-        if game.seats[seat]["kind"] != "human":
-            commands = []  # the seat ran out of time: a bot plays it now
-        body = {
-            "seat": seat,
-            "version": game.version,
-            "etag": game.etag,
-            "commands": commands,
-            "choices": game_contract.choices(game.rules, game.state, seat, commands),
-        }
+
+        def legal() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            commands = [] if game.over else game.rules.legal_commands(game.state, seat)
+            if game.seats[seat]["kind"] != "human":
+                commands = []  # the seat ran out of time: a bot plays it now
+            return commands, game_contract.choices(game.rules, game.state, seat, commands)
+
+        commands, choices = service().per_version(game, "legal", seat, legal)
+        body = {"seat": seat, "version": game.version, "etag": game.etag, "commands": commands, "choices": choices}
         return read_response(body, game.etag)
 
 

@@ -5,7 +5,8 @@
 
 The app runs on an embedded SQLite store with the Flask test client (no HTTP server, no sockets), and plays
 4-player Puerto Rico games of random legal moves. Around every request of a move cycle (GET the game, GET
-its legal commands, POST a command) it measures the process's CPU time, and the same for ``GET /livez``
+its legal commands, POST a command; each GET is asked a second time, as a polling client asks a game that has
+not moved, and counted as its own kind, "again") it measures the process's CPU time, and the same for ``GET /livez``
 (our app's every hook, no work) and for ``GET /trivial`` on a bare Flask app (the anchor). It prints, per
 kind, milliseconds per request and the ratio to the anchor, min/median/max over the repeats. Rate limits
 are switched off, as in ``server_throughput.py``.
@@ -42,7 +43,7 @@ from werkzeug.test import TestResponse  # noqa: E402
 from api.app import create_app  # noqa: E402
 from workers.runtime import Runtime  # noqa: E402
 
-KINDS = ("get game", "legal commands", "post command", "livez", "trivial")
+KINDS = ("get game", "get game again", "legal commands", "legal again", "post command", "livez", "trivial")
 COUNTED = ("move cycle", "livez", "trivial")  # what --instructions counts
 WARM_UP = 200
 # --instructions counts this many /livez and trivial requests per move cycle: a process's set-up and warm-up vary
@@ -70,17 +71,26 @@ class Table:
         body = self.client.post("/games", json=game).get_json()
         return body["id"], {t["seat"]: t["token"] for t in body["seat_tokens"]}
 
-    def move(self, i: int, timed: Callable[[str, Callable[[], TestResponse]], TestResponse]) -> None:
-        """One move cycle on game ``i % 8``: GET it, GET the legal commands of the seat to act, POST one."""
+    def move(
+        self, i: int, timed: Callable[[str, Callable[[], TestResponse]], TestResponse], again: bool = False
+    ) -> None:
+        """One move cycle on game ``i % 8``: GET it, GET the legal commands of the seat to act, POST one.
+        ``again``: each GET is asked twice, as a client polling a game that has not moved yet asks it (the second
+        of each is its own kind)."""
         client = self.client
         game_id, tokens = self.games[i % len(self.games)]
         state = timed("get game", lambda: client.get(f"/games/{game_id}")).get_json()
+        if again:
+            assert timed("get game again", lambda: client.get(f"/games/{game_id}")).get_json() == state
         if not state["to_act"]:
             self.games[i % len(self.games)] = self.new_game()
             return
         headers = {"Authorization": f"Bearer {tokens[state['to_act'][0]]}"}
         url = f"/games/{game_id}"
         legal = timed("legal commands", lambda: client.get(f"{url}/legal-commands", headers=headers))
+        if again:
+            repeat = timed("legal again", lambda: client.get(f"{url}/legal-commands", headers=headers))
+            assert repeat.get_json() == legal.get_json()
         move = {"command": self.rng.choice(legal.get_json()["commands"])}
         timed("post command", lambda: client.post(f"{url}/commands", json=move, headers=headers))
 
@@ -101,7 +111,7 @@ def seconds(args: argparse.Namespace) -> int:
             spent[kind] += time.process_time() - began
             return answer
 
-        table.move(i, timed)
+        table.move(i, timed, again=True)
         timed("livez", table.livez)
         timed("trivial", table.trivial)
 

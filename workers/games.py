@@ -15,8 +15,9 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from domain import registry
 from domain.game import IllegalCommand, Rules
@@ -55,6 +56,8 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
 DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
+ANSWERS_PER_GAME = 4  # per_version keeps this many answers per game the state cache holds
+T = TypeVar("T")
 
 
 class GameService(Reads, ClockDuties, Endings, FollowUps):
@@ -77,6 +80,8 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         self._cache: OrderedDict[str, tuple[int, int, Any, Facts]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        # answers computed from a loaded game, by (game, generation, version, what, seat): see ``per_version``
+        self._answers: OrderedDict[tuple[str, int, int, str, int | None], Any] = OrderedDict()
 
     # ----------------------------------------------------------------- creation
     def create_game(
@@ -270,13 +275,33 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
+    def per_version(self, game: LoadedGame, what: str, seat: int | None, compute: Callable[[], T]) -> T:
+        """``compute()`` for ``game`` as loaded, remembered by the game, its generation and version, ``what`` and
+        ``seat``: what a seat sees or may play cannot change until the stream does (an undo starts a new
+        generation). The answer is shared by every request that asks the same: read it, never change it."""
+        key = (game.info.stream, game.generation, game.version, what, seat)
+        with self._cache_lock:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                found: T = self._answers[key]
+                return found
+        answer = compute()
+        with self._cache_lock:
+            self._answers[key] = answer
+            while len(self._answers) > ANSWERS_PER_GAME * self._cache_size:
+                self._answers.popitem(last=False)
+        return answer
+
     def forget(self, game_id: str | None = None) -> None:
-        """Drop in-memory states (all of them without an id)."""
+        """Drop in-memory states and answers (all of them without an id)."""
         with self._cache_lock:
             if game_id is None:
                 self._cache.clear()
+                self._answers.clear()
             else:
                 self._cache.pop(game_id, None)
+                for key in [key for key in self._answers if key[0] == game_id]:
+                    del self._answers[key]
 
     # -------------------------------------------------------------------- seats
     def seat_for_token(

@@ -256,3 +256,27 @@ def test_cli_verify(client, tmp_path, capsys):
     untrusted = json.loads(capsys.readouterr().out)
     assert untrusted["chain_ok"] and untrusted["signature_ok"] and not untrusted["key_trusted"]
     assert main(["verify", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_a_read_after_an_undo_elsewhere_shows_the_new_history_not_the_old_one_of_that_version(tmp_path):
+    """Reads are remembered by version in each server process; an undo starts a new generation, where the same
+    version numbers follow another history. Two apps on one store stand for two processes of ``serve``: the one
+    that reads did not see the undo happen."""
+    from api.app import create_app
+    from workers.runtime import Runtime
+
+    url = f"sqlite:///{tmp_path / 'tw.db'}"
+    reader, writer = (create_app(Runtime.build(url, None, "inline", str(tmp_path))).test_client() for _ in range(2))
+    game = create_secret_game(writer, seats=2, rounds=3)
+    before = game["version"]
+    move(writer, game, 0, {"type": "bank", "amount": 3})
+    first = reader.get(f"/games/{game['id']}", headers=auth(tok(game, 0))).get_json()
+    assert first["state"]["banked"] == [3, 0]
+    legal_first = reader.get(f"/games/{game['id']}/legal-commands", headers=auth(tok(game, 1))).get_json()
+    assert undo(writer, game, before, auth(tok(game, 0))).get_json()["status"] == "done"
+    move(writer, game, 0, {"type": "bank", "amount": 1})
+    second = reader.get(f"/games/{game['id']}", headers=auth(tok(game, 0))).get_json()
+    assert (second["version"], second["generation"]) == (first["version"], 1)
+    assert second["state"]["banked"] == [1, 0]
+    legal_second = reader.get(f"/games/{game['id']}/legal-commands", headers=auth(tok(game, 1))).get_json()
+    assert legal_second["version"] == legal_first["version"] and legal_second["etag"] != legal_first["etag"]
