@@ -132,8 +132,9 @@ class Schema(ma.Schema):
                         name,
                         field.data_key if field.data_key is not None else name,
                         field,
-                        _fast_converter(field),
-                        _plain_kind(field),
+                        # a field read from another attribute goes through marshmallow (``field.serialize``)
+                        _fast_converter(field) if field.attribute is None else None,
+                        _plain_kind(field) if field.attribute is None else None,
                         _left_out_when_absent(name, field),
                     )
                     for name, field in self.dump_fields.items()

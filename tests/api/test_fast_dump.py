@@ -90,6 +90,7 @@ class Awkward(Schema):
         {"count": None, "ratio": None, "name": None, "flag": None, "blob": None, "numbers": None, "inner": None},
         {"inner": {"n": 1, "m": 2}, "inners": [{"n": 2}, {"n": False}], "renamed": 4},
         {"when": __import__("datetime").datetime(2026, 1, 2, 3, 4, 5)},
+        {"counted": 9, "extra": 1},  # a field read from another attribute: its own name's value is not it
     ],
 )
 def test_compiled_dump_equals_marshmallow_on_awkward_values(value):
