@@ -43,11 +43,14 @@ search), so chance is averaged rather than branched on. The move played is the m
 command (ties: higher mean reward, then the order of ``legal_commands``), unless another root command is as
 good (mean within ``tie``, at least a quarter of the visits) and its step takes at least one command fewer of the
 seat's on average: of two lines equally good the shorter, so a trade offer opened and cancelled again (a tie with
-doing nothing once the step is played through) is not played, and a waiting human sees no idle moves.
+doing nothing once the step is played through) is not played, and a waiting human sees no idle moves. With
+``plan_weight`` set, at a decision that follows from the bot's previous move through a greedy follow-through (see
+tree reuse), the command the follow-through chose there (the plan) counts ``plan_weight`` times the search's
+iterations in extra visits, and the shorter-of-equals rule does not apply to it.
 
 Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
-(no clock), the same state always gives the same move.
+(no clock), the same state always gives the same move (with ``plan_weight`` set: after the same previous move).
 
 Tree reuse: after a move the bot keeps the subtree under the command it played, when a decision of the
 seat follows in it (not after a command that handed control over in every sampled world). When its next
@@ -61,7 +64,11 @@ children are the greedy picks, not a search's, and they hold nearly all its visi
 subtree would make the next decision the greedy pick, which with a budget of candidates and the first of
 equals is often the first legal command (Amerigo's ``end_action`` before any tile, frame space 0 for a ship),
 instead of what a search of that decision finds. So with ``follow_through`` on (every level) a tree is not
-reused: reuse, and ``last_reused``, matter only with ``follow_through=None``.
+reused: reuse, and ``last_reused``, matter only with ``follow_through=None``. ``plan_weight`` (off by default, for
+measurements: ``benchmarks/search_ab.py``, docs/bots.md) keeps one thing of such a subtree, the plan: the
+follow-through's most frequent pick at the next decision (``last_plan``), which a fresh search of that decision
+then plays unless it visits another command more than ``plan_weight`` times its iterations beyond it (a decision
+whose candidates are about equally good to the evaluation is otherwise decided by the search's noise).
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
@@ -148,12 +155,15 @@ class MCTSBot(Bot):
         follow_through: LookAhead | None = FOLLOW_THROUGH,
         follow_others: LookAhead | None = FOLLOW_OTHERS,
         tie: float | None = TIE,
+        plan_weight: float | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1 (or None for a should_stop budget only)")
         if rollout_depth < 0:
             raise ValueError("rollout_depth must not be negative")
+        if plan_weight is not None and plan_weight < 0:
+            raise ValueError("plan_weight must not be negative (None: no plan)")
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
@@ -164,9 +174,11 @@ class MCTSBot(Bot):
         self.follow_through = follow_through
         self.follow_others = follow_others
         self.tie = tie
+        self.plan_weight = plan_weight
         # Filled by every choose(): how much search was done, for benchmarks and debugging.
         self.last_iterations = 0
         self.last_reused = 0  # visits of the subtree kept from this bot's previous move (0: fresh tree)
+        self.last_plan: Command | None = None  # the follow-through's pick for this decision, if it had one
         self.last_root: Node | None = None
         # After a move: (rules, state, seat, command, subtree under that command) for the next choose.
         self._kept: tuple[Rules, State, int, Command, Node | None] | None = None
@@ -190,24 +202,39 @@ class MCTSBot(Bot):
         self.last_iterations = 0
         self.last_root = None
         kept = self._reusable_root(rules, state, seat, rng)
+        plan = -1  # the index in ``legal`` of the follow-through's pick, if this decision has one
+        self.last_plan = None
+        if kept is not None and kept.followed:
+            planned = max(((node.visits, key) for key, node in kept.children.items() if key[0] == seat), default=None)
+            kept = None  # the greedy picks are not grown further: a fresh tree searches this decision
+            keys = [command_key(command) for command in legal]
+            if planned is not None and planned[1][1] in keys:
+                plan = keys.index(planned[1][1])
+                self.last_plan = legal[plan]
         self.last_reused = kept.visits if kept is not None else 0
         if len(legal) == 1:
             self._keep(rules, state, seat, legal[0], kept)
             return legal[0]
         root = self.search(rules, state, seat, rng, should_stop, root=kept)
         children = [root.children.get((seat, command_key(command))) for command in legal]
-        best_index, best_rank = -1, (-1, -math.inf)
+        weight = self._plan_visits() if plan >= 0 else 0
+        best_index, best_rank = -1, (-1.0, -math.inf)
         for index, child in enumerate(children):
             if child is None:
                 continue
-            rank = (child.visits, child.mean(seat))
+            rank = (child.visits + (weight if index == plan else 0), child.mean(seat))
             if rank > best_rank:
                 best_index, best_rank = index, rank
-        if best_index >= 0 and self.tie is not None:
+        if best_index >= 0 and best_index != plan and self.tie is not None:
             best_index = self._shortest_of_equals(children, best_index, seat)
         choice = rng.choice(legal) if best_index < 0 else legal[best_index]
         self._keep(rules, state, seat, choice, root)
         return choice
+
+    def _plan_visits(self) -> float:
+        """The extra visits the plan counts for: ``plan_weight`` times the iterations this search did (under a
+        clock that is fewer than the budget, and the plan's weight stays a share of the search)."""
+        return 0.0 if self.plan_weight is None else self.plan_weight * self.last_iterations
 
     def _shortest_of_equals(self, children: list[Node | None], best_index: int, seat: int) -> int:
         """Of the root moves as good as the most visited one (mean within ``tie``, at least a quarter of its
@@ -236,16 +263,17 @@ class MCTSBot(Bot):
     # -- tree reuse -----------------------------------------------------------------------------------
 
     def _keep(self, rules: Rules, state: State, seat: int, command: Command, root: Node | None) -> None:
-        """Keep the subtree under ``command`` for the next decision, unless its first commands were played by
-        a greedy follow-through: then the next decision was not searched, and its greedy pick would hold nearly
-        all the visits. Nor when no decision of the seat follows in it (the command handed control over in every
-        world the search sampled: the subtree holds other seats' moves, which ``_reusable_root`` would refuse after
-        replaying the command, or reuse to no effect, since no root move of the seat is among them)."""
+        """Keep the subtree under ``command`` for the next decision, unless no decision of the seat follows in it
+        (the command handed control over in every world the search sampled: the subtree holds other seats' moves,
+        which ``_reusable_root`` would refuse after replaying the command, or reuse to no effect, since no root
+        move of the seat is among them). A subtree whose first commands a greedy follow-through played is not kept
+        (its next decision was not searched, and its greedy pick would hold nearly all the visits), except for its
+        plan with ``plan_weight`` set (``choose`` reads the plan and searches afresh)."""
         child = None if root is None else root.children.get((seat, command_key(command)))
         keep = (
             self.reuse
             and child is not None
-            and not child.followed
+            and (self.plan_weight is not None or not child.followed)
             and any(mover == seat for mover, _ in child.children)
         )
         self._kept = (rules, state, seat, command, child) if keep else None

@@ -213,14 +213,19 @@ def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
     """After ``open`` the follow-through tries 16 candidates: twenty drops worth 2 are listed before ``collect``
     (3), so its pick is the first drop, and ``open`` (2) beats ``take`` (1). Searched, the next decision is
     ``collect``. Under ``open`` the tree holds only the greedy pick, with nearly all the visits: grown further, it
-    would make the bot drop. It is not kept."""
+    would make the bot drop. It is not kept. With a plan (``plan_weight``) the greedy pick is the plan of a fresh
+    search of the next decision, which overturns it."""
     rules = OpenerGame(1, drops=20, drop_points=2)
     state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
     opened = after(rules, state, "open")
     bot = MCTSBot(1, iterations=60, rollout_depth=0)
     assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
     assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
-    assert bot.last_reused == 0
+    assert bot.last_reused == 0 and bot.last_plan is None
+    planning = MCTSBot(1, iterations=100, rollout_depth=0, plan_weight=0.1)
+    assert planning.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    assert planning.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
+    assert planning.last_reused == 0 and planning.last_plan == {"type": "drop", "pile": 0}
     level = make_bot("medium", 1)
     assert level.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
     assert level.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
@@ -237,6 +242,39 @@ def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
     keeping._keep(rules, state, 0, {"type": "open"}, root)
     assert keeping.choose(rules, opened, 0, random.Random(2)) == {"type": "drop", "pile": 0}
     assert keeping.last_reused > 0
+
+
+def test_the_follow_through_pick_decides_a_next_decision_the_search_finds_flat():
+    """Drops score 3 like ``collect``: the next decision has 21 equally good commands. The follow-through valued
+    ``open`` by the first drop, and with ``plan_weight`` that plan is played; searched with no plan (the default)
+    the choice among the equals is the search's noise, another drop."""
+    rules = OpenerGame(1, drops=20, drop_points=3)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    opened = after(rules, state, "open")
+    for seed in range(3):
+        bot = MCTSBot(seed, iterations=100, rollout_depth=0, plan_weight=0.1)
+        assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+        assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "drop", "pile": 0} == bot.last_plan
+        planless = MCTSBot(seed, iterations=100, rollout_depth=0)
+        assert planless.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+        assert planless.choose(rules, opened, 0, random.Random(2)) != {"type": "drop", "pile": 0}
+        assert planless.last_plan is None
+
+
+def test_a_negative_plan_weight_is_refused():
+    with pytest.raises(ValueError, match="plan_weight"):
+        MCTSBot(1, plan_weight=-0.1)
+    assert MCTSBot(1, plan_weight=0).plan_weight == 0
+
+
+def test_no_plan_after_another_seat_has_acted():
+    """The plan is the seat's own step going on: once the other seat moved there is none."""
+    rules, state = start(1)
+    bot = MCTSBot(1, iterations=30, rollout_depth=0, plan_weight=0.1)
+    assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
+    elsewhere = after(rules, after(rules, after(rules, state, "open"), "collect"), "take", seat=1)
+    bot.choose(rules, elsewhere, 0, random.Random(2))
+    assert bot.last_plan is None and bot.last_reused == 0
 
 
 def test_mcts_starts_afresh_once_another_seat_has_acted():
