@@ -202,12 +202,12 @@ class MCTSBot(Bot):
         self.last_iterations = 0
         self.last_root = None
         kept = self._reusable_root(rules, state, seat, rng)
+        keys = [command_key(command) for command in legal]
         plan = -1  # the index in ``legal`` of the follow-through's pick, if this decision has one
         self.last_plan = None
         if kept is not None and kept.followed:
             planned = max(((node.visits, key) for key, node in kept.children.items() if key[0] == seat), default=None)
             kept = None  # the greedy picks are not grown further: a fresh tree searches this decision
-            keys = [command_key(command) for command in legal]
             if planned is not None and planned[1][1] in keys:
                 plan = keys.index(planned[1][1])
                 self.last_plan = legal[plan]
@@ -216,7 +216,7 @@ class MCTSBot(Bot):
             self._keep(rules, state, seat, legal[0], kept)
             return legal[0]
         root = self.search(rules, state, seat, rng, should_stop, root=kept)
-        children = [root.children.get((seat, command_key(command))) for command in legal]
+        children = [root.children.get((seat, key)) for key in keys]
         weight = self._plan_visits() if plan >= 0 else 0
         best_index, best_rank = -1, (-1.0, -math.inf)
         for index, child in enumerate(children):
