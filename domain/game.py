@@ -226,6 +226,11 @@ class Rules:
     state_version: str = "1"
     # What the game offers beyond the required protocol (see ``Capabilities``); the default offers nothing.
     capabilities: ClassVar[Capabilities] = PLAIN
+    # How firmly the bots' search keeps to the step it chose a command for (``domain.bots.mcts``, "the plan"): at a
+    # decision that goes on the seat's own step, the greedy follow-through's pick counts this many times the
+    # search's iterations in extra visits; ``math.inf`` plays it with no search, ``None`` (the default) or 0 has no
+    # plan. A tuned value, measured by the bots' ladder (logged where a game sets it).
+    plan_weight: ClassVar[float | None] = None
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -62,7 +62,8 @@ def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int
     seat = bots[0]
     level = game.seats[seat]["level"]
     seed = game.info.metadata["seed"]
-    command = choose_move(game.rules, game.state, seat, level, rng_for(seed, game.version, f"bot{seat}"))
+    rng = rng_for(seed, game.version, f"bot{seat}")
+    command = choose_move(game.rules, game.state, seat, level, rng, continuing=_continuing(service.store, game, seat))
     try:
         service.submit(game_id, seat, [command], if_match=[game.etag], actor="bot", loaded=game)
     except GameError as exc:
@@ -72,8 +73,18 @@ def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int
     return "played"
 
 
-def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict[str, Any]:
-    """Ask the level's bot, within its time budget; a bot that fails falls back to a random move."""
+def _continuing(store: Any, game: Any, seat: int) -> bool:
+    """The game's last event came from ``seat``'s own command (no other seat's move, and no platform event such
+    as an undo vote or a timeout, came after it): this decision goes on the seat's step (``Bot.choose``)."""
+    from workers import facts
+
+    last = store.read(game.info.stream, game.version, game.version) if game.version else []
+    return bool(last) and not facts.is_platform(last[-1].data) and last[-1].meta.get("seat") == seat
+
+
+def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any, continuing: bool = False) -> dict[str, Any]:
+    """Ask the level's bot, within its time budget; a bot that fails falls back to a random move.
+    ``continuing``: the seat's own command was the last one played (``Bot.choose``)."""
     bot = make_bot(level, rng.getrandbits(63))
     budget_ms = getattr(bot, "budget_ms", None)
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000.0
@@ -82,7 +93,7 @@ def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any) -> dict
         return deadline is not None and time.monotonic() >= deadline
 
     try:
-        command = bot.choose(rules, state, seat, rng, should_stop=should_stop)
+        command = bot.choose(rules, state, seat, rng, should_stop=should_stop, continuing=continuing)
         if command in rules.legal_commands(state, seat):
             return command
         log.error("bot %s chose an illegal move %r; playing a random move instead", level, command)

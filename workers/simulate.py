@@ -107,6 +107,7 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
     moves = [0] * seats
     kinds: list[dict[str, int]] = [{} for _ in range(seats)]  # command types chosen, per seat
     cut = False
+    previous = -1  # the seat whose command was played last
     while not rules.is_over(state):
         if decisions >= task.max_decisions:
             cut = True  # recorded as an aborted game with no winner, reported apart
@@ -116,7 +117,8 @@ def play_game(task: GameTask, rules: Rules | None = None) -> dict[str, Any]:
             raise RuntimeError(f"game {task.index} (seed {task.seed}): nobody may act but the game is not over")
         seat = min(acting)
         started = time.perf_counter()
-        command = bots[seat].choose(rules, state, seat)
+        command = bots[seat].choose(rules, state, seat, continuing=seat == previous)
+        previous = seat
         think[seat] += time.perf_counter() - started
         moves[seat] += 1
         kind = str(command.get("type"))

@@ -30,7 +30,9 @@ class Bot:
     ``choose`` receives the *complete* state (the worker holds the truth) and must only use what
     ``seat`` may know: bots that look ahead plan on ``rules.determinize(state, seat, rng)``.
     ``rng`` makes the choice reproducible; when ``None`` the bot's own generator (seeded by
-    ``make_bot``) is used. ``should_stop`` is an optional wall-clock budget check.
+    ``make_bot``) is used. ``should_stop`` is an optional wall-clock budget check. ``continuing``: the
+    seat's previous command was the last one played (nobody acted in between), so this decision goes on the
+    seat's own step; a bot may keep to the plan it valued that step by (``MCTSBot.plan_weight``).
     """
 
     name: str = "bot"
@@ -49,6 +51,8 @@ class Bot:
         seat: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        *,
+        continuing: bool = False,
     ) -> Command:
         raise NotImplementedError
 

@@ -50,6 +50,8 @@ class GreedyBot(Bot):
         seat: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        *,
+        continuing: bool = False,
     ) -> Command:
         rng = self._rng(rng)
         legal = legal_or_raise(rules, state, seat)

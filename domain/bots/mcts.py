@@ -43,14 +43,22 @@ search), so chance is averaged rather than branched on. The move played is the m
 command (ties: higher mean reward, then the order of ``legal_commands``), unless another root command is as
 good (mean within ``tie``, at least a quarter of the visits) and its step takes at least one command fewer of the
 seat's on average: of two lines equally good the shorter, so a trade offer opened and cancelled again (a tie with
-doing nothing once the step is played through) is not played, and a waiting human sees no idle moves. With
-``plan_weight`` set, at a decision that follows from the bot's previous move through a greedy follow-through (see
-tree reuse), the command the follow-through chose there (the plan) counts ``plan_weight`` times the search's
-iterations in extra visits, and the shorter-of-equals rule does not apply to it.
+doing nothing once the step is played through) is not played, and a waiting human sees no idle moves.
+
+The plan (``plan_weight``): a decision that goes on the seat's own step (``choose(..., continuing=True)``: the
+seat's previous command was the last one played, and the seat alone acts) was valued, when the search chose that
+previous command, by the greedy follow-through's pick here. With a ``plan_weight`` (the bot's, or where that is
+``None`` the game's ``Rules.plan_weight``; 0 or ``None`` has no plan), that pick (the plan, ``last_plan``: the
+follow-through's first command, the most frequent over ``PLAN_WORLDS`` sampled worlds) counts ``plan_weight`` times
+the search's iterations in extra visits, so a search of the decision overturns it only by a clear margin, and the
+shorter-of-equals rule does not apply to it; ``math.inf`` plays it with no search. Without
+it, a decision whose candidates are about equally good to the evaluation (Murano's paved spaces for a street) is
+decided by the search's noise, not by the line the previous command was chosen for. The plan is computed from the
+position, so a server that builds a bot for every move plays it as a bot kept for the whole game does.
 
 Budget: at most ``iterations`` iterations, and fewer when the caller's ``should_stop()`` turns true
 (checked before every iteration after the first). With the same seed/``rng`` and an iteration budget
-(no clock), the same state always gives the same move (with ``plan_weight`` set: after the same previous move).
+(no clock), the same state (and ``continuing``) always gives the same move.
 
 Tree reuse: after a move the bot keeps the subtree under the command it played, when a decision of the
 seat follows in it (not after a command that handed control over in every sampled world). When its next
@@ -64,11 +72,8 @@ children are the greedy picks, not a search's, and they hold nearly all its visi
 subtree would make the next decision the greedy pick, which with a budget of candidates and the first of
 equals is often the first legal command (Amerigo's ``end_action`` before any tile, frame space 0 for a ship),
 instead of what a search of that decision finds. So with ``follow_through`` on (every level) a tree is not
-reused: reuse, and ``last_reused``, matter only with ``follow_through=None``. ``plan_weight`` (off by default, for
-measurements: ``benchmarks/search_ab.py``, docs/bots.md) keeps one thing of such a subtree, the plan: the
-follow-through's most frequent pick at the next decision (``last_plan``), which a fresh search of that decision
-then plays unless it visits another command more than ``plan_weight`` times its iterations beyond it (a decision
-whose candidates are about equally good to the evaluation is otherwise decided by the search's noise).
+reused: reuse, and ``last_reused``, matter only with ``follow_through=None``. What such a subtree held that a
+fresh search lacks, the follow-through's pick, is the plan above.
 
 Fast path (optional, never required): an iteration may mutate a private copy of its determinization
 (tree descent and rollout) instead of calling the pure ``decide``/``evolve``, which copy the state at
@@ -116,6 +121,8 @@ FOLLOW_THROUGH = LookAhead(horizon=6, budget=16, total=16)
 FOLLOW_OTHERS = FOLLOW_THROUGH
 # Root moves whose mean rewards are this close count as equally good: the shorter step is played (``tie``).
 TIE = 0.02
+# A plan (``plan_weight``) is the follow-through's most frequent pick over this many sampled worlds.
+PLAN_WORLDS = 8
 
 
 class Node:
@@ -163,7 +170,7 @@ class MCTSBot(Bot):
         if rollout_depth < 0:
             raise ValueError("rollout_depth must not be negative")
         if plan_weight is not None and plan_weight < 0:
-            raise ValueError("plan_weight must not be negative (None: no plan)")
+            raise ValueError("plan_weight must not be negative (0: no plan; None: the game's)")
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
@@ -196,28 +203,33 @@ class MCTSBot(Bot):
         seat: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        *,
+        continuing: bool = False,
     ) -> Command:
         rng = self._rng(rng)
         legal = legal_or_raise(rules, state, seat)
         self.last_iterations = 0
         self.last_root = None
-        kept = self._reusable_root(rules, state, seat, rng)
-        keys = [command_key(command) for command in legal]
-        plan = -1  # the index in ``legal`` of the follow-through's pick, if this decision has one
         self.last_plan = None
-        if kept is not None and kept.followed:
-            planned = max(((node.visits, key) for key, node in kept.children.items() if key[0] == seat), default=None)
-            kept = None  # the greedy picks are not grown further: a fresh tree searches this decision
-            if planned is not None and planned[1][1] in keys:
-                plan = keys.index(planned[1][1])
-                self.last_plan = legal[plan]
+        kept = self._reusable_root(rules, state, seat, rng)
         self.last_reused = kept.visits if kept is not None else 0
         if len(legal) == 1:
             self._keep(rules, state, seat, legal[0], kept)
             return legal[0]
+        keys = [command_key(command) for command in legal]
+        plan = -1  # the index in ``legal`` of the plan, if this decision has one
+        plan_weight = rules.plan_weight if self.plan_weight is None else self.plan_weight
+        if continuing and plan_weight:
+            plan = self._plan(rules, state, seat, keys, rng, should_stop)
+            if plan >= 0:
+                self.last_plan = legal[plan]
+                if math.isinf(plan_weight):  # nothing could overturn it: no search
+                    self._keep(rules, state, seat, legal[plan], kept)
+                    return legal[plan]
         root = self.search(rules, state, seat, rng, should_stop, root=kept)
         children = [root.children.get((seat, key)) for key in keys]
-        weight = self._plan_visits() if plan >= 0 else 0
+        # the plan's extra visits: a share of the iterations done (under a clock, fewer than the budget)
+        weight = plan_weight * self.last_iterations if plan >= 0 and plan_weight else 0.0
         best_index, best_rank = -1, (-1.0, -math.inf)
         for index, child in enumerate(children):
             if child is None:
@@ -231,10 +243,32 @@ class MCTSBot(Bot):
         self._keep(rules, state, seat, choice, root)
         return choice
 
-    def _plan_visits(self) -> float:
-        """The extra visits the plan counts for: ``plan_weight`` times the iterations this search did (under a
-        clock that is fewer than the budget, and the plan's weight stays a share of the search)."""
-        return 0.0 if self.plan_weight is None else self.plan_weight * self.last_iterations
+    def _plan(
+        self,
+        rules: Rules,
+        state: State,
+        seat: int,
+        keys: list[str],
+        rng: random.Random,
+        should_stop: StopCheck | None,
+    ) -> int:
+        """The plan of a decision that goes on the seat's own step: the index in ``keys`` of the command a greedy
+        follow-through (``follow_through``, as the search played the seat's previous command through) picks
+        here, the most often over ``PLAN_WORLDS`` sampled worlds (ties: the first listed); -1 without one."""
+        look = self.follow_through
+        if look is None or not holds_control(rules, state, seat):
+            return -1
+        first = LookAhead(1, look.budget, look.total)  # the follow-through's pick at this decision only
+        counts: dict[str, int] = {}
+        for _ in range(PLAN_WORLDS):
+            picked: list[Command] = []
+            play_out(rules, rules.determinize(state, seat, rng), seat, rng, first, should_stop, picked.append)
+            if picked:
+                key = command_key(picked[0])
+                counts[key] = counts.get(key, 0) + 1
+        ranked = [(counts.get(key, 0), -index) for index, key in enumerate(keys)]
+        best = max(ranked)
+        return -best[1] if best[0] else -1
 
     def _shortest_of_equals(self, children: list[Node | None], best_index: int, seat: int) -> int:
         """Of the root moves as good as the most visited one (mean within ``tie``, at least a quarter of its
@@ -267,13 +301,12 @@ class MCTSBot(Bot):
         (the command handed control over in every world the search sampled: the subtree holds other seats' moves,
         which ``_reusable_root`` would refuse after replaying the command, or reuse to no effect, since no root
         move of the seat is among them). A subtree whose first commands a greedy follow-through played is not kept
-        (its next decision was not searched, and its greedy pick would hold nearly all the visits), except for its
-        plan with ``plan_weight`` set (``choose`` reads the plan and searches afresh)."""
+        (its next decision was not searched, and its greedy pick would hold nearly all the visits)."""
         child = None if root is None else root.children.get((seat, command_key(command)))
         keep = (
             self.reuse
             and child is not None
-            and (self.plan_weight is not None or not child.followed)
+            and not child.followed
             and any(mover == seat for mover, _ in child.children)
         )
         self._kept = (rules, state, seat, command, child) if keep else None

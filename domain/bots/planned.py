@@ -61,10 +61,12 @@ class PlanBot(GreedyBot):
         seat: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        *,
+        continuing: bool = False,
     ) -> Command:
         if rules.name == self.game:
             rules = _PlanRules(rules, self._evaluate)  # type: ignore[assignment]
-        return super().choose(rules, state, seat, rng, should_stop)
+        return super().choose(rules, state, seat, rng, should_stop, continuing=continuing)
 
     def __repr__(self) -> str:
         return f"PlanBot(plan={self.plan!r}, seed={self.seed!r})"

@@ -20,5 +20,7 @@ class RandomBot(Bot):
         seat: int,
         rng: random.Random | None = None,
         should_stop: StopCheck | None = None,
+        *,
+        continuing: bool = False,
     ) -> Command:
         return self._rng(rng).choice(legal_or_raise(rules, state, seat))

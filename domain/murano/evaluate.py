@@ -14,6 +14,7 @@ A player's worth is what they hold and can still do, not only the points already
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from domain.game import keep, relative_to_best_other
@@ -43,6 +44,11 @@ COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
 # until medium keeps its lead with it.
 GONDOLIER_VALUE = 0.0
 SEATED_GONDOLIER_VALUE = 1.5
+# The bots' plan (``Rules.plan_weight``, ``domain.bots.mcts``): at a decision that goes on the seat's own step
+# (a street's space, a building's, stopping a build) the search plays the greedy follow-through's pick that it
+# valued the step's first command by, with no search of its own. Searched afresh, those decisions are mostly
+# near-ties decided by the search's noise, and medium lost its lead over easy. MEASURED_PLAN below.
+PLAN_WEIGHT = math.inf
 
 
 def best_incomes(state: MuranoState) -> list[int]:

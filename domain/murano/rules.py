@@ -12,7 +12,7 @@ from domain.contract import command_schemas
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules
 from domain.murano import catalogue, data, labels, schema
 from domain.murano.decide import decide, decide_and_apply, play
-from domain.murano.evaluate import evaluate, evaluate_all
+from domain.murano.evaluate import PLAN_WEIGHT, evaluate, evaluate_all
 from domain.murano.evolve import apply, evolve
 from domain.murano.legal import legal_commands
 from domain.murano.scoring import result
@@ -121,6 +121,7 @@ class MuranoRules(Rules):
     )
     state_version = "2"  # 2: removed_public holds data, not repr strings
     capabilities = Capabilities(play_in_place=True, decide_and_apply=True)
+    plan_weight = PLAN_WEIGHT  # the bots keep to the step they chose (domain/murano/evaluate.py)
 
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         options = self.validate_options(options, seats)

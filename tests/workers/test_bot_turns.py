@@ -12,14 +12,14 @@ from workers import jobs
 class Broken:
     budget_ms = None
 
-    def choose(self, rules, state, seat, rng, should_stop=None):
+    def choose(self, rules, state, seat, rng, should_stop=None, continuing=False):
         raise RuntimeError("search blew up")
 
 
 class Cheater:
     budget_ms = None
 
-    def choose(self, rules, state, seat, rng, should_stop=None):
+    def choose(self, rules, state, seat, rng, should_stop=None, continuing=False):
         return {"type": "bank", "amount": 99}
 
 
@@ -42,7 +42,7 @@ def test_the_time_budget_becomes_a_should_stop(monkeypatch):
     class Timed:
         budget_ms = 500
 
-        def choose(self, rules, state, seat, rng, should_stop=None):
+        def choose(self, rules, state, seat, rng, should_stop=None, continuing=False):
             seen["before"] = should_stop()
             clock[0] += 0.6
             seen["after"] = should_stop()

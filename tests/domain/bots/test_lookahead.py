@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -213,8 +214,8 @@ def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
     """After ``open`` the follow-through tries 16 candidates: twenty drops worth 2 are listed before ``collect``
     (3), so its pick is the first drop, and ``open`` (2) beats ``take`` (1). Searched, the next decision is
     ``collect``. Under ``open`` the tree holds only the greedy pick, with nearly all the visits: grown further, it
-    would make the bot drop. It is not kept. With a plan (``plan_weight``) the greedy pick is the plan of a fresh
-    search of the next decision, which overturns it."""
+    would make the bot drop. It is not kept. With a plan (``plan_weight``) the greedy pick is the plan of the next
+    decision (it goes on the seat's step: ``continuing``), which the search overturns."""
     rules = OpenerGame(1, drops=20, drop_points=2)
     state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
     opened = after(rules, state, "open")
@@ -224,7 +225,7 @@ def test_a_greedy_follow_through_is_not_kept_for_the_next_decision():
     assert bot.last_reused == 0 and bot.last_plan is None
     planning = MCTSBot(1, iterations=100, rollout_depth=0, plan_weight=0.1)
     assert planning.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
-    assert planning.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
+    assert planning.choose(rules, opened, 0, random.Random(2), continuing=True) == {"type": "collect"}
     assert planning.last_reused == 0 and planning.last_plan == {"type": "drop", "pile": 0}
     level = make_bot("medium", 1)
     assert level.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
@@ -254,11 +255,38 @@ def test_the_follow_through_pick_decides_a_next_decision_the_search_finds_flat()
     for seed in range(3):
         bot = MCTSBot(seed, iterations=100, rollout_depth=0, plan_weight=0.1)
         assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
-        assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "drop", "pile": 0} == bot.last_plan
+        assert bot.choose(rules, opened, 0, random.Random(2), continuing=True) == {"type": "drop", "pile": 0}
+        assert bot.last_plan == {"type": "drop", "pile": 0}
         planless = MCTSBot(seed, iterations=100, rollout_depth=0)
         assert planless.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
-        assert planless.choose(rules, opened, 0, random.Random(2)) != {"type": "drop", "pile": 0}
+        assert planless.choose(rules, opened, 0, random.Random(2), continuing=True) != {"type": "drop", "pile": 0}
         assert planless.last_plan is None
+
+
+def test_the_plan_comes_from_the_position_not_from_the_bot_that_moved_before():
+    """A server builds a bot for every move: a new bot told that the decision goes on the seat's step finds the
+    same plan and makes the same move as the bot that chose the step's first command."""
+    rules = OpenerGame(1, drops=20, drop_points=3)
+    state = rules.fold(rules.setup(0, 2, {"rounds": 3}))
+    opened = after(rules, state, "open")
+    kept = MCTSBot(4, iterations=100, rollout_depth=0, plan_weight=0.1)
+    kept.choose(rules, state, 0, random.Random(1))
+    new = MCTSBot(4, iterations=100, rollout_depth=0, plan_weight=0.1)
+    assert new.choose(rules, opened, 0, random.Random(2), continuing=True) == kept.choose(
+        rules, opened, 0, random.Random(2), continuing=True
+    )
+    assert new.last_plan == kept.last_plan == {"type": "drop", "pile": 0}
+
+
+def test_an_endless_plan_weight_plays_the_plan_without_a_search():
+    rules = OpenerGame(1, drops=20, drop_points=2)
+    opened = after(rules, rules.fold(rules.setup(0, 2, {"rounds": 3})), "open")
+    bot = MCTSBot(1, iterations=100, rollout_depth=0, plan_weight=math.inf)
+    assert bot.choose(rules, opened, 0, random.Random(2), continuing=True) == {"type": "drop", "pile": 0}
+    assert bot.last_plan == {"type": "drop", "pile": 0} and bot.last_iterations == 0
+    # not going on its step: searched, and the search finds collect (3) above a drop (2)
+    assert bot.choose(rules, opened, 0, random.Random(2)) == {"type": "collect"}
+    assert bot.last_plan is None and bot.last_iterations == 100
 
 
 def test_a_negative_plan_weight_is_refused():
@@ -267,14 +295,16 @@ def test_a_negative_plan_weight_is_refused():
     assert MCTSBot(1, plan_weight=0).plan_weight == 0
 
 
-def test_no_plan_after_another_seat_has_acted():
-    """The plan is the seat's own step going on: once the other seat moved there is none."""
+def test_no_plan_where_the_decision_does_not_go_on_the_seats_step():
+    """The plan is the seat's own step going on: not after another seat moved (the caller says so), and not where
+    the seat does not hold control alone."""
     rules, state = start(1)
     bot = MCTSBot(1, iterations=30, rollout_depth=0, plan_weight=0.1)
     assert bot.choose(rules, state, 0, random.Random(1)) == {"type": "open"}
     elsewhere = after(rules, after(rules, after(rules, state, "open"), "collect"), "take", seat=1)
     bot.choose(rules, elsewhere, 0, random.Random(2))
     assert bot.last_plan is None and bot.last_reused == 0
+    assert bot._plan(rules, state, 1, ["x"], random.Random(3), None) == -1  # seat 1 is not to act
 
 
 def test_mcts_starts_afresh_once_another_seat_has_acted():
