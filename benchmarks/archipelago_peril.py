@@ -38,11 +38,13 @@ def play(seats: int, seed: int, level: str) -> tuple[str | None, int, list[tuple
     events = rules.setup(seed, seats, {})
     state = rules.fold(events)
     margins: list[tuple[int, int]] = []
+    previous = -1
     while not rules.is_over(state):
         if state.phase == "ACTIONS" and (not margins or margins[-1][0] != state.round):
             margins.append((state.round, colony_margin(state)))
         seat = min(rules.to_act(state))
-        command = bots[seat].choose(rules, state, seat)
+        command = bots[seat].choose(rules, state, seat, continuing=seat == previous)
+        previous = seat
         new = rules.decide(state, command, seat, rng_for(seed, len(events)))
         for event in new:
             state = rules.evolve(state, event)

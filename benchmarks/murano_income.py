@@ -39,7 +39,7 @@ class Builder:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, rules, state, seat: int) -> dict:
+    def choose(self, rules, state, seat: int, continuing: bool = False) -> dict:
         options = rules.legal_commands(state, seat)
         acting = [c for c in options if c["type"] not in ("pass", "stop_building", "keep_tile", "skip_sale")]
         options = acting or options
@@ -90,9 +90,11 @@ def play(job: tuple[int, int, str]) -> tuple[int, Counter, list[int], list[int]]
     income: list[int] = []
     take: list[int] = []
     last_action = None
+    previous = -1
     while not RULES.is_over(state):
         seat = min(RULES.to_act(state))
-        command = bots[seat].choose(RULES, state, seat)
+        command = bots[seat].choose(RULES, state, seat, continuing=seat == previous)
+        previous = seat
         new = RULES.decide(state, command, seat, rng_for(seed, len(events)))
         for event in new:
             state = RULES.evolve(state, event)

@@ -37,10 +37,12 @@ def digests(games: list[str], bots: list[str], decisions: int, seed: int) -> dic
         players = [make_bot(name, seed=seed + i) for i, name in enumerate(bots)]
         state = rules.fold(rules.setup(seed, len(bots), {}))
         digest = hashlib.sha256()
-        step = 0
+        step, previous = 0, -1
         while step < decisions and not rules.is_over(state):
             seat = min(rules.to_act(state))
-            command = players[seat].choose(rules, state, seat, rng_for(seed, step, f"bot{seat}"))
+            rng = rng_for(seed, step, f"bot{seat}")
+            command = players[seat].choose(rules, state, seat, rng, continuing=seat == previous)
+            previous = seat
             digest.update(json.dumps([step, seat, command], sort_keys=True).encode() + b"\n")
             _, state = rules.decide_and_apply(state, command, seat, rng_for(seed, step))
             step += 1

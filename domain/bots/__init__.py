@@ -1,6 +1,6 @@
 """Bots that play any Tradewinds game through the ``Rules`` protocol only (``domain.game``).
 
-Interface: ``Bot.choose(rules, state, seat, rng=None, should_stop=None) -> Command``.
+Interface: ``Bot.choose(rules, state, seat, rng=None, should_stop=None, *, continuing=False) -> Command``.
 
 - ``state`` is the complete state (workers hold the truth); a bot uses only what ``seat`` may know:
   look-ahead bots plan on ``rules.determinize(state, seat, rng)``, never on the real hidden parts.
@@ -11,6 +11,10 @@ Interface: ``Bot.choose(rules, state, seat, rng=None, should_stop=None) -> Comma
   wall-clock budget (domain code never reads the clock). ``mcts`` consults it between iterations
   (after the first), ``greedy`` before each play-out (later commands are then scored without one), so
   with a time budget the move can depend on machine speed; without one it is fully deterministic.
+- ``continuing`` says that the seat's own command was the last one played (nobody else acted since), so the
+  decision goes on the seat's step: a search keeps to the plan it chose that step by, where the game asks for
+  one (``Rules.plan_weight``, ``domain.bots.mcts``). Callers know it from the game's history (``tradewinds
+  simulate`` from the last mover, a worker from the last stored event); the state alone does not say.
 - ``choose`` raises ``NoLegalCommand`` when ``seat`` has nothing legal to do.
 
 Bots (``make_bot(name, seed)`` accepts these names, the levels below and ``mcts:<iterations>[:<rollout depth>]``):
