@@ -62,9 +62,11 @@ def play(rules, policies, seed, options=None):
     events = rules.setup(seed, len(policies), options or {})
     state = rules.fold(events)
     bots = [make_bot(p, seed * 100 + i) for i, p in enumerate(policies)]
+    previous = -1
     while not rules.is_over(state):
         seat = min(rules.to_act(state))
-        command = bots[seat].choose(rules, state, seat)
+        command = bots[seat].choose(rules, state, seat, continuing=seat == previous)
+        previous = seat
         assert command in rules.legal_commands(state, seat)
         for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
             events.append(event)

@@ -47,8 +47,10 @@ def test_every_level_chooses_only_legal_commands(game, index):
         for seat in sorted(rules.to_act(state)):
             legal = rules.legal_commands(state, seat)
             for policy in POLICIES:
-                choice = make_bot(policy, seed).choose(rules, state, seat, random.Random(seed))
-                assert choice in legal, (game, policy, choice)
+                for continuing in (False, True):  # as if the seat's own command was the last one played, or not
+                    bot = make_bot(policy, seed)
+                    choice = bot.choose(rules, state, seat, random.Random(seed), continuing=continuing)
+                    assert choice in legal, (game, policy, continuing, choice)
         seat = min(rules.to_act(state))
         command = make_bot("easy", seed).choose(rules, state, seat)
         for event in rules.decide(state, command, seat, rng_for(seed, 999)):

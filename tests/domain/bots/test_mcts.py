@@ -1,3 +1,4 @@
+import math
 import random
 
 import pytest
@@ -52,6 +53,23 @@ def test_mcts_never_reads_hidden_information():
         assert len(moves) == 1
         assert trees[0] == trees[1] == trees[2]  # the whole search is blind to seat 1's secret
     assert rules.determinize_calls == 4 * 3 * 60  # one determinization per iteration
+
+
+@pytest.mark.parametrize("weight", [0.5, math.inf])
+def test_a_plan_is_made_on_sampled_worlds_only(weight):
+    """The plan of a decision that goes on the seat's step is the follow-through's pick on determinized worlds:
+    the tracking game refuses a decide or evaluate on the real state, and the plan and the move do not change with
+    the other seat's secret."""
+    rules = TrackingSecretGame()
+    for seed in range(3):
+        moves, plans = set(), set()
+        for other_secret in (LOW, MID, HIGH):
+            state = secret_position([MID, other_secret], banked=[2, 3], turn=2, rounds=3)
+            bot = MCTSBot(iterations=30, plan_weight=weight)
+            moves.add(command_key(bot.choose(rules, state, 0, random.Random(seed), continuing=True)))
+            assert bot.last_plan is not None
+            plans.add(command_key(bot.last_plan))
+        assert len(moves) == 1 and len(plans) == 1
 
 
 def test_should_stop_ends_the_search_but_a_legal_move_comes_back():
