@@ -40,8 +40,9 @@ COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
 # climbed above easy (``bot_ladder.py 16 --games-list murano --players 2,3,4 --rungs medium/easy --jobs 2 --seed
 # 95``: 0.562 [0.332, 0.769], 0.267 [0.109, 0.520] and 0.312 [0.142, 0.556] at 2, 3 and 4 players, mean scores
 # 48.8 / 53.0, 37.9 / 41.4, 40.1 / 36.2), nor in 30, 30 and 28 more games (seed 97: 0.567 [0.392, 0.726], 0.400
-# [0.246, 0.577] and 0.393 [0.236, 0.576], mean scores 50.0 / 54.8, 43.0 / 43.8 and 42.7 / 35.9), so it stays at 0
-# until medium keeps its lead with it.
+# [0.246, 0.577] and 0.393 [0.236, 0.576], mean scores 50.0 / 54.8, 43.0 / 43.8 and 42.7 / 35.9), nor with the
+# plan below (seeds 400 and 401: 0.562 [0.493, 0.629] of 200 two-player games, 0.321 [0.227, 0.430] of 78
+# three-player games, where at 0 it climbs at both), so it stays at 0 until medium keeps its lead with it.
 GONDOLIER_VALUE = 0.0
 SEATED_GONDOLIER_VALUE = 1.5
 # The bots' plan (``Rules.plan_weight``, ``domain.bots.mcts``): at a decision that goes on the seat's own step
