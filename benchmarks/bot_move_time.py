@@ -7,7 +7,8 @@ Usage::
 For each game, one game is played by ``easy`` bots and ``POSITIONS`` (default 20) positions are taken
 evenly from its middle half. Each level then chooses a move in every position exactly as a worker runs
 it (``workers.jobs``): the level's wall-clock budget (``budget_ms``) is enforced through ``should_stop``
-alongside its iteration budget. Printed per game and level: min / median / max seconds per move, the
+alongside its iteration budget, and a position that goes on the seat's own step (its command was the last one
+played) is chosen with ``continuing``, so a game's plan (``Rules.plan_weight``) plays there. Printed per game and level: min / median / max seconds per move, the
 level's budget, MCTS iterations done (median), and the median as a ratio to the ``random`` bot's median in
 the same positions (the anchor: listing the legal commands and picking one).
 """
@@ -30,15 +31,18 @@ GAMES = ("puerto_rico", "murano", "amerigo", "archipelago")
 BUDGETS = {"easy": 0.2, "medium": 1.0, "hard": 5.0}  # seconds a waiting human accepts (issue 17)
 
 
-def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, int]]:
+def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, int, bool]]:
+    """(state, seat to move, whether the seat's own command was the last one played) at ``count`` positions."""
     events = rules.setup(seed, players, {})
     state = rules.fold(events)
     bots = [make_bot("easy", seed + s) for s in range(players)]
     seen = []
+    previous = -1
     while not rules.is_over(state):
         seat = min(rules.to_act(state))
-        seen.append((state, seat))
-        command = bots[seat].choose(rules, state, seat)
+        seen.append((state, seat, seat == previous))
+        command = bots[seat].choose(rules, state, seat, continuing=seat == previous)
+        previous = seat
         for event in rules.decide(state, command, seat, rng_for(seed, len(events))):
             events.append(event)
             state = rules.evolve(state, event)
@@ -49,7 +53,7 @@ def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, 
 
 def time_level(rules, level: str, spots, seed: int) -> tuple[list[float], list[int]]:
     times, iterations = [], []
-    for index, (state, seat) in enumerate(spots):
+    for index, (state, seat, continuing) in enumerate(spots):
         bot = make_bot(level, seed + index)
         budget_ms = getattr(bot, "budget_ms", None)
         started = time.monotonic()
@@ -58,7 +62,8 @@ def time_level(rules, level: str, spots, seed: int) -> tuple[list[float], list[i
         def should_stop(deadline=deadline) -> bool:
             return deadline is not None and time.monotonic() >= deadline
 
-        bot.choose(rules, state, seat, rng_for(seed, index, "move-time"), should_stop=should_stop)
+        rng = rng_for(seed, index, "move-time")
+        bot.choose(rules, state, seat, rng, should_stop=should_stop, continuing=continuing)
         times.append(time.monotonic() - started)
         iterations.append(getattr(bot, "last_iterations", 0))
     return times, iterations
@@ -81,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.games_list.split(","):
         rules = registry.get(game)
         spots = positions(rules, args.players, args.positions, args.seed)
+        print(
+            f"{game}: {sum(spot[2] for spot in spots)} of {len(spots)} positions go on the seat's own step", flush=True
+        )
         anchor, _ = time_level(rules, "random", spots, args.seed)
         base = statistics.median(anchor) or 1e-9
         for level in args.levels.split(","):
