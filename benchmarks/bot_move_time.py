@@ -8,9 +8,10 @@ For each game, one game is played by ``easy`` bots and ``POSITIONS`` (default 20
 evenly from its middle half. Each level then chooses a move in every position exactly as a worker runs
 it (``workers.jobs``): the level's wall-clock budget (``budget_ms``) is enforced through ``should_stop``
 alongside its iteration budget, and a position that goes on the seat's own step (its command was the last one
-played) is chosen with ``continuing``, so a game's plan (``Rules.plan_weight``) plays there. Printed per game and level: min / median / max seconds per move, the
-level's budget, MCTS iterations done (median), and the median as a ratio to the ``random`` bot's median in
-the same positions (the anchor: listing the legal commands and picking one).
+played) is chosen with ``continuing``, so a game's plan (``Rules.plan_weight``) plays there. Printed per game
+and level: min / median / max seconds per move, the level's budget, MCTS iterations done (median), and the
+median as a ratio to the ``random`` bot's median in the same positions (the anchor: listing the legal commands
+and picking one).
 """
 
 from __future__ import annotations

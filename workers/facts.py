@@ -105,6 +105,9 @@ class Facts:
     ended_at: str | None = None
     last_event_at: str | None = None
     timeouts: tuple[dict[str, Any], ...] = field(default=())
+    # the seat whose command stored the last event (None after a platform event or the setup): a bot's decision
+    # then goes on its own step (``Bot.choose``'s ``continuing``)
+    last_mover: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -117,6 +120,7 @@ class Facts:
             "ended_at": self.ended_at,
             "last_event_at": self.last_event_at,
             "timeouts": [dict(t) for t in self.timeouts],
+            "last_mover": self.last_mover,
         }
 
     @classmethod
@@ -131,6 +135,7 @@ class Facts:
             ended_at=data["ended_at"],
             last_event_at=data["last_event_at"],
             timeouts=tuple(dict(t) for t in data["timeouts"]),
+            last_mover=data.get("last_mover"),  # absent from snapshots written before it was kept
         )
 
     @property
@@ -150,7 +155,8 @@ def initial(seats: Iterable[Mapping[str, Any]]) -> Facts:
 def evolve(facts: Facts, event: StoredEvent) -> Facts:
     data = event.data
     kind = data["type"]
-    facts = replace(facts, last_event_at=event.recorded_at)
+    mover = event.meta.get("seat") if not kind.startswith(PREFIX) else None
+    facts = replace(facts, last_event_at=event.recorded_at, last_mover=mover)
     if not kind.startswith(PREFIX):
         if facts.undo_request is not None:  # a move stored after a request makes it lapse
             return replace(facts, undo_request=None, last_undo_request={**facts.undo_request, "lapsed": True})

@@ -63,7 +63,10 @@ def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int
     level = game.seats[seat]["level"]
     seed = game.info.metadata["seed"]
     rng = rng_for(seed, game.version, f"bot{seat}")
-    command = choose_move(game.rules, game.state, seat, level, rng, continuing=_continuing(service.store, game, seat))
+    # the seat's own command stored the last event (no other seat's move, no platform event such as an undo vote or a
+    # timeout after it): this decision goes on the seat's step (``Bot.choose``)
+    continuing = game.facts.last_mover == seat
+    command = choose_move(game.rules, game.state, seat, level, rng, continuing=continuing)
     try:
         service.submit(game_id, seat, [command], if_match=[game.etag], actor="bot", loaded=game)
     except GameError as exc:
@@ -71,15 +74,6 @@ def _play_bot_turn(game_id: str, expected_version: int, expected_generation: int
             return "stale"
         raise
     return "played"
-
-
-def _continuing(store: Any, game: Any, seat: int) -> bool:
-    """The game's last event came from ``seat``'s own command (no other seat's move, and no platform event such
-    as an undo vote or a timeout, came after it): this decision goes on the seat's step (``Bot.choose``)."""
-    from workers import facts
-
-    last = store.read(game.info.stream, game.version, game.version) if game.version else []
-    return bool(last) and not facts.is_platform(last[-1].data) and last[-1].meta.get("seat") == seat
 
 
 def choose_move(rules: Any, state: Any, seat: int, level: str, rng: Any, continuing: bool = False) -> dict[str, Any]:
