@@ -26,6 +26,12 @@ GOLD_VALUE = 1.0 / 3.0
 # A tile in hand, in VP: below its VP when built (factory 1, shop 2, palace 3; a special building earns a card
 # worth 1 below), above what it costs (factory 1 gold, shop / palace 2, special building 2, so 1/3 or 2/3 VP).
 HAND_VALUE = {GLASS_FACTORY: 0.6, SHOP: 1.2, PALACE: 1.8, SPECIAL_BUILDING: 0.8}
+# Tried and not kept (2026-11-30, on a scratch change): a shop in hand worth W VP more per customer of its colour on
+# the streets around the best free brown space that touches a street (each colour in hand once), so that where a
+# street lies counts before a shop stands beside it. ``benchmarks/evaluation_ab.py murano P easy G --seed S`` with
+# the term as the variant; the win share of the seat playing as it is (even share 1/P): two players, seed 7000,
+# 400 games: W 0.1 0.475, 0.25 0.476, 0.5 0.463, 1.0 0.618; seed 9100, 800 games: W 0.3 0.540, 0.5 0.516; three
+# players, seed 9200, 600 games: W 0.3 0.338, 0.5 0.347. Not shown to help at any weight.
 # One gold of the best Income action, in VP: a third of a VP per gold, for about one and a half collections to come.
 INCOME_WEIGHT = 0.5
 COLOURS = {colour: i for i, colour in enumerate(data.CUSTOMER_COLOURS)}
