@@ -36,8 +36,8 @@ def count_endings(game: str, level: str, players: int, positions: int) -> Counte
     rules = registry.get(game)
     endings: Counter[str] = Counter()
 
-    def counted(rules_, state, seat, rng, look=mcts.FOLLOW_THROUGH, should_stop=None, on_step=None):
-        after, played = play_out(rules_, state, seat, rng, look, should_stop, on_step)
+    def counted(rules_, state, seat, rng, look, *rest, **named):  # the search always passes ``look``
+        after, played = play_out(rules_, state, seat, rng, look, *rest, **named)
         if look.horizon > 1:
             if not holds_control(rules_, after, seat):
                 endings["control left"] += 1

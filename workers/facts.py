@@ -155,9 +155,10 @@ def initial(seats: Iterable[Mapping[str, Any]]) -> Facts:
 def evolve(facts: Facts, event: StoredEvent) -> Facts:
     data = event.data
     kind = data["type"]
-    mover = event.meta.get("seat") if not kind.startswith(PREFIX) else None
+    rules_event = not kind.startswith(PREFIX)
+    mover = event.meta.get("seat") if rules_event else None
     facts = replace(facts, last_event_at=event.recorded_at, last_mover=mover)
-    if not kind.startswith(PREFIX):
+    if rules_event:
         if facts.undo_request is not None:  # a move stored after a request makes it lapse
             return replace(facts, undo_request=None, last_undo_request={**facts.undo_request, "lapsed": True})
         return facts
