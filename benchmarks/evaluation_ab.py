@@ -33,15 +33,25 @@ SUFFIX = "-variant"
 
 @contextmanager
 def constants(module: ModuleType, values: dict[str, float]) -> Iterator[None]:
-    """``module``'s constants set to ``values`` inside the block."""
+    """``module``'s constants set to ``values`` inside the block, its kept values (``domain.game.keep``) emptied on
+    the way in and out: they were computed with the other constants."""
     saved = {name: getattr(module, name) for name in values}
     for name, value in values.items():
         setattr(module, name, value)
+    forget(module)
     try:
         yield
     finally:
         for name, value in saved.items():
             setattr(module, name, value)
+        forget(module)
+
+
+def forget(module: ModuleType) -> None:
+    """Empty ``module``'s kept values: each dict ``NAME`` beside its limit ``NAME_ENTRIES`` (``_VALUES``, ...)."""
+    for name, kept in vars(module).items():
+        if isinstance(kept, dict) and isinstance(getattr(module, name + "_ENTRIES", None), int):
+            kept.clear()
 
 
 class VariantBot:

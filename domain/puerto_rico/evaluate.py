@@ -33,7 +33,7 @@ from .data import (
     UNIVERSITY,
     WHARF,
 )
-from .queries import production
+from .queries import place_targets, production
 from .scoring import score
 from .state import Player, PRState
 
@@ -58,7 +58,66 @@ _VALUES_ENTRIES = 4096
 
 
 def _value(p: Player) -> float:
-    """``value`` computed."""
+    """``value`` computed: of the arrangement the player's colonists in San Juan would take (``arranged``)."""
+    return _placed_value(arranged(p) if p.san_juan and SAN_JUAN_ARRANGED else p)
+
+
+# Whether colonists in San Juan are valued where they would be placed (``arranged``); 0 values them where they are
+# (nowhere, but for what counts colonists). A tuned switch: ``benchmarks/evaluation_ab.py puerto_rico P LEVEL G
+# --set SAN_JUAN_ARRANGED=0`` plays the two against each other.
+SAN_JUAN_ARRANGED = 1
+
+# The placement targets (``queries.place_targets``) that make a barrel only together: a plantation kind and a
+# production building of its good (corn needs no building).
+_PAIRS = tuple((BUILDINGS[b].good, 6 + b) for b in range(len(BUILDINGS)) if BUILDINGS[b].good > CORN)
+
+
+def arranged(p: Player) -> Player:
+    """A copy of ``p`` with its colonists in San Juan placed where they add most to ``value``, as long as a
+    placement adds anything (``p`` itself when none is in San Juan or no circle is empty).
+
+    The Mayor gathers every colonist of a player in San Juan before they are placed one by one (docs/rules
+    §4.2), so a position in the middle of a placement holds the player's workforce in San Juan; a player never
+    keeps one there while a circle is empty. Greedy by the gain per colonist of one placement or of a
+    plantation with a production building of its good (either alone may add no barrel)."""
+    if not p.san_juan or not place_targets(p):
+        return p
+    p = p.copy()
+    current = _placed_value(p)
+    while p.san_juan:
+        targets = place_targets(p)
+        best: tuple[int, ...] = ()
+        best_gain = 0.0
+        best_value = current
+        moves: list[tuple[int, ...]] = [(t,) for t in targets]
+        if p.san_juan >= 2:
+            moves.extend(pair for pair in _PAIRS if pair[0] in targets and pair[1] in targets)
+        for move in moves:
+            _place(p, move, 1)
+            after = _placed_value(p)
+            _place(p, move, -1)
+            gain = (after - current) / len(move)
+            if gain > best_gain + 1e-9:
+                best, best_gain, best_value = move, gain, after
+        if not best:
+            break
+        _place(p, best, 1)
+        current = best_value
+    return p
+
+
+def _place(p: Player, targets: tuple[int, ...], step: int) -> None:
+    """One colonist from San Juan onto each of ``targets`` (``step`` 1), or back (``step`` -1)."""
+    for t in targets:
+        if t < 6:
+            p.manned[t] += step
+        else:
+            p.buildings[t - 6] += step
+        p.san_juan -= step
+
+
+def _placed_value(p: Player) -> float:
+    """``value`` of the colonists where they are."""
     prod = production(p)
     capacity = sum(amount * (1 + PRICES[g]) for g, amount in enumerate(prod))
     goods = sum(n * (1 + PRICES[g]) for g, n in enumerate(p.goods))

@@ -8,7 +8,16 @@ import dataclasses
 import pytest
 
 from domain.puerto_rico import evaluate as evaluate_module
-from domain.puerto_rico.data import CUSTOMS_HOUSE, FORTRESS, N_BUILDINGS
+from domain.puerto_rico.data import (
+    COFFEE,
+    COFFEE_ROASTER,
+    CORN,
+    CUSTOMS_HOUSE,
+    FORTRESS,
+    INDIGO,
+    N_BUILDINGS,
+    SMALL_INDIGO_PLANT,
+)
 from domain.puerto_rico.evaluate import value, value_key
 from domain.puerto_rico.rules import PuertoRicoRules
 from domain.puerto_rico.state import Player
@@ -57,3 +66,49 @@ def test_a_kept_value_is_the_computed_value_along_random_games(seats, seed):
             computed = evaluate_module._value(pure)
             assert value(pure) == computed and value(fast) == computed
     assert rules.is_over(state)
+
+
+def _player(tiles: dict[int, int], buildings: dict[int, int], san_juan: int) -> Player:
+    p = Player()
+    p.tiles = [tiles.get(k, 0) for k in range(6)]
+    p.manned = [0] * 6
+    p.buildings = [buildings.get(b, -1) for b in range(N_BUILDINGS)]
+    p.san_juan = san_juan
+    return p
+
+
+def test_colonists_gathered_in_san_juan_are_valued_where_they_would_be_placed():
+    """The Mayor gathers every colonist in San Juan before placement (docs/rules §4.2 step 3), and a player never
+    keeps one there while a circle is empty: a position mid-placement is worth what the best arrangement gives, so a
+    look-ahead cut short in the middle of the placement does not see the player's production as lost."""
+    gathered = _player({CORN: 1, COFFEE: 1}, {COFFEE_ROASTER: 0}, san_juan=3)
+    placed = gathered.copy()
+    placed.san_juan = 0
+    placed.manned[CORN] = placed.manned[COFFEE] = 1
+    placed.buildings[COFFEE_ROASTER] = 1
+    assert value(gathered) == pytest.approx(value(placed))
+    worse = placed.copy()  # the coffee plantation manned without the roaster: no coffee
+    worse.buildings[COFFEE_ROASTER] = 0
+    worse.san_juan = 1
+    assert value(gathered) > evaluate_module._placed_value(worse)
+
+
+def test_a_production_pair_is_filled_even_when_each_half_alone_adds_nothing():
+    """An indigo plantation and an indigo plant, both empty, and two colonists: one colonist on either adds no
+    barrel, the two together add one. The arrangement places the pair."""
+    gathered = _player({INDIGO: 1}, {SMALL_INDIGO_PLANT: 0}, san_juan=2)
+    placed = gathered.copy()
+    placed.san_juan = 0
+    placed.manned[INDIGO] = 1
+    placed.buildings[SMALL_INDIGO_PLANT] = 1
+    assert value(gathered) == pytest.approx(value(placed))
+    assert value(gathered) > evaluate_module._placed_value(gathered)
+
+
+def test_colonists_with_no_empty_circle_add_nothing_but_what_reads_them():
+    """With every circle full, the colonists in San Juan stay there (only the Fortress reads them)."""
+    full = _player({CORN: 1}, {}, san_juan=0)
+    full.manned[CORN] = 1
+    spare = full.copy()
+    spare.san_juan = 2
+    assert value(spare) == pytest.approx(value(full))
