@@ -21,6 +21,7 @@ from domain.game import keep, relative_to_best_other
 
 from .data import (
     BUILDINGS,
+    CAPS,
     CORN,
     CUSTOMS_HOUSE,
     FACTORY,
@@ -33,7 +34,7 @@ from .data import (
     UNIVERSITY,
     WHARF,
 )
-from .queries import place_targets, production
+from .queries import production
 from .scoring import score
 from .state import Player, PRState
 
@@ -58,62 +59,114 @@ _VALUES_ENTRIES = 4096
 
 
 def _value(p: Player) -> float:
-    """``value`` computed: of the arrangement the player's colonists in San Juan would take (``arranged``)."""
+    """``value`` computed: with the player's colonists in San Juan where they would be placed (``arranged``)."""
     return _placed_value(arranged(p) if p.san_juan and SAN_JUAN_ARRANGED else p)
 
 
-# Whether colonists in San Juan are valued where they would be placed (``arranged``); 0 values them where they are
-# (nowhere, but for what counts colonists). A tuned switch: ``benchmarks/evaluation_ab.py puerto_rico P LEVEL G
-# --set SAN_JUAN_ARRANGED=0`` plays the two against each other.
+# Whether colonists in San Juan are valued where they would be placed (``arranged``); 0 values them where they
+# are (nowhere, but for what counts colonists). Measured 2026-11-30 with ``benchmarks/evaluation_ab.py
+# puerto_rico P LEVEL G --set SAN_JUAN_ARRANGED=0`` (LEVEL with it against LEVEL without it): ``easy`` won 0.443
+# [0.376, 0.512] of 201 three-player games (even 0.333; seed 7100) and 0.782 [0.720, 0.834] of 200 two-player games
+# (seed 7101); ``medium`` won 0.738 [0.585, 0.849] of 40 two-player games (seed 7200).
 SAN_JUAN_ARRANGED = 1
 
-# The placement targets (``queries.place_targets``) that make a barrel only together: a plantation kind and a
-# production building of its good (corn needs no building).
-_PAIRS = tuple((BUILDINGS[b].good, 6 + b) for b in range(len(BUILDINGS)) if BUILDINGS[b].good > CORN)
+# What a barrel a player can make each production phase adds to ``_placed_value``, by good.
+CAPACITY_WEIGHT = 0.4
+_BARREL = tuple(CAPACITY_WEIGHT * (1 + price) for price in PRICES)
+# The production buildings of each good but corn (which needs none).
+_MAKERS = tuple(tuple(b for b, kind in enumerate(BUILDINGS) if kind.good == g) for g in range(len(PRICES)))
+_LARGE = tuple(sorted(LARGE_BUILDINGS))
 
 
 def arranged(p: Player) -> Player:
-    """A copy of ``p`` with its colonists in San Juan placed where they add most to ``value``, as long as a
-    placement adds anything (``p`` itself when none is in San Juan or no circle is empty).
+    """``p``, or a copy with its colonists in San Juan placed on its empty circles where they add most to
+    ``_placed_value``, greedily by the gain per colonist, as long as a placement adds anything.
 
     The Mayor gathers every colonist of a player in San Juan before they are placed one by one (docs/rules
     §4.2), so a position in the middle of a placement holds the player's workforce in San Juan; a player never
-    keeps one there while a circle is empty. Greedy by the gain per colonist of one placement or of a
-    plantation with a production building of its good (either alone may add no barrel)."""
-    if not p.san_juan or not place_targets(p):
-        return p
-    p = p.copy()
-    current = _placed_value(p)
-    while p.san_juan:
-        targets = place_targets(p)
-        best: tuple[int, ...] = ()
-        best_gain = 0.0
-        best_value = current
-        moves: list[tuple[int, ...]] = [(t,) for t in targets]
-        if p.san_juan >= 2:
-            moves.extend(pair for pair in _PAIRS if pair[0] in targets and pair[1] in targets)
-        for move in moves:
-            _place(p, move, 1)
-            after = _placed_value(p)
-            _place(p, move, -1)
-            gain = (after - current) / len(move)
-            if gain > best_gain + 1e-9:
-                best, best_gain, best_value = move, gain, after
-        if not best:
+    keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in two ways only: a barrel of
+    production (a corn plantation; a plantation of another good with a manned circle of its production buildings
+    to spare, or such a circle with a manned plantation to spare; else the two together, two colonists for one
+    barrel), and the bonus of a large building it occupies. ``tests/domain/puerto_rico/test_evaluate.py`` holds
+    this equal to placing one colonist (or pair) at a time where ``_placed_value`` gains most."""
+    b = p.buildings
+    manned = p.manned
+    tiles = p.tiles
+    options: list[tuple[float, int, int, int, int]] = []  # (gain per colonist, colonists a unit, units, how, what)
+    corn = tiles[CORN] - manned[CORN]
+    if corn > 0:
+        options.append((_BARREL[CORN], 1, corn, _PLANTATION, CORN))
+    for good in range(CORN + 1, len(PRICES)):
+        plantations = tiles[good] - manned[good]
+        working = 0  # manned circles of the good's production buildings
+        circles = 0  # empty ones
+        for maker in _MAKERS[good]:
+            c = b[maker]
+            if c >= 0:
+                working += c
+                circles += CAPS[maker] - c
+        spare = working - manned[good]  # manned circles without a manned plantation (negative: the other way)
+        if spare > 0 and plantations > 0:
+            single = min(plantations, spare)
+            options.append((_BARREL[good], 1, single, _PLANTATION, good))
+            plantations -= single
+        elif spare < 0 and circles > 0:
+            single = min(circles, -spare)
+            options.append((_BARREL[good], 1, single, _MAKER, good))
+            circles -= single
+        pairs = min(plantations, circles)
+        if pairs > 0:
+            options.append((_BARREL[good] / 2, 2, pairs, _PAIR, good))
+    large = [building for building in _LARGE if b[building] == 0]
+    if large:
+        before = score(p)
+        q = p.copy()
+        for building in large:
+            q.buildings[building] = 1
+            q.san_juan -= 1
+            options.append((score(q) - before, 1, 1, _LARGE_BUILDING, building))
+            q.buildings[building] = 0
+            q.san_juan += 1
+    free = p.san_juan
+    out = p
+    for per, cost, units, how, what in sorted(options, key=_most_per_colonist):  # of equals, one colonist first
+        if per <= 0 or free < cost:
+            continue
+        taken = min(units, free // cost)
+        if out is p:
+            out = p.copy()
+        if how == _LARGE_BUILDING:
+            out.buildings[what] = 1
+        if how in (_PLANTATION, _PAIR):
+            out.manned[what] += taken
+        if how in (_MAKER, _PAIR):
+            _man_makers(out, what, taken)
+        out.san_juan -= taken * cost
+        free -= taken * cost
+        if not free:
             break
-        _place(p, best, 1)
-        current = best_value
-    return p
+    return out
 
 
-def _place(p: Player, targets: tuple[int, ...], step: int) -> None:
-    """One colonist from San Juan onto each of ``targets`` (``step`` 1), or back (``step`` -1)."""
-    for t in targets:
-        if t < 6:
-            p.manned[t] += step
-        else:
-            p.buildings[t - 6] += step
-        p.san_juan -= step
+# How an option of ``arranged`` places its colonists: on plantations of a good, on its production buildings, on
+# both (a pair), on a large building.
+_PLANTATION, _MAKER, _PAIR, _LARGE_BUILDING = range(4)
+
+
+def _man_makers(p: Player, good: int, colonists: int) -> None:
+    """``colonists`` more on the empty circles of ``p``'s production buildings of ``good``."""
+    b = p.buildings
+    for maker in _MAKERS[good]:
+        if colonists <= 0:
+            return
+        if b[maker] >= 0:
+            added = min(colonists, CAPS[maker] - b[maker])
+            b[maker] += added
+            colonists -= added
+
+
+def _most_per_colonist(option: tuple[float, int, int, int, int]) -> tuple[float, int]:
+    return -option[0], option[1]
 
 
 def _placed_value(p: Player) -> float:
@@ -121,7 +174,13 @@ def _placed_value(p: Player) -> float:
     prod = production(p)
     capacity = sum(amount * (1 + PRICES[g]) for g, amount in enumerate(prod))
     goods = sum(n * (1 + PRICES[g]) for g, n in enumerate(p.goods))
-    return score(p) + 0.5 * sum(1 for c in p.buildings if c >= 0) + 0.4 * capacity + 0.3 * p.doubloons + 0.1 * goods
+    return (
+        score(p)
+        + 0.5 * sum(1 for c in p.buildings if c >= 0)
+        + CAPACITY_WEIGHT * capacity
+        + 0.3 * p.doubloons
+        + 0.1 * goods
+    )
 
 
 def evaluate(s: PRState, seat: int) -> float:

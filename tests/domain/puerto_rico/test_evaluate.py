@@ -4,11 +4,14 @@ computed one along random games, and every field of the player that counts is pa
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from domain.puerto_rico import evaluate as evaluate_module
 from domain.puerto_rico.data import (
+    BUILDINGS,
+    CAPS,
     COFFEE,
     COFFEE_ROASTER,
     CORN,
@@ -19,6 +22,7 @@ from domain.puerto_rico.data import (
     SMALL_INDIGO_PLANT,
 )
 from domain.puerto_rico.evaluate import value, value_key
+from domain.puerto_rico.queries import place_targets
 from domain.puerto_rico.rules import PuertoRicoRules
 from domain.puerto_rico.state import Player
 from tests.domain.protocol_checks import lockstep_positions
@@ -112,3 +116,66 @@ def test_colonists_with_no_empty_circle_add_nothing_but_what_reads_them():
     spare = full.copy()
     spare.san_juan = 2
     assert value(spare) == pytest.approx(value(full))
+
+
+def _place(p: Player, target: int) -> None:
+    """One colonist from San Juan onto a placement target (as in ``queries.place_targets``)."""
+    if target < 6:
+        p.manned[target] += 1
+    else:
+        p.buildings[target - 6] += 1
+    p.san_juan -= 1
+
+
+def _one_at_a_time(p: Player) -> float:
+    """The reference for ``placement_gain``: place the colonists in San Juan one at a time (or a plantation and a
+    production building of its good together; of equal gains, the one first listed, a single colonist before a
+    pair) where ``_placed_value`` gains most per
+    colonist, while a placement gains anything; the value reached."""
+    p = p.copy()
+    current = evaluate_module._placed_value(p)
+    pairs = [(BUILDINGS[b].good, 6 + b) for b in range(N_BUILDINGS) if BUILDINGS[b].good > CORN]
+    while p.san_juan:
+        targets = place_targets(p)
+        moves: list[tuple[int, ...]] = [(t,) for t in targets]
+        if p.san_juan >= 2:
+            moves.extend(pair for pair in pairs if pair[0] in targets and pair[1] in targets)
+        best: tuple[int, ...] = ()
+        best_gain, best_value = 0.0, current
+        for move in moves:
+            q = p.copy()
+            for t in move:
+                _place(q, t)
+            after = evaluate_module._placed_value(q)
+            if (after - current) / len(move) > best_gain + 1e-9:
+                best, best_gain, best_value = move, (after - current) / len(move), after
+        if not best:
+            break
+        for t in best:
+            _place(p, t)
+        current = best_value
+    return current
+
+
+def _random_player(rng: random.Random) -> Player:
+    p = Player()
+    p.tiles = [rng.randint(0, 4) for _ in range(6)]
+    p.manned = [rng.randint(0, n) for n in p.tiles]
+    p.buildings = [rng.randint(0, CAPS[b]) if rng.random() < 0.3 else -1 for b in range(N_BUILDINGS)]
+    p.san_juan = rng.randint(0, 9)
+    p.vp = rng.randint(0, 30)
+    p.doubloons = rng.randint(0, 12)
+    return p
+
+
+def test_the_placement_gain_is_that_of_placing_one_colonist_at_a_time_where_the_value_gains_most():
+    """``placement_gain`` (a closed form) against the reference greedy over ``_placed_value`` itself, for players
+    along random games (every Mayor placement among them) and for random players of every make-up."""
+    rng = random.Random(5)
+    players = [_random_player(rng) for _ in range(3000)]
+    rules = PuertoRicoRules()
+    for state, _ in lockstep_positions(rules, 3, 4, 3000):
+        players.extend(p for p in state.players if p.san_juan)
+    assert sum(1 for p in players if p.san_juan and place_targets(p)) > 1000
+    for p in players:
+        assert evaluate_module._value(p) == _one_at_a_time(p), p
