@@ -82,8 +82,8 @@ def arranged(p: Player) -> Player:
     """``p``, or a copy with its colonists in San Juan placed on its empty circles where they add most to
     ``_placed_value``, greedily by the gain per colonist, as long as a placement adds anything.
 
-    The Mayor gathers every colonist of a player in San Juan before they are placed one by one (docs/rules
-    §4.2), so a position in the middle of a placement holds the player's workforce in San Juan; a player never
+    The Mayor gathers every colonist of a player in San Juan before they are placed one by one
+    (docs/rules/puerto_rico.md §4.2), so a position in the middle of a placement holds the player's workforce in San Juan; a player never
     keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in two ways only: a barrel of
     production (a corn plantation; a plantation of another good with a manned circle of its production buildings
     to spare, or such a circle with a manned plantation to spare; else the two together, two colonists for one

@@ -82,7 +82,7 @@ def _player(tiles: dict[int, int], buildings: dict[int, int], san_juan: int) -> 
 
 
 def test_colonists_gathered_in_san_juan_are_valued_where_they_would_be_placed():
-    """The Mayor gathers every colonist in San Juan before placement (docs/rules §4.2 step 3), and a player never
+    """The Mayor gathers every colonist in San Juan before placement (docs/rules/puerto_rico.md §4.2 step 3), and a player never
     keeps one there while a circle is empty: a position mid-placement is worth what the best arrangement gives, so a
     look-ahead cut short in the middle of the placement does not see the player's production as lost."""
     gathered = _player({CORN: 1, COFFEE: 1}, {COFFEE_ROASTER: 0}, san_juan=3)
