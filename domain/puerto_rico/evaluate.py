@@ -73,8 +73,8 @@ SAN_JUAN_ARRANGED = 1
 # What a barrel a player can make each production phase adds to ``_placed_value``, by good.
 CAPACITY_WEIGHT = 0.4
 _BARREL = tuple(CAPACITY_WEIGHT * (1 + price) for price in PRICES)
-# The production buildings of each good but corn (which needs none).
-_MAKERS = tuple(tuple(b for b, kind in enumerate(BUILDINGS) if kind.good == g) for g in range(len(PRICES)))
+# The production buildings of each good (none for corn).
+_MAKERS = tuple(tuple(b for b, building in enumerate(BUILDINGS) if building.good == g) for g in range(len(PRICES)))
 _LARGE = tuple(sorted(LARGE_BUILDINGS))
 
 
@@ -83,12 +83,13 @@ def arranged(p: Player) -> Player:
     ``_placed_value``, greedily by the gain per colonist, as long as a placement adds anything.
 
     The Mayor gathers every colonist of a player in San Juan before they are placed one by one
-    (docs/rules/puerto_rico.md §4.2), so a position in the middle of a placement holds the player's workforce in San Juan; a player never
-    keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in two ways only: a barrel of
-    production (a corn plantation; a plantation of another good with a manned circle of its production buildings
-    to spare, or such a circle with a manned plantation to spare; else the two together, two colonists for one
-    barrel), and the bonus of a large building it occupies. ``tests/domain/puerto_rico/test_evaluate.py`` holds
-    this equal to placing one colonist (or pair) at a time where ``_placed_value`` gains most."""
+    (docs/rules/puerto_rico.md §4.2), so a position in the middle of a placement holds the player's workforce in
+    San Juan; a player never keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in two
+    ways only: a barrel of production (a corn plantation; a plantation of another good with a manned circle of its
+    production buildings to spare, or such a circle with a manned plantation to spare; else the two together, two
+    colonists for one barrel), and the bonus of a large building it occupies.
+    ``tests/domain/puerto_rico/test_evaluate.py`` holds this equal to placing one colonist (or pair) at a time where
+    ``_placed_value`` gains most."""
     b = p.buildings
     manned = p.manned
     tiles = p.tiles

@@ -82,9 +82,9 @@ def _player(tiles: dict[int, int], buildings: dict[int, int], san_juan: int) -> 
 
 
 def test_colonists_gathered_in_san_juan_are_valued_where_they_would_be_placed():
-    """The Mayor gathers every colonist in San Juan before placement (docs/rules/puerto_rico.md §4.2 step 3), and a player never
-    keeps one there while a circle is empty: a position mid-placement is worth what the best arrangement gives, so a
-    look-ahead cut short in the middle of the placement does not see the player's production as lost."""
+    """The Mayor gathers every colonist in San Juan before placement (docs/rules/puerto_rico.md §4.2 step 3), and a
+    player never keeps one there while a circle is empty: a position mid-placement is worth what the best arrangement
+    gives, so a look-ahead cut short in the middle of the placement does not see the player's production as lost."""
     gathered = _player({CORN: 1, COFFEE: 1}, {COFFEE_ROASTER: 0}, san_juan=3)
     placed = gathered.copy()
     placed.san_juan = 0
@@ -128,10 +128,9 @@ def _place(p: Player, target: int) -> None:
 
 
 def _one_at_a_time(p: Player) -> float:
-    """The reference for ``placement_gain``: place the colonists in San Juan one at a time (or a plantation and a
+    """The reference for ``arranged``: place the colonists in San Juan one at a time (or a plantation and a
     production building of its good together; of equal gains, the one first listed, a single colonist before a
-    pair) where ``_placed_value`` gains most per
-    colonist, while a placement gains anything; the value reached."""
+    pair) where ``_placed_value`` gains most per colonist, while a placement gains anything; the value reached."""
     p = p.copy()
     current = evaluate_module._placed_value(p)
     pairs = [(BUILDINGS[b].good, 6 + b) for b in range(N_BUILDINGS) if BUILDINGS[b].good > CORN]
@@ -168,9 +167,9 @@ def _random_player(rng: random.Random) -> Player:
     return p
 
 
-def test_the_placement_gain_is_that_of_placing_one_colonist_at_a_time_where_the_value_gains_most():
-    """``placement_gain`` (a closed form) against the reference greedy over ``_placed_value`` itself, for players
-    along random games (every Mayor placement among them) and for random players of every make-up."""
+def test_the_arrangement_is_that_of_placing_one_colonist_at_a_time_where_the_value_gains_most():
+    """``arranged`` (a closed form), through ``_value``, against the reference greedy over ``_placed_value`` itself,
+    for players along random games (every Mayor placement among them) and for random players of every make-up."""
     rng = random.Random(5)
     players = [_random_player(rng) for _ in range(3000)]
     rules = PuertoRicoRules()
