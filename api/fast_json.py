@@ -10,9 +10,11 @@ that encoded before fails now. The one visible difference: non-ASCII text is sen
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
+from flask import Response as FlaskResponse
+from flask import current_app
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.sansio.response import Response
 
@@ -40,3 +42,24 @@ class FastJSONProvider(DefaultJSONProvider):
         if encoded is None:
             return super().response(*args, **kwargs)
         return self._app.response_class(encoded, mimetype=self.mimetype)  # type: ignore[arg-type]
+
+    def body(self, obj: Any) -> bytes:
+        """The body ``response(obj)`` sends, without a response around it."""
+        if not ((self.compact is None and self._app.debug) or self.compact is False):
+            encoded = self._encode(obj, OPTIONS | orjson.OPT_APPEND_NEWLINE)
+            if encoded is not None:
+                return encoded
+        return cast(FlaskResponse, self.response(obj)).get_data()
+
+
+def response_body(obj: Any) -> bytes:
+    """The body the app's JSON provider sends for ``obj`` (as ``jsonify(obj)`` would), as bytes."""
+    provider = current_app.json
+    if isinstance(provider, FastJSONProvider):
+        return provider.body(obj)
+    return cast(FlaskResponse, provider.response(obj)).get_data()
+
+
+def encoded_response(body: bytes, status: int, headers: dict[str, str]) -> FlaskResponse:
+    """A JSON response of a body ``response_body`` encoded."""
+    return current_app.response_class(body, status=status, headers=headers, mimetype="application/json")

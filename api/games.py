@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -17,6 +18,7 @@ from api.blueprint import Blueprint
 from api.common import caller_for, integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
+from api.fast_json import encoded_response, response_body
 from api.ratelimit import address_bucket
 from api.schemas import (
     CreatedGameSchema,
@@ -110,14 +112,19 @@ def caller_key():
     return g.caller_key
 
 
+def caller_created(info: StreamInfo) -> bool:
+    """Whether the request's API key is the one that created the game (it sees the seats' external ids)."""
+    creator = info.metadata.get("created_by")
+    key = caller_key() if creator is not None else None
+    return key is not None and key.key_id == creator
+
+
 def seats_for(info: StreamInfo, now: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A game's public seats as this caller may see them: `external_id` only for the key that created the game
     (read from the game's own record of seat ids, never from its public creation metadata).
     ``now``: the seats as they play now (after resignations, from the game's facts), else as created."""
     seats = now if now is not None else info.metadata["seats"]
-    creator = info.metadata.get("created_by")
-    key = caller_key() if creator is not None else None
-    if key is not None and key.key_id == creator:
+    if caller_created(info):
         return public_seats({"seats": with_seat_ids(seats, service().seat_ids(info))})
     return [{**seat, "external_id": None} for seat in public_seats({"seats": seats})]
 
@@ -135,7 +142,8 @@ def visible_state(game: LoadedGame, seat: int | None) -> dict[str, Any]:
     return service().per_version(game, "view", seat, view)
 
 
-def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
+def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game as ``seat`` sees it; ``moving``: its ``moving_parts``, if the caller has them already."""
     info = game.info
     return {
         "id": info.stream,
@@ -145,12 +153,20 @@ def game_body(game: LoadedGame, seat: int | None) -> dict[str, Any]:
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
-        "seats": seats_for(info, game.seats),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
         "result": game.result_dict() if game.over else None,
         "undo_allowed": bool(info.metadata.get("undo", True)),
+        **(moving_parts(game, seat) if moving is None else moving),
+    }
+
+
+def moving_parts(game: LoadedGame, seat: int | None) -> dict[str, Any]:
+    """What of a game's body can change between moves (``read_etag`` reads them), and the seats (the caller's own
+    view of them)."""
+    return {
+        "seats": seats_for(game.info, game.seats),
         "clock": clock_body(game),
         "undo_request": current_request(game) if seat is not None else None,
     }
@@ -181,13 +197,14 @@ def etag_header(game: LoadedGame) -> dict[str, str]:
     return {"ETag": f'"{game.etag}"'}
 
 
-def read_etag(game: LoadedGame, body: dict[str, Any]) -> str:
-    """The validator of a game read: its version, plus a digest of what changes between moves (a running clock,
-    an open undo request, seats handed to bots) so that If-None-Match never answers 304 for a changed body."""
-    moving = {k: body.get(k) for k in ("clock", "undo_request")}
-    if not any(moving.values()) and not any(s.get("timed_out") for s in body["seats"]):
+def read_etag(game: LoadedGame, moving: dict[str, Any]) -> str:
+    """The validator of a game read, from its ``moving_parts``: its version, plus a digest of what changes between
+    moves (a running clock, an open undo request, seats handed to bots) so that If-None-Match never answers 304
+    for a changed body."""
+    parts = {k: moving.get(k) for k in ("clock", "undo_request")}
+    if not any(parts.values()) and not any(s.get("timed_out") for s in moving["seats"]):
         return game.etag
-    digest = hashlib.sha256(json.dumps([moving, body["seats"]], sort_keys=True, default=str).encode()).hexdigest()
+    digest = hashlib.sha256(json.dumps([parts, moving["seats"]], sort_keys=True, default=str).encode()).hexdigest()
     return f"{game.etag}-{digest[:12]}"
 
 
@@ -235,11 +252,28 @@ def not_modified(etag: str) -> bool:
     return tags is None or any(tag == etag for _, tag in tags)
 
 
-def read_response(body: dict[str, Any], etag: str):
+def read_response(
+    game: LoadedGame,
+    schema: ma.Schema,
+    body: Callable[[], dict[str, Any]],
+    etag: str,
+    seat: int | None,
+    variant: str = "",
+):
+    """A read of ``game`` as ``seat`` sees it: 304 when If-None-Match names ``etag``, else ``body()`` dumped by
+    ``schema`` and encoded. The encoded body is kept with the game's version (``per_version``) when nothing in it
+    moves between moves (``etag`` is the game's own), so a client polling a game that has not moved is sent the
+    bytes the first read of that version made, without building, dumping and encoding the body again.
+    ``variant``: what else the body depends on for the same seat (a caller who sees the seats' external ids)."""
     headers = {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
     if not_modified(etag):
         return Response(status=304, headers=headers)
-    return body, 200, headers
+    if etag != game.etag:  # a running clock or an open request: this body is not asked for twice
+        return body(), 200, headers
+    encoded = service().per_version(
+        game, f"{type(schema).__name__}:{variant}", seat, lambda: response_body(schema.dump(body()))
+    )
+    return encoded_response(encoded, 200, headers)
 
 
 GAME_SCHEMA = GameSchema()
@@ -356,8 +390,12 @@ class Game(MethodView):
         """Read a game as the caller's seat sees it (or as a spectator without a token)"""
         info, seat_tokens = service().info_and_seat_tokens(game_id)
         game = service().load(game_id, info=info)
-        body = game_body(game, caller_for(info, seat_tokens).seat)
-        return read_response(body, read_etag(game, body))
+        seat = caller_for(info, seat_tokens).seat
+        moving = moving_parts(game, seat)
+        variant = "creator" if caller_created(info) else ""
+        return read_response(
+            game, GAME_SCHEMA, lambda: game_body(game, seat, moving), read_etag(game, moving), seat, variant
+        )
 
 
 @blp.route("/<game_id:game_id>/legal-commands")
@@ -376,15 +414,14 @@ class LegalCommands(MethodView):
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
 
-        def legal() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        def body() -> dict[str, Any]:
             commands = [] if game.over else game.rules.legal_commands(game.state, seat)
             if game.seats[seat]["kind"] != "human":
                 commands = []  # the seat ran out of time: a bot plays it now
-            return commands, game_contract.choices(game.rules, game.state, seat, commands)
+            choices = game_contract.choices(game.rules, game.state, seat, commands)
+            return {"seat": seat, "version": game.version, "etag": game.etag, "commands": commands, "choices": choices}
 
-        commands, choices = service().per_version(game, "legal", seat, legal)
-        body = {"seat": seat, "version": game.version, "etag": game.etag, "commands": commands, "choices": choices}
-        return read_response(body, game.etag)
+        return read_response(game, LEGAL_COMMANDS_SCHEMA, body, game.etag, seat)
 
 
 @blp.route("/<game_id:game_id>/commands")
