@@ -72,6 +72,12 @@ SAN_JUAN_ARRANGED = 1
 
 # What a barrel a player can make each production phase adds to ``_placed_value``, by good.
 CAPACITY_WEIGHT = 0.4
+# Tried and not kept (2026-11-30, on a scratch change): a manned violet building worth W per doubloon of its cost in
+# ``_placed_value`` (its function works only while manned; nothing values that here), with ``arranged`` placing a
+# colonist on an empty violet building for that gain. ``benchmarks/evaluation_ab.py puerto_rico P easy G`` with the
+# term against ``easy`` without it: W = 0.1 won 0.502 [0.434, 0.571] of 200 two-player games (seed 7300) and 0.391
+# [0.326, 0.459] of 201 three-player games (even 0.333; seed 7302), neither shown apart; W = 0.1 against W = 0.3 won
+# 0.568 [0.498, 0.634] of 200 two-player games (seed 7301). ``medium`` was not measured with it.
 _BARREL = tuple(CAPACITY_WEIGHT * (1 + price) for price in PRICES)
 # The production buildings of each good (none for corn).
 _MAKERS = tuple(tuple(b for b, building in enumerate(BUILDINGS) if building.good == g) for g in range(len(PRICES)))
