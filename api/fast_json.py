@@ -35,21 +35,23 @@ class FastJSONProvider(DefaultJSONProvider):
                 return encoded.decode()
         return super().dumps(obj, **kwargs)
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
+    def _compact(self, obj: Any) -> bytes | None:
+        """``obj`` encoded by orjson as the response body, or ``None`` where Flask's encoder writes it instead
+        (indented, for a person reading; or a value orjson cannot encode)."""
         if (self.compact is None and self._app.debug) or self.compact is False:
-            return super().response(*args, **kwargs)  # indented, for a person reading
-        encoded = self._encode(self._prepare_response_obj(args, kwargs), OPTIONS | orjson.OPT_APPEND_NEWLINE)
+            return None
+        return self._encode(obj, OPTIONS | orjson.OPT_APPEND_NEWLINE)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        encoded = self._compact(self._prepare_response_obj(args, kwargs))
         if encoded is None:
             return super().response(*args, **kwargs)
         return self._app.response_class(encoded, mimetype=self.mimetype)  # type: ignore[arg-type]
 
     def body(self, obj: Any) -> bytes:
         """The body ``response(obj)`` sends, without a response around it."""
-        if not ((self.compact is None and self._app.debug) or self.compact is False):
-            encoded = self._encode(obj, OPTIONS | orjson.OPT_APPEND_NEWLINE)
-            if encoded is not None:
-                return encoded
-        return cast(FlaskResponse, self.response(obj)).get_data()
+        encoded = self._compact(obj)
+        return encoded if encoded is not None else cast(FlaskResponse, super().response(obj)).get_data()
 
 
 def response_body(obj: Any) -> bytes:

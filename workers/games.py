@@ -56,7 +56,9 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 100  # store a snapshot when a fold went this many events past the last one
 APPEND_ATTEMPTS = 8  # re-decide against fresh state when another writer won the race
 DEFAULT_EXPIRY_SECONDS = 30 * 24 * 3600.0  # TRADEWINDS_GAME_EXPIRY_SECONDS; 0 turns expiry off
-ANSWERS_PER_GAME = 8  # per_version keeps this many answers per game the state cache holds (a view: 15-35 KB)
+# per_version keeps this many answers per game the state cache holds: a seat's view (15-35 KB), its encoded game
+# read and its encoded legal commands
+ANSWERS_PER_GAME = 8
 T = TypeVar("T")
 
 
