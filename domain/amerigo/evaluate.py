@@ -17,6 +17,8 @@ The value is the player's worth minus the best opponent's worth.
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.game import keep, relative_to_best_other
 
 from .board import Board
@@ -100,11 +102,19 @@ def _goods(p: Player) -> int:
     """Goods in store, each counted once plus once per production tile of its kind."""
     tiles = [0] * len(COMMODITIES)
     for t in p.production:
-        tiles[_COMMODITY_INDEX[t.split("-")[1]]] += 1
+        tiles[_TILE_COMMODITY[t]] += 1
     return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
 
 
-_COMMODITY_INDEX = {c: i for i, c in enumerate(COMMODITIES)}
+class _TileCommodity(dict[str, int]):
+    """A production tile's id (``"<n>-<commodity>"``) to its commodity's index, filled as tiles are met."""
+
+    def __missing__(self, tile: str) -> int:
+        index = self[tile] = COMMODITIES.index(tile.split("-")[1])
+        return index
+
+
+_TILE_COMMODITY = _TileCommodity()
 # (planned-tile slot, VP a planned tile is worth): a building's VP where the player has land to build it on,
 # a third of it elsewhere; village tiles 1.2 and 0.4
 _PLANNED_WITH_LAND = [(NEUTRAL_SLOT[s], 1.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
@@ -143,39 +153,94 @@ _WORTH_ENTRIES = 4096
 
 
 def _worth(state: State, seat: int, p: Player, shared: Shared) -> float:
-    """``worth`` computed."""
-    by_island = shared[1]
-    goods = _goods(p)
+    """``worth`` computed: what the player holds (``_holdings``), plus its posts, plus its ships' prospect, added
+    in that order."""
+    rnd = state.round
+    posts, land = _posts(state, seat, rnd, shared)
+    return _holdings(p, rnd, land) + posts + _ship_prospect(state, seat, shared)
+
+
+def _posts(state: State, seat: int, rnd: int, shared: Shared) -> tuple[float, bool]:
+    """``_posts_and_land`` for ``seat``, kept (``_POSTS``) by the identity of ``_shared`` and of the islands'
+    empty-square counts, with the seat and the round: a ship's move or a purchase changes neither."""
+    empty = state.island_empty
+    key = (id(shared), id(empty), seat, rnd)
+    entry = _POSTS.get(key)
+    if entry is not None and entry[0] is shared and entry[1] is empty:
+        return entry[2]
+    found = _posts_and_land(state, seat, TIME_VALUE_BY_ROUND.get(rnd, 1), shared[1])
+    return keep(_POSTS, key, (shared, empty, found), _POSTS_ENTRIES)[2]
+
+
+_POSTS: dict[tuple[int, int, int, int], tuple[Shared, list[int], tuple[float, bool]]] = {}
+_POSTS_ENTRIES = 1024
+
+
+def _holdings(p: Player, rnd: int, land: bool) -> float:
+    """The part of a player's worth that reads only the player (not its ships) and the round, and whether it has
+    land to build on; kept (``_HOLDINGS``) by those values and by the identity of the player's lists and tokens,
+    which ``evolve`` replaces and never changes in place (so a ship's move, which clones the player, reuses it)."""
+    planned, commodities, production, tokens = p.planned, p.commodities, p.production, p.tokens
+    key = (
+        p.vp,
+        p.gold,
+        p.progress,
+        p.special,
+        p.chests,
+        p.cannon,
+        p.posts_left,
+        rnd,
+        land,
+        id(planned),
+        id(commodities),
+        id(production),
+        id(tokens),
+    )
+    entry = _HOLDINGS.get(key)
+    if (
+        entry is not None
+        and entry[0] is planned
+        and entry[1] is commodities
+        and entry[2] is production
+        and entry[3] is tokens
+    ):
+        return entry[4]
     extra = 0.0
-    for t, used in p.tokens.items():
+    for t, used in tokens.items():
         if t == "P23":
             extra += 7
         elif t == "P22":
             extra += 12 - p.posts_left
         elif t in ("P17", "P18") and not used:
             extra += 3 if t == "P17" else 5
-    remaining_rounds = 5 - state.round + 1
-    time_value = TIME_VALUE_BY_ROUND.get(state.round, 1)
-    posts, land = _posts_and_land(state, seat, time_value, by_island)
-    planned = 0.0
-    held = p.planned
+    remaining_rounds = 5 - rnd + 1
+    value = 0.0
     for slot, weight in _PLANNED_WITH_LAND if land else _PLANNED_WITHOUT_LAND:
-        planned += held[slot] * weight
-    return (
+        value += planned[slot] * weight
+    value = (
         p.vp
         + p.gold
-        + goods
+        + _goods(p)
         + track_vp(PROGRESS_VP, p.progress)
         + track_vp(SPECIAL_VP, p.special)
         + 3 * p.chests
         + extra
-        + planned
+        + value
         + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
         + 0.1 * p.progress
         + 0.1 * p.special
-        + posts
-        + _ship_prospect(state, seat, shared)
     )
+    return keep(_HOLDINGS, key, (planned, commodities, production, tokens, value), _HOLDINGS_ENTRIES)[4]
+
+
+_HOLDINGS: dict[tuple[Any, ...], tuple[list[int], list[int], list[str], dict[str, bool], float]] = {}
+_HOLDINGS_ENTRIES = 4096
+
+
+def forget() -> None:
+    """Empty every kept value (tests compare kept values with ones computed afresh)."""
+    for kept in (_SHARED, _WORTH, _POSTS, _HOLDINGS):
+        kept.clear()
 
 
 # What every seat's worth reads of the board: the open anchors, the trading posts of each seat on each island, and

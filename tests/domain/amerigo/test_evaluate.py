@@ -110,7 +110,7 @@ def test_a_kept_worth_follows_the_round_when_nothing_else_changed():
     late = rules.evolve(early, {**ROUND_5})
     assert late.players[0] is early.players[0] and late.cover is early.cover  # the same objects, a later round
     first, then = worth(early, 0), worth(late, 0)
-    evaluate_module._WORTH.clear()
+    evaluate_module.forget()
     assert worth(late, 0) == then != first
 
 
@@ -124,11 +124,11 @@ def nearest_open_anchor_by_rings(state, loc):
 
 @pytest.mark.parametrize("seats,seed", [(2, 3), (3, 5), (4, 8)])
 def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seats, seed):
-    """``worth`` reads the board once per cover list (a cache keyed by the list's identity, with the open
-    anchors' sailing distances from one search from all of them) and keeps each seat's worth by the identity of
-    what it reads: along random games played both by the pure fold and by the in-place path, every seat's worth,
-    read with the caches filled by every earlier position, equals the one computed with empty caches, and each
-    ship's distance equals the distance found ring by ring from the ship."""
+    """``worth`` reads the board once per cover list (a cache keyed by the list's identity, with the open anchors'
+    sailing distances from one search from all of them) and keeps each seat's worth, and within it the player's
+    holdings and its posts, by the identity of what they read: along random games played both by the pure fold and
+    by the in-place path, every seat's worth, read with the caches filled by every earlier position, equals the one
+    computed with empty caches, and each ship's distance equals the distance found ring by ring from the ship."""
     rules = AmerigoRules()
     checked = 0
     for step, (state, live) in enumerate(lockstep_positions(rules, seats, seed, 400)):
@@ -137,8 +137,7 @@ def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seat
         warm = [worth(state, s) for s in range(seats)]
         assert [worth(live, s) for s in range(seats)] == warm
         if step % 7 == 0:
-            evaluate_module._SHARED.clear()
-            evaluate_module._WORTH.clear()
+            evaluate_module.forget()
             assert [worth(state, s) for s in range(seats)] == warm
             for p in state.players:
                 for loc in p.ships:
