@@ -24,6 +24,7 @@ from domain.game import keep, relative_to_best_other
 from .board import Board
 from .data import (
     COMMODITIES,
+    PRODUCTION_TYPE,
     PROGRESS_VP,
     SHAPE_SIZE,
     SHAPES,
@@ -102,19 +103,10 @@ def _goods(p: Player) -> int:
     """Goods in store, each counted once plus once per production tile of its kind."""
     tiles = [0] * len(COMMODITIES)
     for t in p.production:
-        tiles[_TILE_COMMODITY[t]] += 1
+        tiles[PRODUCTION_TYPE[t]] += 1
     return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
 
 
-class _TileCommodity(dict[str, int]):
-    """A production tile's id (``"<n>-<commodity>"``) to its commodity's index, filled as tiles are met."""
-
-    def __missing__(self, tile: str) -> int:
-        index = self[tile] = COMMODITIES.index(tile.split("-")[1])
-        return index
-
-
-_TILE_COMMODITY = _TileCommodity()
 # (planned-tile slot, VP a planned tile is worth): a building's VP where the player has land to build it on,
 # a third of it elsewhere; village tiles 1.2 and 0.4
 _PLANNED_WITH_LAND = [(NEUTRAL_SLOT[s], 1.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
@@ -214,9 +206,9 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
         elif t in ("P17", "P18") and not used:
             extra += 3 if t == "P17" else 5
     remaining_rounds = 5 - rnd + 1
-    value = 0.0
+    tiles = 0.0
     for slot, weight in _PLANNED_WITH_LAND if land else _PLANNED_WITHOUT_LAND:
-        value += planned[slot] * weight
+        tiles += planned[slot] * weight
     value = (
         p.vp
         + p.gold
@@ -225,7 +217,7 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
         + track_vp(SPECIAL_VP, p.special)
         + 3 * p.chests
         + extra
-        + value
+        + tiles
         + 0.5 * min(p.cannon, 6) * (remaining_rounds > 0)
         + 0.1 * p.progress
         + 0.1 * p.special
