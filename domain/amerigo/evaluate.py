@@ -23,8 +23,6 @@ from domain.game import keep, relative_to_best_other
 
 from .board import Board
 from .data import (
-    COMMODITIES,
-    PRODUCTION_TYPE,
     PROGRESS_VP,
     SHAPE_SIZE,
     SHAPES,
@@ -34,6 +32,7 @@ from .data import (
     tp_score,
     track_vp,
 )
+from .scoring import goods_vp
 from .state import EMPTY, NEUTRAL_SLOT, POST, VILLAGE_SLOT, Player, State
 
 SHIP_ON_ANCHOR = 3.0  # a ship that can found a post next
@@ -97,14 +96,6 @@ def _posts_and_land(state: State, seat: int, time_value: int, by_island: list[li
         filled = 1.0 - empty / size if size else 1.0
         value += 0.5 * posts + tp_score(posts) * time_value * 0.5 * filled
     return value, land
-
-
-def _goods(p: Player) -> int:
-    """Goods in store, each counted once plus once per production tile of its kind."""
-    tiles = [0] * len(COMMODITIES)
-    for t in p.production:
-        tiles[PRODUCTION_TYPE[t]] += 1
-    return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
 
 
 # (planned-tile slot, VP a planned tile is worth): a building's VP where the player has land to build it on,
@@ -212,7 +203,7 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
     value = (
         p.vp
         + p.gold
-        + _goods(p)
+        + goods_vp(p)
         + track_vp(PROGRESS_VP, p.progress)
         + track_vp(SPECIAL_VP, p.special)
         + 3 * p.chests

@@ -12,12 +12,21 @@ from .data import (
     FAME_VP,
     GOLD_MAX,
     GOLD_TOKENS,
+    PRODUCTION_TYPE,
     PROGRESS_VP,
     SPECIAL_VP,
     TRADING_POSTS,
     track_vp,
 )
-from .state import State
+from .state import Player, State
+
+
+def goods_vp(p: Player) -> int:
+    """Goods in store at the end (§15): each counted once, plus once per production tile of its kind."""
+    tiles = [0] * len(COMMODITIES)
+    for t in p.production:
+        tiles[PRODUCTION_TYPE[t]] += 1
+    return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
 
 
 def final_scoring(s: State) -> dict[str, Any]:
@@ -29,9 +38,7 @@ def final_scoring(s: State) -> dict[str, Any]:
         total_gold = p.gold + chest_gold + token_gold
         cap_vp = max(0, total_gold - GOLD_MAX)
         gold_after = min(total_gold, GOLD_MAX)
-        goods = sum(
-            n * (1 + sum(1 for t in p.production if t.split("-")[1] == c)) for n, c in zip(p.commodities, COMMODITIES)
-        )
+        goods = goods_vp(p)
         progress_vp = track_vp(PROGRESS_VP, p.progress)
         token_vp = 0
         if p.has("P22"):
