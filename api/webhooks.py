@@ -109,7 +109,7 @@ def key_required(func):
 def require_key():
     key = integrator_key()
     if key is None:
-        raise ApiError("unauthorized", "webhooks belong to an integrator: send its API key as a bearer token")
+        raise ApiError("unauthorized", "this needs an integrator's API key: send it as a bearer token")
     return key
 
 

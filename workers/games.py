@@ -139,7 +139,10 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                 seat_ids[str(index)] = {**ids, "salt": salt}
                 record["id_commitment"] = id_commitment(salt, ids)
             seat_records.append(record)
-        events = rules.setup(seed, len(seats), options)
+        try:
+            events = rules.setup(seed, len(seats), options)
+        except ValueError as exc:  # a check that only set-up makes is still the caller's options
+            raise GameError("invalid_options", f"invalid options for {game_type}: {exc}") from None
         game_id = uuid.uuid4().hex
         metadata = {
             "seed": seed,

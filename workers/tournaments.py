@@ -46,10 +46,14 @@ class Tournaments:
                 "invalid_seats",
                 f"{rules.name} tables take {rules.min_players} to {rules.max_players} seats; asked for {low} to {high}",
             )
-        try:
-            options = rules.validate_options(body.get("options"), low)
-        except ValueError as exc:
-            raise GameError("invalid_options", f"invalid options for {rules.name}: {exc}") from None
+        options = body.get("options") or {}  # as sent: each table's game fills in the defaults for its size
+        for seats in range(low, high + 1):  # a table of any size in the range must take them
+            try:
+                rules.validate_options(options, seats)
+            except ValueError as exc:
+                raise GameError(
+                    "invalid_options", f"invalid options for {rules.name} at {seats} seats: {exc}"
+                ) from None
         participants = self._participants(body["participants"])
         ids = [p["id"] for p in participants]
         if len(ids) < low:
@@ -82,7 +86,12 @@ class Tournaments:
             "created_at": utc_now_iso(),
             "finished_at": None,
         }
-        issued = self._start_round(tournament)
+        try:
+            issued = self._start_round(tournament)
+        except BaseException:
+            # not left listed as running with a round that never got its tables (the games already made expire)
+            self.store.delete_document(COLLECTION, tournament["id"])
+            raise
         return tournament, issued
 
     def _participants(self, raw: list[dict[str, Any]]) -> list[dict[str, Any]]:

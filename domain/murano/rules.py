@@ -123,9 +123,14 @@ class MuranoRules(Rules):
     capabilities = Capabilities(play_in_place=True, decide_and_apply=True)
     plan_weight = PLAN_WEIGHT  # the bots keep to the step they chose (domain/murano/evaluate.py)
 
+    def validate_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        out = super().validate_options(options, seats)
+        self.check_seats(seats)
+        seat_colours(seats, out["colours"])  # a wrong list is refused here, with the other options, not at set-up
+        return out
+
     def setup(self, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
         options = self.validate_options(options, seats)
-        self.check_seats(seats)
         return setup_events(seed, seats, seat_colours(seats, options["colours"]))
 
     def initial_state(self) -> MuranoState:

@@ -295,3 +295,15 @@ def test_api_keys_are_rate_limited(app, client, runtime):
     limited = client.get("/game-types", headers=auth(key))
     assert limited.get_json()["code"] == "rate_limited" and 1 <= int(limited.headers["Retry-After"]) <= 60
     assert client.get("/game-types").status_code == 200  # anonymous requests are not limited by key
+
+
+def test_options_only_set_up_could_refuse_are_a_422_not_a_500(client):
+    seats = [{"kind": "human"}] * 3
+    for colours in ["white,brown", "grey,grey,grey", "white,brown,orange,grey", "WHITE,brown,orange", "white,,brown"]:
+        answer = client.post("/games", json={"game_type": "murano", "seats": seats, "options": {"colours": colours}})
+        assert answer.status_code == 422, (colours, answer.get_json())
+        assert answer.get_json()["code"] == "invalid_options" and "colours" in answer.get_json()["detail"]
+    fine = client.post(
+        "/games", json={"game_type": "murano", "seats": seats, "options": {"colours": "grey,white,brown"}}
+    )
+    assert fine.status_code == 201

@@ -177,3 +177,53 @@ def test_tournaments_need_a_key_and_valid_participants(site):
     twice = create(client, key, participants=[{"external_id": "a"}, {"external_id": "a"}, {"external_id": "b"}])
     assert twice.status_code == 422 and twice.get_json()["code"] == "invalid_seats"
     assert create(client, key, game_type="chess").status_code == 404
+
+
+def test_options_are_checked_at_every_table_size_and_a_refused_tournament_leaves_nothing(site):
+    runtime, client, key = site
+    players = [{"external_id": f"m{i}"} for i in range(7)]
+    murano = {"game_type": "murano", "format": "round_robin", "participants": players}
+    # three colours fit a table of 3 but not one of 4; two fit neither
+    for colours, size in [("grey,white", {"min": 3, "max": 3}), ("grey,white,brown", {"min": 3, "max": 4})]:
+        refused = create(client, key, **murano, options={"colours": colours}, table_size=size)
+        assert refused.status_code == 422, refused.get_json()
+        assert refused.get_json()["code"] == "invalid_options" and "colours" in refused.get_json()["detail"]
+    # Puerto Rico's variant "auto" is the 2-player variant at a table of 2 and the base game at 3: tables of both
+    pr = create(
+        client, key, game_type="puerto_rico", format="swiss", options={}, table_size={"min": 2, "max": 3},
+        participants=[{"external_id": f"p{i}"} for i in range(5)],
+    )  # fmt: skip
+    assert pr.status_code == 201, pr.get_json()
+    sizes = sorted(len(t["players"]) for t in pr.get_json()["rounds"][0]["tables"])
+    assert sizes == [2, 3]
+    listed = client.get("/tournaments", headers=auth(key)).get_json()["tournaments"]
+    assert [t["id"] for t in listed] == [pr.get_json()["id"]]  # the refused ones left nothing behind
+    ok = create(client, key, **murano, options={"colours": "grey,white,brown"}, table_size={"min": 3, "max": 3})
+    assert ok.status_code == 201, ok.get_json()
+
+
+def test_a_tournament_whose_first_round_fails_is_not_left_running(site, monkeypatch):
+    runtime, client, key = site
+    from workers.games import GameService
+
+    made = []
+    real = GameService.create_game
+
+    def failing(self, *args, **kwargs):
+        if made:
+            raise RuntimeError("the store went away")
+        made.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameService, "create_game", failing)
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    answer = create(client, key)
+    assert answer.status_code == 500
+    assert client.get("/tournaments", headers=auth(key)).get_json()["tournaments"] == []
+
+
+def test_a_missing_key_is_named_for_what_it_is_asked(site):
+    runtime, client, key = site
+    answer = client.post("/tournaments", json={})
+    assert answer.status_code == 401 and "webhook" not in answer.get_json()["detail"]
+    assert "API key" in answer.get_json()["detail"]
