@@ -17,6 +17,9 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+import marshmallow as ma
+from marshmallow import fields
+
 from domain import registry
 from eventstore.base import (
     StoredEvent,
@@ -414,8 +417,8 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     }
     try:
         rows = [json.loads(line) for line in lines if line.strip()]
-    except json.JSONDecodeError as exc:
-        report["detail"] = f"line is not JSON: {exc}"
+    except (ValueError, RecursionError) as exc:  # not JSON, or an integer too long to read (a ValueError too)
+        report["detail"] = f"line is not JSON: {str(exc)[:200]}"
         return report
     if not rows or not isinstance(rows[0], dict) or rows[0].get("format") != EXPORT_FORMAT:
         found = rows[0].get("format") if rows and isinstance(rows[0], dict) else None
@@ -423,8 +426,12 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
             f", not {found!r} (exports of an earlier format carry no signature: export the game again)" if found else ""
         )
         return report
+    problem = _shape_problem(rows[0], rows[1:])
+    if problem:
+        report["detail"] = f"malformed export: {problem}"
+        return report
     header, rows = rows[0], rows[1:]
-    report["game_type"] = header.get("game_type")
+    report["game_type"] = header["game_type"]
     report["recorded_result"] = header.get("result")
     report["events"] = len(rows)
     try:
@@ -448,7 +455,7 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     report["broken_version"] = chain.broken_version
     report["signature_ok"] = signature_valid(public_key, head_message(stream, *head), signed)
     report["key_trusted"] = public_key in trusted
-    names = [(s.get("seat"), s.get("name")) for s in header.get("seats", [])]
+    names = [(s.get("seat"), s.get("name")) for s in header["seats"]]
     if not chain.ok or not report["signature_ok"] or not report["key_trusted"]:
         report["detail"] = (
             chain.detail
@@ -488,3 +495,66 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         + ("the set-up does not follow from the seed" if not report["setup_reproduced"] else "the result differs")
     )
     return report
+
+
+# What verify_export reads of an export, by its shape: anything else is a malformed export, reported as such.
+# Integers are JSON integers (not 1.0, not Infinity); what the chain covers (events' data and meta, the stream's
+# metadata as created) may be any JSON object, its contents are checked by the hashes and the signature.
+class _Signature(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    generation = fields.Integer(required=True, strict=True)
+    version = fields.Integer(required=True, strict=True)
+    head_hash = fields.String(required=True)
+    public_key = fields.String(required=True)
+    signature = fields.String(required=True)
+    key_id = fields.String(allow_none=True)
+
+
+class _Creation(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    stream = fields.String(required=True)
+    game_type = fields.String(required=True)
+    created_at = fields.String(required=True)
+    metadata = fields.Dict(required=True)
+
+
+class _Header(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    game_type = fields.String(required=True)
+    creation = fields.Nested(_Creation, required=True)
+    signature = fields.Nested(_Signature, required=True)
+    seats = fields.List(fields.Dict(), required=True)
+    result = fields.Dict(allow_none=True)
+
+
+class _Row(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    version = fields.Integer(required=True, strict=True)
+    generation = fields.Integer(required=True, strict=True)
+    data = fields.Dict(required=True)
+    meta = fields.Dict(required=True)
+    hash = fields.String(required=True)
+    recorded_at = fields.String(required=True)
+
+
+_HEADER, _ROWS = _Header(), _Row(many=True)
+
+
+def _shape_problem(header: dict[str, Any], rows: list[Any]) -> str:
+    """What is wrong with the shape of an export's header and event lines ("" when nothing is)."""
+    for schema, value, where in ((_HEADER, header, "header"), (_ROWS, rows, "events")):
+        try:
+            errors = schema.validate(value)
+        except (TypeError, ValueError) as exc:  # a value marshmallow cannot even look at
+            return f"{where}: {str(exc)[:200]}"
+        if errors:
+            return f"{where}: {json.dumps(errors, default=str)[:300]}"
+    return ""

@@ -1,0 +1,103 @@
+"""``POST /verify`` on a tampered export answers a report, never a 500: every field of the header and of the
+events replaced by a value of another shape (null, numbers beyond 64 bits or JSON's range, text, lists,
+objects), a line with an integer too long for the parser, and whole lines that are not objects. Only the
+untouched export verifies."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from tests.api.conftest import auth
+from workers.history import verify_export
+
+HUGE = "9" * 5000  # beyond Python's default limit for an integer read from text
+ODD: list[Any] = [None, True, -1, 2**70, 1.5, "x", "", [], [1, 2], {}, {"a": 1}, float("inf")]
+
+
+def finished_export(client) -> str:
+    game = client.post(
+        "/games",
+        json={"game_type": "secret_numbers", "options": {"rounds": 1}, "seed": 5, "seats": [{"kind": "human"}] * 2},
+    ).get_json()
+    for token in (t["token"] for t in game["seat_tokens"]):
+        moved = client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token)
+        )
+        assert moved.status_code == 200
+    return client.get(f"/games/{game['id']}/export").get_data(as_text=True)
+
+
+def paths(value: Any, at: tuple = ()) -> Iterator[tuple]:
+    yield at
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from paths(v, (*at, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:3]):
+            yield from paths(v, (*at, i))
+
+
+def replaced(doc: Any, at: tuple, new: Any) -> Any:
+    if not at:
+        return new
+    out = json.loads(json.dumps(doc))
+    holder = out
+    for key in at[:-1]:
+        holder = holder[key]
+    holder[at[-1]] = new
+    return out
+
+
+def tampered(text: str) -> Iterator[tuple[str, str]]:
+    lines = text.splitlines()
+    rows = [json.loads(line) for line in lines]
+    for index in (0, 1, len(rows) - 1):
+        for at in paths(rows[index]):
+            for new in ODD:
+                changed = list(lines)
+                changed[index] = json.dumps(replaced(rows[index], at, new))  # inf is written Infinity, as a forger may
+                yield f"line {index} {at} = {new!r}", "\n".join(changed)
+        yield (
+            f"line {index} with a long integer",
+            "\n".join([*lines[:index], lines[index][:-1] + f', "x": {HUGE}}}', *lines[index + 1 :]]),
+        )
+        yield f"line {index} as a list", "\n".join([*lines[:index], "[1, 2]", *lines[index + 1 :]])
+    head = rows[0]
+    for field, new in [("generation", "Infinity"), ("version", "1e400"), ("version", "-Infinity")]:
+        raw = json.dumps(replaced(head, ("signature", field), "@")).replace('"@"', new)
+        yield f"signature {field} {new}", "\n".join([raw, *lines[1:]])
+
+
+def test_every_tampered_shape_gets_a_report_not_a_crash(client, runtime):
+    text = finished_export(client)
+    assert verify_export(text.splitlines(), [runtime.key.public_key])["ok"]
+    checked = 0
+    for what, forged in tampered(text):
+        answer = client.post("/verify", json={"export": forged})
+        assert answer.status_code == 200, (what, answer.get_data()[:300])
+        assert isinstance(answer.get_json()["ok"], bool), what
+        checked += 1
+    assert checked > 500
+
+
+def test_the_api_answers_a_tampered_export_with_a_report(client):
+    text = finished_export(client)
+    header, *rest = text.splitlines()
+    head = json.loads(header)
+    forged = {
+        "seats not a list": [json.dumps({**head, "seats": [1, 2]}), *rest],
+        "seats text": [json.dumps({**head, "seats": "ab"}), *rest],
+        "generation infinite": [
+            json.dumps(replaced(head, ("signature", "generation"), "@")).replace('"@"', "Infinity"),
+            *rest,
+        ],
+        "a long integer": [header[:-1] + f', "x": {HUGE}}}', *rest],
+        "an event hash that is a number": [header, *[json.dumps({**json.loads(line), "hash": 7}) for line in rest]],
+    }
+    for what, lines in forged.items():
+        answer = client.post("/verify", json={"export": "\n".join(lines)})
+        assert answer.status_code == 200, (what, answer.get_data()[:300])
+        report = answer.get_json()
+        assert report["ok"] is False and report["detail"], (what, report)
