@@ -22,9 +22,9 @@ def caps() -> bot_tables.BotCaps:
     return current_app.config["BOT_CAPS"]
 
 
-def admit(svc: GameService, seats: list[dict[str, Any]], owner: str) -> None:
+def admit(svc: GameService, seats: list[dict[str, Any]], owner: str, hands_over: bool = False) -> None:
     try:
-        bot_tables.admit(svc.documents, svc.status_of, seats, owner, caps())
+        bot_tables.admit(svc.documents, svc.status_of, seats, owner, caps(), hands_over)
     except GameError as exc:
         wait = exc.extra.get("retry_after")
         headers = {"Retry-After": str(wait)} if wait else None

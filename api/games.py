@@ -307,7 +307,9 @@ class Games(MethodView):
         """Create a game; returns one secret bearer token per human seat (shown only here)"""
         key = integrator_key()
         owner = bot_tables.owner_of(key.key_id if key else None, address_bucket(request.remote_addr or ""))
-        bots.admit(service(), body["seats"], owner)
+        # seats that pass to bots when they resign or run out of time make it a bot table as well
+        hands_over = body["on_resign"] == "bot" or body.get("clock") is not None
+        bots.admit(service(), body["seats"], owner, hands_over)
         game, tokens = service().create_game(
             body["game_type"],
             body["seats"],
@@ -320,7 +322,7 @@ class Games(MethodView):
             resign_level=body.get("resign_level"),
             extra_metadata={"public": body["public"]} if "public" in body else None,
         )
-        bot_tables.register(service().documents, game.info.stream, owner, body["seats"])
+        bot_tables.register(service().documents, game.info.stream, owner, body["seats"], hands_over)
         return (
             {**game_body(game, None), "seat_tokens": tokens},
             201,

@@ -1,6 +1,7 @@
 """Limits on bot work: who may start games with bot seats, how many, and pausing tables nobody watches.
 
-A **bot table** is a game created with at least one bot seat. While it has not ended it is recorded in the
+A **bot table** is a game created with at least one bot seat, or one whose human seats pass to bots when they
+resign (``on_resign: bot``) or run out of time (a clock): every seat of it may end up played by a bot. While it has not ended it is recorded in the
 ``bot_tables`` document collection with its owner (``key:<key id>``, or ``addr:<client address>`` for a
 game created without a key) and when somebody last looked at it.
 
@@ -86,11 +87,13 @@ def admit(
     seats: list[dict[str, Any]],
     owner: str,
     caps: BotCaps,
+    hands_over: bool = False,
 ) -> None:
     """Raise ``GameError`` (``human_seat_required``, ``too_many_bot_games``, ``bot_capacity``; a wait in
-    ``extra["retry_after"]``) when this owner may not start a game with these seats now."""
+    ``extra["retry_after"]``) when this owner may not start a game with these seats now. ``hands_over``: the
+    game's human seats pass to bots when they resign or run out of time, so it is a bot table too."""
     bots = sum(1 for seat in seats if seat.get("kind") == "bot")
-    if not bots:
+    if not bots and not hands_over:
         return
     anonymous = owner.startswith("addr:")
     if anonymous and bots == len(seats):
@@ -115,8 +118,10 @@ def admit(
         )
 
 
-def register(documents: DocumentStore, game_id: str, owner: str, seats: list[dict[str, Any]]) -> None:
-    if any(seat.get("kind") == "bot" for seat in seats):
+def register(
+    documents: DocumentStore, game_id: str, owner: str, seats: list[dict[str, Any]], hands_over: bool = False
+) -> None:
+    if hands_over or any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
         documents.put_document(BOT_TABLES, game_id, {"owner": owner, "created_at": now, "seen_at": now, "paused": None})
 

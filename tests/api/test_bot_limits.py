@@ -180,3 +180,43 @@ def test_seat_token_holders_of_an_anonymous_bot_game_count_for_its_address(cappe
     game = bot_game(client).get_json()
     assert client.get(f"/games/{game['id']}", headers=auth(game["seat_tokens"][0]["token"])).status_code == 200
     assert bot_game(client).status_code == 201 and bot_game(client).status_code == 429
+
+
+def handing_over(client, headers=None, **how):
+    """A game of human seats only whose seats pass to bots when they resign or run out of time."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    body = {"game_type": "secret_numbers", "seats": seats, "options": {"rounds": 3}, **how}
+    return client.post("/games", json=body, headers=headers or {})
+
+
+HAND_OVER = [
+    {"on_resign": "bot", "resign_level": "random"},
+    {"clock": {"bank_seconds": 60, "on_timeout": "bot"}},
+    {"clock": {"bank_seconds": 60, "on_timeout": "forfeit"}},
+]
+
+
+@pytest.mark.parametrize("how", HAND_OVER, ids=["resign to a bot", "time out to a bot", "forfeit on time"])
+def test_a_game_whose_seats_may_pass_to_bots_is_a_bot_table(capped, how):
+    app, runtime = capped
+    client = at(app, "203.0.113.7")
+    made = [handing_over(client, **how) for _ in range(2)]
+    assert [r.status_code for r in made] == [201, 201], made[0].get_json()
+    refused = handing_over(client, **how)  # all its seats may end up played by bots: within the address's cap
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    assert human_game(client).status_code == 201  # resigning to lose (the game ends) hands nobody over
+    for game in made:
+        assert runtime.store.get_document(BOT_TABLES, game.get_json()["id"])["owner"] == "addr:203.0.113.7"
+
+
+def test_seats_resigned_to_bots_pause_when_nobody_watches(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    client = create_app(runtime, {"BOT_CAPS": BotCaps()}).test_client()
+    created = handing_over(client, on_resign="bot", resign_level="random").get_json()
+    gid = created["id"]
+    doc = runtime.store.get_document(BOT_TABLES, gid)
+    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 61})
+    monkeypatch.setattr(runtime.service, "schedule_bot_turn", lambda game: None)  # the test plays the turns
+    for token in created["seat_tokens"]:
+        game = runtime.service.resign(gid, token["seat"])
+    assert jobs.play_bot_turn(gid, game.version, game.generation) == "paused"
