@@ -158,7 +158,7 @@ CODES: dict[str, Code] = {
         "Not an event id of this game",
         (
             "`Last-Event-ID` must be `<generation>.<version>` as sent in the stream, of a generation the game "
-            "has reached."
+            "has reached and, in its current generation, of a version it has reached."
         ),
     ),
     "idempotency_conflict": Code(

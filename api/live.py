@@ -150,7 +150,9 @@ def resume_point(svc: GameService, info: StreamInfo, last_id: str | None) -> tup
     if generation > info.generation:
         raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} is from a generation this game has not reached")
     if generation == info.generation:
-        return min(version, info.version), False
+        if version > info.version:  # a generation's versions only grow, and an undo starts a new generation
+            raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} names a version this game has not reached")
+        return version, False
     later = [t.to_version for t in svc.truncations(info.stream) if t.generation > generation]
     return min([version, info.version, *later]), True
 

@@ -64,6 +64,8 @@ class History:
             return self._truncate(game, to_version, f"integrator:{integrator}", reason, self._same_history(game))
         assert seat is not None
         self._check_seat_may_undo(game)
+        if game.seats[seat]["kind"] != "human":  # resigned or out of time: the seat's moves are a bot's now
+            raise GameError("forbidden", f"seat {seat} is played by a bot now (it resigned or ran out of time)")
         later = self.store.read(game_id, to_version + 1, game.version)
         if self._own_private_moves(game, later, seat):
             return self._truncate(game, to_version, f"seat:{seat}", reason, self._still_own_private_moves(game, seat))

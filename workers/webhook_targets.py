@@ -145,10 +145,11 @@ def resolve(url: str, allow_private: bool | None = None) -> Target:
         for ip in found:
             reason = address_class(ip)
             if reason is not None:
-                raise TargetRefused(
-                    "blocked_target",
-                    f"{host} resolves to {ip}, a {reason} address: webhooks go to public addresses only",
+                # the address a name resolves to is the server's network's business: only its class is told
+                said = (
+                    f"{host} is a {reason} address" if literal is not None else f"{host} resolves to a {reason} address"
                 )
+                raise TargetRefused("blocked_target", f"{said}: webhooks go to public addresses only")
     return Target(scheme, host, port, path, tuple(str(ip) for ip in found))
 
 

@@ -224,6 +224,21 @@ def test_resigning_to_a_bot_hands_the_seat_over_without_a_penalty(client):
     assert client.post(f"/games/{game['id']}/resign").status_code == 401
 
 
+def test_a_seat_handed_to_a_bot_has_no_say_in_undo(client):
+    game = create(client, HUMANS, on_resign="bot", resign_level="random")
+    seat_tokens = tokens(game)
+    start = client.get(f"/games/{game['id']}").get_json()["version"]
+    play(client, game["id"], seat_tokens, until=2)
+    assert client.post(f"/games/{game['id']}/resign", headers=auth(seat_tokens[0])).status_code == 200
+    before = len(events(client, game["id"]))
+    asked = client.post(f"/games/{game['id']}/undo", json={"to_version": start}, headers=auth(seat_tokens[0]))
+    assert asked.status_code == 403 and asked.get_json()["code"] == "forbidden", asked.get_json()
+    assert "bot" in asked.get_json()["detail"] and len(events(client, game["id"])) == before  # nothing stored
+    # the seats still playing ask as before, and the bot's seat is not asked for a vote
+    other = client.post(f"/games/{game['id']}/undo", json={"to_version": start}, headers=auth(seat_tokens[1]))
+    assert other.status_code == 200 and other.get_json()["request"]["pending"] == [2]
+
+
 # ------------------------------------------------------------------------------------- abort
 def test_the_creating_key_aborts_and_others_are_refused(site):
     runtime, client, key = site

@@ -135,6 +135,10 @@ def test_a_malformed_last_event_id_is_400_and_one_from_the_future_422(client):
     assert response.status_code == 400 and response.get_json()["code"] == "invalid_request"
     future = client.get(f"/games/{game['id']}/stream", headers={"Last-Event-ID": "5.1"})
     assert future.status_code == 422 and future.get_json()["code"] == "invalid_event_id"
+    beyond = client.get(f"/games/{game['id']}/stream", headers={"Last-Event-ID": f"0.{game['version'] + 1}"})
+    assert beyond.status_code == 422 and "version" in beyond.get_json()["detail"]
+    query = client.get(f"/games/{game['id']}/stream?last_event_id=0.999999999")
+    assert query.status_code == 422 and query.get_json()["code"] == "invalid_event_id"
 
 
 def test_long_poll_returns_when_a_move_arrives(app, client):

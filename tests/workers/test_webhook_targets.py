@@ -69,7 +69,8 @@ def test_one_bad_address_among_several_refuses_the_host(strict, monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: answers)
     with pytest.raises(TargetRefused) as refused:
         webhook_targets.resolve("http://hooks.example.com/x")
-    assert refused.value.category == "blocked_target" and "10.0.0.7" in refused.value.detail
+    assert refused.value.category == "blocked_target" and "private" in refused.value.detail
+    assert "10.0.0.7" not in refused.value.detail  # what an internal name resolves to is not told to the caller
 
 
 def test_malformed_and_unresolvable_hosts_are_refused(site, strict):  # noqa: F811
