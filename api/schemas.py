@@ -279,7 +279,11 @@ class CreateGameSchema(Schema):
     seed = fields.Integer(
         strict=True,
         validate=validate.Range(0, 2**63 - 1),
-        metadata={"description": "makes set-up and every random outcome reproducible; kept secret until the end"},
+        metadata={
+            "description": "makes set-up and every random outcome reproducible; kept secret from the seats until the "
+            "end, but whoever sends it can foresee every draw: leave it out (the server draws one) when the players "
+            "should not have to trust the game's creator"
+        },
     )
 
 
