@@ -1,5 +1,6 @@
 """The HTTP server of ``tradewinds serve``: gunicorn's workers, answering the requests they refuse before the
-application sees them (request line too long, headers too large) as problem+json too.
+application sees them (request line too long, headers too large, a request that is not well-formed HTTP/1.x) as
+problem+json too.
 
 ``ProblemThreadWorker`` is the threaded worker; ``api.server_gevent.ProblemGeventWorker`` the gevent one (kept
 apart so that the threaded server never imports gevent)."""
@@ -9,19 +10,48 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
+from gunicorn.http.errors import (
+    ChunkMissingTerminator,
+    InvalidChunkExtension,
+    InvalidChunkSize,
+    InvalidHeader,
+    InvalidHeaderName,
+    InvalidHTTPVersion,
+    InvalidRequestLine,
+    InvalidRequestMethod,
+    InvalidResponseHeader,
+    InvalidResponseHeaderName,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    ObsoleteFolding,
+)
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
 
 from api.errors import CODES, PROBLEM_CONTENT_TYPE, problem_body
 
+# the client's request as gunicorn's parser refuses it (a header the application sends is its own fault, a 500)
+MALFORMED = (
+    InvalidRequestLine,
+    InvalidRequestMethod,
+    InvalidHTTPVersion,
+    InvalidHeader,
+    InvalidHeaderName,
+    ObsoleteFolding,
+    InvalidChunkSize,
+    ChunkMissingTerminator,
+    InvalidChunkExtension,
+)
 REFUSALS = (
     (LimitRequestLine, "request_line_too_long"),
     (LimitRequestHeaders, "headers_too_large"),
+    (MALFORMED, "invalid_request"),
 )
 
 
 def refusal_code(exc: BaseException) -> str | None:
+    if isinstance(exc, (InvalidResponseHeader, InvalidResponseHeaderName)):
+        return None
     for kind, code in REFUSALS:
         if isinstance(exc, kind):
             return code

@@ -137,6 +137,24 @@ def test_the_http_server_refuses_oversized_requests_as_problems(server):
     assert status == 431 and json.loads(body)["type"] == "/problems/headers_too_large"
 
 
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /livez HTTP/2.0\r\nHost: x\r\n\r\n",
+        b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+        b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n",
+        b"GET /li\xffvez HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"G@T /livez HTTP/1.1\r\nHost: x\r\n\r\n",
+    ],
+    ids=["HTTP/2.0", "negative length", "control character", "not UTF-8", "bad method"],
+)
+def test_the_http_server_refuses_malformed_requests_as_problems(server, request_bytes):
+    base, _, _ = server
+    status, headers, body = raw_request(base, request_bytes)
+    assert status == 400 and headers["Content-Type"] == "application/problem+json", (status, headers, body[:200])
+    assert json.loads(body)["code"] == "invalid_request"
+
+
 def test_serve_says_what_it_is_sized_for_and_uses_no_shared_control_socket(tmp_path):
     port = free_port()
     cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path), "--threads", "16")
