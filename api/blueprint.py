@@ -8,6 +8,7 @@ costs every request a call, a ``current_app`` lookup and an ``ensure_sync`` per 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from types import FunctionType
 from typing import Any
@@ -30,8 +31,10 @@ class Parser(FlaskParser):
             data = super().load_json(req, schema)
         except RecursionError:
             raise ApiError("invalid_request", "JSON nested too deeply") from None
-        except ValueError as exc:  # not a JSONDecodeError: an integer of thousands of digits
-            raise ApiError("invalid_request", f"the body is not acceptable JSON: {exc}") from None
+        except ValueError:  # not a JSONDecodeError (that is webargs' 400): an integer of thousands of digits
+            raise ApiError(
+                "invalid_request", f"the body holds an integer longer than {sys.get_int_max_str_digits()} digits"
+            ) from None
         check_json(data)
         return data
 

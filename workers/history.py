@@ -13,6 +13,7 @@ Undo policy (enforced here, whoever asks):
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -419,8 +420,13 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     }
     try:
         rows = [json.loads(line) for line in lines if line.strip()]
-    except (ValueError, RecursionError) as exc:  # not JSON, or an integer too long to read (a ValueError too)
-        report["detail"] = f"line is not JSON: {str(exc)[:200]}"
+    except json.JSONDecodeError as exc:
+        report["detail"] = f"line is not JSON: {exc}"
+        return report
+    except (ValueError, RecursionError):  # an integer too long to read, or nesting too deep for the parser
+        report["detail"] = (
+            f"a line is nested too deeply or holds an integer longer than {sys.get_int_max_str_digits()} digits"
+        )
         return report
     if not rows or not isinstance(rows[0], dict) or rows[0].get("format") != EXPORT_FORMAT:
         found = rows[0].get("format") if rows and isinstance(rows[0], dict) else None
