@@ -186,15 +186,17 @@ CODES: dict[str, Code] = {
         429,
         "Too many active bot games for this caller",
         (
-            "Games with bot seats are capped per API key and, without a key, per client address, counting the "
-            "caller's games that have not ended. Finish, resign or abort one first, or retry after `Retry-After`."
+            "Games with bot seats, or whose seats pass to bots when they resign (`on_resign: bot`) or run out of "
+            "time (a clock), are capped per API key and, without a key, per client address, counting the caller's "
+            "games that have not ended. Finish or abort one first, or retry after `Retry-After`."
         ),
     ),
     "bot_capacity": Code(
         503,
         "The server's bot budget is used up",
         (
-            "The server runs at most a configured number of games with bot seats at once, whoever created them. "
+            "The server runs at most a configured number of games with bot seats (or seats that pass to bots) at "
+            "once, whoever created them. "
             "Retry after `Retry-After` seconds."
         ),
     ),
