@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from api.errors import ApiError
 from workers import apikeys
@@ -40,9 +40,20 @@ def integrator_key() -> apikeys.ApiKey | None:
     token = bearer_token()
     if token is None or not apikeys.is_api_key(token):
         return None
-    key = apikeys.lookup(service().documents, token)
+    key = known_key(token)
     if key is None:
         raise ApiError("unauthorized", "this API key is unknown or revoked")
+    return key
+
+
+def known_key(token: str) -> apikeys.ApiKey | None:
+    """The API key ``token`` is, or None when it is unknown or revoked: looked up once a request (the rate limits
+    ask first, the endpoint after them)."""
+    seen = g.get("known_key")
+    if seen is not None and seen[0] == token:
+        return seen[1]
+    key = apikeys.lookup(service().documents, token)
+    g.known_key = (token, key)
     return key
 
 

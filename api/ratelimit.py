@@ -34,7 +34,7 @@ from flask import Flask, g, request
 from limits import RateLimitItemPerMinute, storage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api.common import bearer_token
+from api.common import bearer_token, known_key
 from api.counters import CounterFile, shared_counters
 from api.errors import ApiError
 from workers.apikeys import is_api_key
@@ -161,6 +161,15 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
+def issued(token: str) -> bool:
+    """``token`` is an API key the server issued and has not revoked (a store that does not answer: taken as not)."""
+    try:
+        return known_key(token) is not None
+    except Exception as exc:
+        log.warning("could not look up an API key for the rate limits: %s", type(exc).__name__)
+        return False
+
+
 def install(app: Flask, limit_per_minute: int | None = None) -> None:
     """Count every request against its policies; ``limit_per_minute`` is the key policy's default when
     neither the app's config nor the environment sets it."""
@@ -184,7 +193,8 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
             token = None  # a malformed header is answered by the endpoint; the address still counts
         config = app.config
         if token is not None and is_api_key(token):
-            policies = KEY_POLICIES
+            # an invented or revoked key is anyone: its requests count against the client's address
+            policies = KEY_POLICIES if issued(token) else ANONYMOUS_POLICIES
         else:
             policies = ANONYMOUS_POLICIES if token is None else SEAT_POLICIES
         outcomes = []

@@ -114,6 +114,23 @@ def test_api_keys_count_against_the_key_not_the_address(runtime):
     assert client.get("/game-types").status_code == 200  # the address's own window is untouched
 
 
+def test_an_unknown_or_revoked_api_key_counts_against_the_address(runtime):
+    app = app_with(runtime, anonymous=3)
+    app.config["RATE_LIMIT_PER_MINUTE"] = 100
+    client = client_at(app, "203.0.113.5")
+    invented = [client.get("/game-types", headers=auth(f"twk_{'0' * 31}{i}")) for i in range(4)]
+    assert [r.status_code for r in invented] == [200, 200, 200, 429]  # one new "key" per request changes nothing
+    assert invented[0].headers["RateLimit-Policy"] == '"addr";q=3;w=60'
+    assert "client address" in invented[3].get_json()["detail"]
+    made, key = apikeys.create_key(runtime.store, "site")
+    assert apikeys.revoke(runtime.store, made.key_id)
+    other = client_at(app, "203.0.113.6")
+    revoked = [other.post("/verify", json={"export": "x"}, headers=auth(key)) for _ in range(4)]
+    assert [r.status_code for r in revoked] == [200, 200, 200, 429]
+    _, good = apikeys.create_key(runtime.store, "site")
+    assert client.get("/game-types", headers=auth(good)).status_code == 200  # a real key has its own window
+
+
 def test_probes_are_not_limited(runtime):
     client = client_at(app_with(runtime, anonymous=1), "203.0.113.5")
     assert [r.status_code for r in statuses(client, 5, "/health")] == [200] * 5
