@@ -159,10 +159,9 @@ def evolve(facts: Facts, event: StoredEvent) -> Facts:
     mover = event.meta.get("seat") if rules_event else None
     facts = replace(facts, last_event_at=event.recorded_at, last_mover=mover)
     if rules_event:
-        if facts.undo_request is not None:  # a move stored after a request makes it lapse
-            return replace(facts, undo_request=None, last_undo_request={**facts.undo_request, "lapsed": True})
-        return facts
+        return _lapse(facts)  # a move stored after a request makes it lapse
     if kind in (SEAT_TIMED_OUT, RESIGNED):
+        facts = _lapse(facts)  # so does a seat passing to a bot: the request was put to the seats as they were
         seat = int(data["seat"])
         record = dict(facts.seats[seat])
         record.update(kind="bot", level=data["level"])
@@ -201,9 +200,17 @@ def evolve(facts: Facts, event: StoredEvent) -> Facts:
             closed = {**request, "pending": pending, "declined_by": seat, "closed_at": event.recorded_at}
             return replace(facts, undo_request=None, last_undo_request=closed)
         return replace(facts, undo_request={**request, "accepted": request["accepted"] + [seat], "pending": pending})
-    if kind in ENDINGS:
+    if kind in ENDINGS:  # and the game's end: a game that is over is not undone
+        facts = _lapse(facts)
         return replace(facts, status=ENDINGS[kind], result=data.get("result"), ended_at=event.recorded_at)
     return facts  # a platform event of a later version of this code: no effect here
+
+
+def _lapse(facts: Facts) -> Facts:
+    """The open undo request, if any, closed as lapsed."""
+    if facts.undo_request is None:
+        return facts
+    return replace(facts, undo_request=None, last_undo_request={**facts.undo_request, "lapsed": True})
 
 
 def fold(facts: Facts, events: Iterable[StoredEvent]) -> Facts:

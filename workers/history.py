@@ -88,6 +88,8 @@ class History:
 
     def answer(self, game_id: str, seat: int, accept: bool) -> dict[str, Any]:
         game = self.service.load(game_id)
+        if game.over:  # its ending closed any request (workers.facts); a finished game is not undone
+            raise GameError("game_over", "a finished game cannot be undone")
         request = current_request(game)
         if request is None:
             raise GameError("no_undo_request", "there is no open undo request on this game")

@@ -239,6 +239,24 @@ def test_a_seat_handed_to_a_bot_has_no_say_in_undo(client):
     assert other.status_code == 200 and other.get_json()["request"]["pending"] == [2]
 
 
+@pytest.mark.parametrize("ending", ["resign", "abort"])
+def test_an_open_undo_request_lapses_when_a_seat_leaves_or_the_game_ends(client, ending):
+    game = create(client, HUMANS[:2], on_resign="lose")
+    seat_tokens = tokens(game)
+    start = client.get(f"/games/{game['id']}").get_json()["version"]
+    play(client, game["id"], seat_tokens, until=2)
+    asked = client.post(f"/games/{game['id']}/undo", json={"to_version": start}, headers=auth(seat_tokens[1]))
+    assert asked.get_json()["status"] == "requested" and asked.get_json()["request"]["pending"] == [0]
+    ended = client.post(f"/games/{game['id']}/{ending}", headers=auth(seat_tokens[0]))
+    assert ended.status_code == 200 and ended.get_json()["status"] in ("finished", "aborted"), ended.get_json()
+    version = client.get(f"/games/{game['id']}").get_json()["version"]
+    late = client.post(f"/games/{game['id']}/undo/accept", headers=auth(seat_tokens[0]))
+    assert late.status_code == 409 and late.get_json()["code"] == "game_over", late.get_json()
+    after = client.get(f"/games/{game['id']}").get_json()
+    assert after["status"] == ended.get_json()["status"] and after["version"] == version  # the end stands
+    assert after["undo_request"] is None
+
+
 # ------------------------------------------------------------------------------------- abort
 def test_the_creating_key_aborts_and_others_are_refused(site):
     runtime, client, key = site
