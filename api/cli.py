@@ -42,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
     print(f"control socket: {control or 'none'}")
     print(f"metrics: /metrics (the processes' files in {metrics_dir})", flush=True)
-    serving.run(args.host, args.port, size, database_url, redis_url, args.access_log, control)
+    serving.run(args.host, args.port, size, database_url, redis_url, args.access_log, control, args.data_dir)
     return 0
 
 

@@ -220,7 +220,10 @@ def run(
     redis_url: str | None,
     access_log: bool,
     control_socket: str | None,
+    data_dir: str | None = None,
 ) -> None:
+    """Serve until stopped. ``data_dir``: the folder of the signing key (and of the default SQLite store), for
+    every process the server starts: each request process and the job runner sign with that key."""
     from gunicorn.app.base import BaseApplication
 
     from api.server import WORKER_CLASSES
@@ -235,7 +238,7 @@ def run(
         from workers import local_runner
 
         os.environ[local_runner.SOCKET_ENV] = local_runner.new_address()
-        supervisor = local_runner.start_supervisor(os.environ[local_runner.SOCKET_ENV], database_url, None)
+        supervisor = local_runner.start_supervisor(os.environ[local_runner.SOCKET_ENV], database_url, data_dir)
 
     class Server(BaseApplication):
         def load_config(self):
@@ -261,7 +264,7 @@ def run(
             from api.app import create_app
 
             cooperative_psycopg()
-            runtime = Runtime.build(database_url, redis_url, "local-runner" if runner else None)
+            runtime = Runtime.build(database_url, redis_url, "local-runner" if runner else None, data_dir)
             if not runner:  # the job runner resumes pending bot turns itself when it starts
                 runtime.service.resume_pending_bots()
             return create_app(runtime, {"FOLLOWER_CAPS": caps})

@@ -83,6 +83,13 @@ def test_serve_answers_on_the_embedded_store(server):
     assert status == 404 and problem["code"] == "unknown_game"
 
 
+def test_serve_signs_with_the_key_of_its_data_dir(server, tmp_path):
+    base, proc, data_dir = server
+    cmd, env = tradewinds("public-key", "--data-dir", str(data_dir))
+    printed = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert wait_for(base + "/signing-key")["public_key"] == printed.stdout.strip()  # not a key of the cwd's own
+
+
 def test_serve_prints_its_url(tmp_path):
     port = free_port()
     cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path))
