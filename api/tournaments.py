@@ -23,7 +23,7 @@ KEY_AUTH: list[dict[str, list[str]]] = [{"apiKey": []}]
 
 
 class ParticipantSchema(ma.Schema):
-    external_id = name_field(1, 128, metadata={"description": "the site's player id"})
+    external_id = name_field(1, 128, metadata={"description": "the site's player id (not starting with `bot:`)"})
     name = name_field(1, 64)
     bot_level = fields.String(validate=validate.OneOf(list(BOT_LEVELS)), metadata={"description": "a bot entrant"})
 

@@ -113,6 +113,8 @@ class Tournaments:
                 if not p.get("external_id"):
                     raise GameError("invalid_seats", "a human participant needs the site's external_id")
                 pid = p["external_id"]
+                if pid.startswith("bot:"):  # the bot entrants' ids (above): a player's id is never one of them
+                    raise GameError("invalid_seats", f"participant {pid!r}: ids starting with 'bot:' name bot entrants")
                 if pid in seen:
                     raise GameError("invalid_seats", f"participant {pid!r} is listed twice")
                 # a default name is never the id: a tournament's names are public, and are its games' seat names

@@ -227,3 +227,13 @@ def test_a_missing_key_is_named_for_what_it_is_asked(site):
     answer = client.post("/tournaments", json={})
     assert answer.status_code == 401 and "webhook" not in answer.get_json()["detail"]
     assert "API key" in answer.get_json()["detail"]
+
+
+def test_a_player_id_that_looks_like_a_bot_entrant_is_refused(site):
+    runtime, client, key = site
+    players = [{"external_id": "bot:easy:1"}, {"bot_level": "easy"}, {"external_id": "carol"}]
+    for fmt in ("round_robin", "swiss"):
+        refused = create(client, key, participants=players, format=fmt)
+        assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_seats", refused.get_json()
+        assert "bot:" in refused.get_json()["detail"]
+    assert client.get("/tournaments", headers=auth(key)).get_json()["tournaments"] == []
