@@ -10,6 +10,13 @@ const BOARDS = {
   archipelago: () => import('./games/archipelago.js'),
 };
 
+// A game is over once it is no longer active: finished (with a result), aborted or abandoned (without one).
+const over = (g) => g.status !== 'active';
+const ENDED = {
+  aborted: 'Game aborted: it was ended before it was over. No result, not rated.',
+  abandoned: 'Game abandoned: nobody moved for too long. No result, not rated.',
+};
+
 export async function loadBoard(name) {
   const load = BOARDS[name];
   return load ? load() : import('./games/generic.js');
@@ -27,13 +34,14 @@ export async function showTable(main, gameId) {
     board: h('section', { class: 'board', 'aria-label': 'Board' }),
     commands: h('section', { class: 'commands panel', 'aria-label': 'Your moves' }),
     undo: h('section', { class: 'undo panel', 'aria-label': 'Undo' }),
+    leave: h('section', { class: 'leave panel', 'aria-label': 'Leave the game' }),
     error: h('p', { class: 'error', role: 'alert' }),
     log: h('ol', { class: 'log', 'aria-label': 'Event log' }),
   };
   fill(main, el.head, el.status, el.error,
     h('div', { class: 'table' },
       h('div', { class: 'table-main' }, el.board),
-      h('aside', { class: 'side' }, el.commands, el.undo,
+      h('aside', { class: 'side' }, el.commands, el.undo, el.leave,
         h('section', { class: 'panel log-panel', 'aria-label': 'Event log' }, h('h2', {}, 'Log'), el.log))));
 
   await refresh(t, el);
@@ -54,7 +62,7 @@ async function refresh(t, el) {
   const seq = (t.refreshSeq = (t.refreshSeq || 0) + 1);
   const { data, etag } = await api('GET', `/games/${t.id}`, { token: t.token });
   let legal = null;
-  if (data.your_seat !== null && data.status !== 'finished' && data.to_act.includes(data.your_seat)) {
+  if (data.your_seat !== null && !over(data) && data.to_act.includes(data.your_seat)) {
     legal = (await api('GET', `/games/${t.id}/legal-commands`, { token: t.token })).data;
     if (seq !== t.refreshSeq || t.busy) return;
     if (legal.etag !== data.etag) return refresh(t, el);
@@ -107,7 +115,7 @@ async function streamUrl(t) {
 function follow(t, el) {
   let failures = 0;
   const open = async () => {
-    if (t.game.status === 'finished') return;
+    if (over(t.game)) return;
     let url;
     try {
       url = await streamUrl(t);
@@ -147,7 +155,7 @@ function follow(t, el) {
     source.addEventListener('error', () => {
       // the stream ended or failed: EventSource would retry with a ticket already used, so open a fresh one
       source.close();
-      if (t.game.status === 'finished') return;
+      if (over(t.game)) return;
       if (!opened) failures += 1;
       if (failures >= 2) { longPoll(t, el); return; }
       setTimeout(open, opened ? 0 : 1000);
@@ -201,7 +209,7 @@ async function longPoll(t, el) {
         drawLog(t, el);
       }
       if (data.version !== t.game.version && !t.busy) await refresh(t, el);
-      if (t.game.status === 'finished' && data.next_after === null) return;
+      if (over(t.game) && data.next_after === null) return;
     } catch (err) {
       if (err instanceof ApiError) showError(el, err.message);
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -281,7 +289,7 @@ function draw(t, el) {
       h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`),
       h('span', { class: 'muted', id: 'live-note' }, t.live === 'long-poll' ? ' · live by polling' : '')));
   drawClock(t, el);
-  const waiting = g.status !== 'finished' && !(me !== null && g.to_act.includes(me));
+  const waiting = !over(g) && !(me !== null && g.to_act.includes(me));
   fill(el.status, waiting ? h('span', { class: 'spinner', 'aria-hidden': 'true' }) : null, statusText(t));
   const ctx = {
     catalogue: t.type.catalogue, codes: t.type.catalogue.codes || {}, name: (t.namer ??= namer(t.type)), type: t.type, seats: g.seats, me, game: g,
@@ -296,6 +304,7 @@ function draw(t, el) {
   }
   drawCommands(t, el);
   drawUndo(t, el);
+  drawLeave(t, el);
 }
 
 function statusText(t) {
@@ -304,6 +313,7 @@ function statusText(t) {
     const best = g.result.ranks.map((r, i) => [r, i]).filter(([r]) => r === 1).map(([, i]) => seatName(g.seats[i]));
     return g.result.no_winner ? 'Game over: nobody won.' : `Game over. Winner: ${best.join(' and ')}.`;
   }
+  if (over(g)) return ENDED[g.status] || `Game ${g.status}: no result.`;
   const me = g.your_seat;
   if (me !== null && g.to_act.includes(me)) return 'Your turn.';
   const bots = g.to_act.filter((s) => g.seats[s].kind === 'bot');
@@ -321,6 +331,10 @@ function drawCommands(t, el) {
     fill(el.commands, h('h2', {}, 'Final scores'), h('ol', { class: 'final' },
       g.seats.map((s) => s.seat).sort((a, b) => g.result.ranks[a] - g.result.ranks[b])
         .map((i) => h('li', {}, `${seatName(g.seats[i])}: ${g.result.scores[i]} points (rank ${g.result.ranks[i]})`))));
+    return;
+  }
+  if (over(g)) {
+    fill(el.commands, h('h2', {}, 'Game ended'), h('p', { class: 'ended' }, ENDED[g.status] || `Game ${g.status}: no result.`));
     return;
   }
   if (g.your_seat === null) {
@@ -341,7 +355,7 @@ function drawCommands(t, el) {
 
 function drawUndo(t, el) {
   const g = t.game;
-  if (g.your_seat === null || g.status === 'finished' || !g.undo_allowed) {
+  if (g.your_seat === null || over(g) || !g.undo_allowed) {
     fill(el.undo);
     el.undo.hidden = true;
     return;
@@ -366,6 +380,42 @@ function drawUndo(t, el) {
   }
   if (t.undoNote) parts.push(h('p', { role: 'status', class: 'undo-note' }, t.undoNote));
   fill(el.undo, parts);
+}
+
+// Resign (the game's own rule: ranked last, or a bot plays on) and abort (the game's creator: without an API key,
+// its first human seat), each asked twice before it is sent.
+function drawLeave(t, el) {
+  const g = t.game;
+  const me = g.your_seat;
+  if (me === null || over(g) || g.seats[me].kind !== 'human') {
+    fill(el.leave);
+    el.leave.hidden = true;
+    return;
+  }
+  el.leave.hidden = false;
+  const first = g.seats.find((s) => s.kind === 'human' || s.resigned || s.timed_out);
+  const parts = [h('h2', {}, 'Leave the game'),
+    h('button', { type: 'button', class: 'button secondary', onclick: () => leave(t, el, 'resign',
+      'Resign? The game goes on without you: you are ranked last, or a bot plays on for your seat, as this game was set up.') }, 'Resign')];
+  if (first && first.seat === me) {
+    parts.push(h('button', { type: 'button', class: 'button secondary', onclick: () => leave(t, el, 'abort',
+      'Abort the game for everybody? It ends now with no result.') }, 'Abort game'));
+  }
+  if (t.leaveNote) parts.push(h('p', { role: 'status', class: 'leave-note' }, t.leaveNote));
+  fill(el.leave, parts);
+}
+
+async function leave(t, el, path, question) {
+  if (!window.confirm(question)) return;
+  showError(el, '');
+  t.leaveNote = '';
+  try {
+    await api('POST', `/games/${t.id}/${path}`, { token: t.token, body: {} });
+  } catch (err) {
+    t.leaveNote = `${path === 'abort' ? 'Abort' : 'Resignation'} refused: ${err.message}`;
+    showError(el, t.leaveNote);
+  }
+  await refresh(t, el);
 }
 
 function drawClock(t, el) {

@@ -362,3 +362,37 @@ def test_a_refresh_that_ends_while_a_move_is_sent_leaves_the_old_moves_disabled(
     page.unroute("**/legal-commands")
     moves.pop(0).continue_()
     page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+
+
+def test_the_first_seat_aborts_from_the_table_and_the_table_says_it_ended(live_server, context, console):
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "puerto_rico")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort game").click()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    assert "aborted" in page.locator("p.status").inner_text()
+    assert page.locator("p.status .spinner").count() == 0  # nothing is awaited any more
+    assert page.locator("section.undo").is_hidden() and page.locator("section.leave").is_hidden()
+    assert live_server.client().get(f"/games/{game_id}").get_json()["status"] == "aborted"
+    shot(page, "table-aborted")
+
+
+def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "murano")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        (dialog.dismiss if len(asked) == 1 else dialog.accept)()
+
+    page.on("dialog", answer)
+    resign = page.get_by_role("button", name="Resign")
+    resign.click()  # dismissed: nothing is sent
+    assert live_server.client().get(f"/games/{game_id}").get_json()["status"] == "active"
+    shot(page, "table-leave-panel")
+    resign.click()
+    page.get_by_role("heading", name="Final scores").wait_for()  # one seat left in play: the game ends
+    game = live_server.client().get(f"/games/{game_id}").get_json()
+    assert game["status"] == "finished" and game["seats"][0]["resigned"] == "lose"
+    assert "Resign?" in asked[0] and "Game over" in page.locator("p.status").inner_text()
