@@ -14,6 +14,21 @@ WEB_ROOT = Path(__file__).resolve().parent / "web"
 
 blp = Blueprint("webclient", __name__)
 
+# What the page may load and run: its own modules, styles and API only (no inline script or style, nothing from
+# another origin), and never inside another site's frame.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+@blp.after_request
+def page_headers(response):
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"  # for browsers that predate frame-ancestors
+    return response
+
 
 @blp.get("/")
 def lobby():

@@ -8,6 +8,7 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key === 'class') el.className = value;
     else if (key === 'text') el.textContent = value;
+    else if (key === 'style') el.style.cssText = value;  // through the CSSOM: the page's policy forbids style attributes
     else el.setAttribute(key, value === true ? '' : String(value));
   }
   append(el, children);

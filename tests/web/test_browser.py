@@ -85,7 +85,7 @@ def test_a_full_game_against_an_easy_bot(live_server, context, console, game_typ
 def test_a_spectator_sees_each_move_within_a_second(live_server, browser, context, console):
     player = console.watch(context.new_page())
     game_id = create_from_lobby(player, live_server.url, "puerto_rico")
-    watcher_context = browser.new_context(viewport={"width": 1000, "height": 800})
+    watcher_context = browser.new_context(viewport={"width": 1000, "height": 800}, bypass_csp=True)
     try:
         watcher = console.watch(watcher_context.new_page())
         watcher.goto(live_server.url + "/")  # the lobby lists the active game; open it as a spectator
@@ -158,7 +158,7 @@ def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, con
     assert "#seat=" in invite
     first.get_by_role("link", name="Go to my table").click()
     first.locator("#version").wait_for()
-    other_context = browser.new_context()
+    other_context = browser.new_context(bypass_csp=True)
     try:
         second = console.watch(other_context.new_page())
         second.goto(invite)
@@ -189,7 +189,7 @@ def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, con
 
 
 def test_a_phone_can_create_and_play_by_keyboard(live_server, browser, console):
-    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True, bypass_csp=True)
     try:
         page = console.watch(phone.new_page())
         create_from_lobby(page, live_server.url, "puerto_rico")
@@ -396,3 +396,25 @@ def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, contex
     game = live_server.client().get(f"/games/{game_id}").get_json()
     assert game["status"] == "finished" and game["seats"][0]["resigned"] == "lose"
     assert "Resign?" in asked[0] and "Game over" in page.locator("p.status").inner_text()
+
+
+def test_the_page_runs_under_its_content_security_policy(live_server, browser, console):
+    """No test helper that evaluates JavaScript text here: the page's own policy is in force, and any script,
+    style or request it refuses is a console error."""
+    strict = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = console.watch(strict.new_page())
+        for game_type in GAMES:
+            create_from_lobby(page, live_server.url, game_type)
+            policy = page.evaluate("() => document.querySelector('main') !== null")  # a function, not text: allowed
+            assert policy
+            version = page.locator("#version").get_attribute("data-version")
+            page.locator("button.choice:not([disabled])").first.click()
+            page.locator(f"#version:not([data-version='{version}'])").wait_for()
+            page.locator(".board").first.wait_for()
+        headers = page.request.get(live_server.url + "/").headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        shot(page, "table-under-csp")
+    finally:
+        strict.close()
