@@ -36,12 +36,23 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-TEXT = r"^[^\x00-\x1f\x7f-\x9f]*$"  # a name or label: no control characters
+# Characters no name or label may hold: control characters, and the invisible ones that change how the text
+# around them is shown (the zero-width space, direction marks, embeddings, overrides and isolates, line and
+# paragraph separators, the word joiner, the byte-order mark): a name written "\u202eAnn" would turn the next
+# player's name around in a list. The zero-width joiner and non-joiner stay: Persian, Indic scripts and emoji
+# sequences need them.
+HIDDEN = r"\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+TEXT = rf"^[^{HIDDEN}]*[^\s{HIDDEN}][^{HIDDEN}]*$"  # a name or label: something visible, nothing of HIDDEN
+REASON = rf"^[^{HIDDEN}]*$"  # a free-text reason: may be empty
 
 
 def name_field(low: int, high: int, **kwargs) -> fields.String:
     return fields.String(
-        validate=[validate.Length(low, high), validate.Regexp(TEXT, error="no control characters")], **kwargs
+        validate=[
+            validate.Length(low, high),
+            validate.Regexp(TEXT, error="something visible, and no control, direction or zero-width characters"),
+        ],
+        **kwargs,
     )
 
 
@@ -509,7 +520,13 @@ class UndoRequestSchema(Schema):
 
 class UndoBodySchema(Schema):
     to_version = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10**9))
-    reason = fields.String(load_default="", validate=[validate.Length(0, 500), validate.Regexp(r"^[^\x00]*$")])
+    reason = fields.String(
+        load_default="",
+        validate=[
+            validate.Length(0, 500),
+            validate.Regexp(REASON, error="no control, direction or zero-width characters"),
+        ],
+    )
 
 
 class TruncationSchema(Schema):

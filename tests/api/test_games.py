@@ -307,3 +307,25 @@ def test_options_only_set_up_could_refuse_are_a_422_not_a_500(client):
         "/games", json={"game_type": "murano", "seats": seats, "options": {"colours": "grey,white,brown"}}
     )
     assert fine.status_code == 201
+
+
+def test_names_hold_something_visible_and_nothing_that_turns_text_around(client):
+    def named(name):
+        seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+        return client.post("/games", json={"game_type": "secret_numbers", "seats": seats})
+
+    for bad in [" ", "\u202eAnn", "\ufeff", "a\u200bb", "\u2028x", "Ann\u2066", "\u200fBo", "a\u2060b"]:
+        answer = named(bad)
+        assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", repr(bad)
+    for good in ["Zoë", "李雷", "🎲 dice", "مریم\u200cسادات", "👩\u200d💻 Ada", "Ann-Marie O'Neil"]:
+        answer = named(good)
+        assert answer.status_code == 201, (good, answer.get_json())
+        assert answer.get_json()["seats"][0]["name"] == good
+
+
+def test_an_undo_reason_holds_no_direction_or_control_characters(client):
+    game = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}] * 2}).get_json()
+    token = {"Authorization": f"Bearer {game['seat_tokens'][0]['token']}"}
+    for bad in ["\u202eevil", "a\x1b[31mb", "line\nbreak"]:
+        answer = client.post(f"/games/{game['id']}/undo", json={"to_version": 1, "reason": bad}, headers=token)
+        assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", repr(bad)
