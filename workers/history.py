@@ -58,15 +58,17 @@ class History:
         ``stale_version`` and archives nothing.
         """
         game = self.service.load(game_id)
-        self._check_target(game, to_version)
+        # who may undo is checked before the target: a caller who may not learns nothing of the game's versions
         if integrator is not None:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
+            self._check_target(game, to_version)
             return self._truncate(game, to_version, f"integrator:{integrator}", reason, self._same_history(game))
         assert seat is not None
         self._check_seat_may_undo(game)
         if game.seats[seat]["kind"] != "human":  # resigned or out of time: the seat's moves are a bot's now
             raise GameError("forbidden", f"seat {seat} is played by a bot now (it resigned or ran out of time)")
+        self._check_target(game, to_version)
         later = self.store.read(game_id, to_version + 1, game.version)
         if self._own_private_moves(game, later, seat):
             return self._truncate(game, to_version, f"seat:{seat}", reason, self._still_own_private_moves(game, seat))

@@ -383,3 +383,13 @@ def test_a_resignation_shows_the_same_in_the_game_the_tournament_and_the_ratings
     assert standing[loser]["points"] == min(row["points"] for row in done["standings"])
     rated = runtime.store.get_document("rated:secret_numbers", table["game_id"])
     assert rated["ranks"] == final["result"]["ranks"]
+
+
+def test_who_may_undo_is_checked_before_the_target(site):
+    runtime, client, key = site
+    game = create(client, HUMANS[:2], key=key)
+    _, other = apikeys.create_key(runtime.store, "another site")
+    for target in (0, 10**6, 1):
+        answer = client.post(f"/games/{game['id']}/undo", json={"to_version": target}, headers=auth(other))
+        assert answer.status_code == 403 and answer.get_json()["code"] == "forbidden", (target, answer.get_json())
+    assert client.post(f"/games/{game['id']}/undo", json={"to_version": 0}, headers=auth(key)).status_code == 422
