@@ -226,6 +226,7 @@ class History:
                 if table["game_id"] == game.info.stream:
                     table["result"] = None
                     round_doc["status"] = "running"
+                    round_doc["finished_at"] = None  # it finishes again when the game does
         if tournament["status"] == "finished":
             tournament["status"] = "running"
             tournament["finished_at"] = None

@@ -127,6 +127,7 @@ def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 0
     after = client.get(f"/tournaments/{t['id']}").get_json()
     assert after["status"] == "running" and after["rounds"][0]["tables"][0]["result"] is None
+    assert after["rounds"][0]["status"] == "running" and after["rounds"][0]["finished_at"] is None
 
 
 def test_seat_tokens_are_shown_once_stored_hashed_and_reissued_on_demand(site):
