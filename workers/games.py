@@ -132,7 +132,9 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                 tokens.append({"seat": index, "token": token})
             else:
                 record["level"] = seat.get("level") or DEFAULT_BOT_LEVEL
-                record["name"] = seat.get("name") or f"{record['level']} bot"
+                default = f"{record['level']} bot"
+                same = sum(1 for r in seat_records if r["kind"] != "human" and r["name"].startswith(default))
+                record["name"] = seat.get("name") or (f"{default} {same + 1}" if same else default)  # easy bot 2
             ids = {k: seat[k] for k in PRIVATE_SEAT_FIELDS if seat.get(k) is not None}
             if ids:  # kept apart too: the creation record is public (export) and signed; only a commitment is in it
                 salt = secrets.token_hex(16)

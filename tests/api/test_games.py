@@ -329,3 +329,10 @@ def test_an_undo_reason_holds_no_direction_or_control_characters(client):
     for bad in ["\u202eevil", "a\x1b[31mb", "line\nbreak"]:
         answer = client.post(f"/games/{game['id']}/undo", json={"to_version": 1, "reason": bad}, headers=token)
         assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", repr(bad)
+
+
+def test_bots_of_one_level_are_told_apart_by_name(client):
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    seats += [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy", "name": "Eve"}]
+    game = client.post("/games", json={"game_type": "puerto_rico", "seats": seats}).get_json()
+    assert [s["name"] for s in game["seats"]][1:] == ["easy bot", "easy bot 2", "random bot", "Eve"]
