@@ -124,11 +124,16 @@ class InProcessDispatcher:
 
     def __init__(self, run: Callable[[str, tuple[Any, ...]], None], threads: int = 2, webhook_threads: int = 2) -> None:
         self._run = run
-        self._cond = threading.Condition()
+        lock = threading.Lock()
+        # One lock, two kinds of waiting: a lane's threads wait for its work (``_work``), ``wait_idle`` for the state
+        # to change (``_cond``). An idle thread that woke every waiter would wake the other idle threads, which
+        # would wake it again: a core spent on nothing.
+        self._cond = threading.Condition(lock)
         self._lanes: dict[str, deque[tuple[str, tuple[Any, ...], str | None]]] = {
             QUEUE_NAME: deque(),
             WEBHOOK_QUEUE_NAME: deque(),
         }
+        self._work = {lane: threading.Condition(lock) for lane in self._lanes}
         self._threads: dict[str, list[threading.Thread]] = {QUEUE_NAME: [], WEBHOOK_QUEUE_NAME: []}
         self._sizes = {QUEUE_NAME: threads, WEBHOOK_QUEUE_NAME: webhook_threads}
         self._busy = 0
@@ -155,7 +160,7 @@ class InProcessDispatcher:
                 thread = threading.Thread(target=self._loop, args=(lane,), name=f"tradewinds-{lane}", daemon=True)
                 threads.append(thread)
                 thread.start()
-            self._cond.notify_all()
+            self._work[lane].notify()
 
     def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]:
         return self._locks.try_lock(name, ttl)
@@ -168,8 +173,8 @@ class InProcessDispatcher:
         while True:
             with self._cond:
                 while not queue:
-                    self._cond.notify_all()
-                    self._cond.wait()
+                    self._cond.notify_all()  # for wait_idle: this lane may have just run dry
+                    self._work[lane].wait()
                 name, args, token = queue.popleft()
                 self._busy += 1
             try:
