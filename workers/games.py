@@ -541,7 +541,10 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                 "this Idempotency-Key was used for a different request; use a new key for a new move",
             )
         if record.generation != self.info(game_id).generation:
-            raise GameError("idempotency_expired", "the move made with this Idempotency-Key was undone")
+            # undone since: the move is gone only if an undo went back before its last event
+            later = [t for t in self.store.truncations(game_id) if t.generation > record.generation]
+            if any(t.to_version < record.to_version for t in later):
+                raise GameError("idempotency_expired", "the move made with this Idempotency-Key was undone")
         # the answer the move got: the game as that move left it, whatever was played since
         game = self.load(game_id, at_version=record.to_version)
         events = self.store.read(game_id, record.from_version, record.to_version)

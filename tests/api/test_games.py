@@ -178,6 +178,26 @@ def test_idempotency_key_never_plays_twice(client):
     assert different.status_code == 422 and different.get_json()["code"] == "idempotency_conflict"
 
 
+def test_a_keyed_move_is_replayed_after_an_undo_that_kept_it_and_expired_by_one_that_took_it(client):
+    game = create_secret_game(client, seats=1, rounds=5)
+    gid, tok = game["id"], token_of(game, 0)
+    bank = {"command": {"type": "bank", "amount": 1}}
+    keyed = {**auth(tok), "Idempotency-Key": "move-1"}
+    first = client.post(f"/games/{gid}/commands", json=bank, headers=keyed)
+    assert first.status_code == 200
+    kept_at = first.get_json()["version"]
+    assert client.post(f"/games/{gid}/commands", json=bank, headers=auth(tok)).status_code == 200
+    undone = client.post(f"/games/{gid}/undo", json={"to_version": kept_at}, headers=auth(tok))
+    assert undone.status_code == 200 and undone.get_json()["status"] == "done"  # the keyed move is still played
+    again = client.post(f"/games/{gid}/commands", json=bank, headers=keyed)
+    assert again.status_code == 200 and again.get_json()["replayed"] is True, again.get_json()
+    assert again.get_json()["events"] == first.get_json()["events"]
+    before = first.get_json()["events"][0]["version"] - 1
+    assert client.post(f"/games/{gid}/undo", json={"to_version": before}, headers=auth(tok)).status_code == 200
+    gone = client.post(f"/games/{gid}/commands", json=bank, headers=keyed)
+    assert gone.status_code == 409 and gone.get_json()["code"] == "idempotency_expired"
+
+
 def test_command_list_is_all_or_nothing(client):
     game = create_secret_game(client, seats=1, rounds=3)
     gid, tok = game["id"], token_of(game, 0)
