@@ -238,10 +238,11 @@ class History:
         game = self.service.load(game_id)
         rules = game.rules
         reveal = game.over
-        start = self.service.load(game_id, at_version=after) if after else None
-        state = start.state if start else rules.initial_state()
         steps = []
         last = min(game.version, after + limit)
+        # a cursor at or past the head (the game undone below it meanwhile) has no steps left, as in the event list
+        start = self.service.load(game_id, at_version=after) if 0 < after < last else None
+        state = start.state if start else rules.initial_state()
         for event in self.store.read(game_id, after + 1, last) if after < last else []:
             state = facts.rules_evolve(rules, state, event.data)
             steps.append(

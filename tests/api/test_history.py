@@ -199,6 +199,10 @@ def test_replay_steps_show_acting_seat_and_state(client):
     final = client.get(f"/games/{game['id']}/replay?after=2&limit=2").get_json()
     assert final["public"] is True and [s["version"] for s in final["steps"]] == [3, 4]
     assert None not in final["steps"][0]["state"]["secrets"]
+    head = final["version"]
+    for after in (head, head + 1, 10**9):  # a cursor past the head (the game undone below it): no steps, as /events
+        past = client.get(f"/games/{game['id']}/replay?after={after}")
+        assert past.status_code == 200 and past.get_json()["steps"] == [] and past.get_json()["next_after"] is None
 
 
 def finished_export(client, seats=2):
