@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from workers.runtime import ConfigError, Runtime
+from workers.signing import KeyFileError
 
 
 def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runtime:
@@ -100,7 +103,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     text = openapi_yaml()
     target = Path(args.output)
     if args.check:
-        if not target.exists() or target.read_text() != text:
+        if not target.is_file() or target.read_text(encoding="utf-8", errors="replace") != text:
             print(f"{target} is out of date: run `tradewinds openapi`", file=sys.stderr)
             return 1
         print(f"{target} is up to date")
@@ -114,18 +117,27 @@ def cmd_verify(args: argparse.Namespace) -> int:
     import json
 
     from workers.history import verify_export
+    from workers.signing import ServerKey, key_file_path, public_key_text
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
-    keys = list(args.public_key or [])
+    except UnicodeDecodeError:
+        raise ConfigError(f"{args.file} is not an export: not UTF-8 text") from None
+    keys = []
+    for given in args.public_key or []:
+        try:
+            keys.append(public_key_text(given))
+        except ValueError as exc:
+            raise ConfigError(f"--public-key {given[:20]!r}: {exc}") from None
     if not keys:  # this machine's own server key, when it has one (never created here)
-        from workers.signing import ServerKey, key_file_path
-
         path = key_file_path(args.data_dir)
         if path.exists():
-            keys.extend(ServerKey.load_or_create(path).trusted_keys)  # retired keys too: games signed before a rotation
+            try:
+                keys.extend(ServerKey.load_or_create(path).trusted_keys)  # retired keys too: signed before a rotation
+            except (OSError, KeyFileError) as exc:
+                raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
     report = verify_export(text.splitlines(), keys)
     print(json.dumps(report, indent=2, sort_keys=True))
     return 0 if report["ok"] else 1
@@ -191,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="serve the REST API (SQLite and in-process bots unless configured)")
     serve.add_argument("--host", default=os.environ.get("TRADEWINDS_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("TRADEWINDS_PORT", "8000")))
+    serve.add_argument("--port", type=port, default=os.environ.get("TRADEWINDS_PORT", "8000").strip() or "8000")
     serve.add_argument(
         "--workers",
         type=int,
@@ -238,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)  # the default now
     worker.add_argument(
         "--metrics-port",
-        type=int,
+        type=port,
         default=None,
         help="serve this worker's Prometheus metrics on this port (TRADEWINDS_WORKER_METRICS_PORT; default: none)",
     )
@@ -262,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--public-key",
         action="append",
-        help="a trusted server key (base64, from GET /signing-key or `tradewinds public-key`); repeatable;"
+        help="a trusted server key (base64 or PEM, from GET /signing-key or `tradewinds public-key`); repeatable;"
         " default: this machine's key file, if any",
     )
     verify.add_argument("--data-dir", default=None)
@@ -290,24 +302,81 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("serve", "worker"):
-        from workers import logs
+# Settings read as numbers (README's table): one that is not a number, or is negative, is a one-line error when any
+# command starts, not a traceback in a request process that then fails to boot.
+NUMBER_SETTINGS = (
+    "TRADEWINDS_RATE_LIMIT",
+    "TRADEWINDS_RATE_LIMIT_ANONYMOUS",
+    "TRADEWINDS_RATE_LIMIT_SEAT",
+    "TRADEWINDS_BOT_GAMES_PER_ADDRESS",
+    "TRADEWINDS_BOT_GAMES_PER_KEY",
+    "TRADEWINDS_BOT_GAMES_TOTAL",
+    "TRADEWINDS_BOT_IDLE_SECONDS",
+    "TRADEWINDS_GAME_EXPIRY_SECONDS",
+    "TRADEWINDS_FOLLOWERS_PER_ADDRESS",
+    "TRADEWINDS_FOLLOWERS_PER_GAME",
+    "TRADEWINDS_FOLLOWERS_PER_PROCESS",
+    "TRADEWINDS_CONNECTIONS",
+)
+PORT_SETTINGS = ("TRADEWINDS_PORT", "TRADEWINDS_WORKER_METRICS_PORT")
 
-        logs.configure()  # JSON lines, request ids, no secrets (workers.logs)
-    else:
-        logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
-    if argv and argv[0] == "simulate":
-        return cmd_simulate(argv[1:])
-    args = build_parser().parse_args(argv)
+
+def check_settings(environ: Mapping[str, str]) -> None:
+    """Raise ``ConfigError`` for a numeric setting that is not a number of its kind."""
+    for name in NUMBER_SETTINGS + PORT_SETTINGS:
+        value = environ.get(name, "").strip()
+        if not value:
+            continue
+        try:
+            number = float(value) if name in NUMBER_SETTINGS else port(value)
+        except (ValueError, argparse.ArgumentTypeError):
+            kind = "a TCP port (1 to 65535)" if name in PORT_SETTINGS else "a number"
+            raise ConfigError(f"{name} must be {kind}, not {value!r}") from None
+        if not math.isfinite(number) or number < 0:
+            raise ConfigError(f"{name} must be a number from 0 up, not {value!r}")
+
+
+def port(text: str) -> int:
+    """A TCP port number (argparse type)."""
     try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {number}")
+    return number
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a command; what goes wrong outside the command's own checks (a file it cannot read or write, a value
+    it cannot take) is one line on stderr and exit status 2, never a traceback."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_settings(os.environ)
+        if argv and argv[0] in ("serve", "worker"):
+            from workers import logs
+
+            logs.configure()  # JSON lines, request ids, no secrets (workers.logs)
+        else:
+            logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
+        if argv and argv[0] == "simulate":
+            return cmd_simulate(argv[1:])
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except ConfigError as exc:
         print(f"tradewinds: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``tradewinds apikey list | head -1``): nothing more to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (OSError, ValueError, UnicodeError, KeyFileError) as exc:
+        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"tradewinds: {detail}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

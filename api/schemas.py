@@ -17,6 +17,7 @@ from marshmallow import fields, validate
 
 from domain import registry
 from domain.bots import LEVELS as BOT_LEVELS
+from workers.text import REASON, TEXT
 
 MAX_COMMANDS = 50
 GAME_TYPES = sorted(registry.GAME_MODULES)
@@ -34,16 +35,6 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
-
-
-# Characters no name or label may hold: control characters, and the invisible ones that change how the text
-# around them is shown (the zero-width space, direction marks, embeddings, overrides and isolates, line and
-# paragraph separators, the word joiner, the byte-order mark): a name written "\u202eAnn" would turn the next
-# player's name around in a list. The zero-width joiner and non-joiner stay: Persian, Indic scripts and emoji
-# sequences need them.
-HIDDEN = r"\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
-TEXT = rf"^[^{HIDDEN}]*[^\s{HIDDEN}][^{HIDDEN}]*$"  # a name or label: something visible, nothing of HIDDEN
-REASON = rf"^[^{HIDDEN}]*$"  # a free-text reason: may be empty
 
 
 def name_field(low: int, high: int, **kwargs) -> fields.String:

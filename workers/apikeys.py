@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 
 from eventstore.base import DocumentStore
+from workers.text import name_problem
 
 KEY_PREFIX = "twk_"
 COLLECTION = "api_keys"
@@ -31,8 +32,9 @@ def is_api_key(token: str) -> bool:
 def create_key(store: DocumentStore, name: str) -> tuple[ApiKey, str]:
     from eventstore import utc_now_iso
 
-    if not name or len(name) > 100:
-        raise ValueError("an API key needs a name of 1 to 100 characters")
+    problem = name_problem(name, 100)
+    if problem:
+        raise ValueError(f"an API key's name: {problem}")
     token = KEY_PREFIX + secrets.token_urlsafe(32)
     digest = _hash(token)
     key = ApiKey(digest[:16], name, utc_now_iso(), False)

@@ -207,6 +207,22 @@ def key_file_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
     return Path(data_dir or os.environ.get("TRADEWINDS_DATA_DIR") or DEFAULT_DATA_DIR).resolve() / KEY_FILE_NAME
 
 
+def public_key_text(text: str) -> str:
+    """An Ed25519 public key given as base64 of its 32 raw bytes (as ``tradewinds public-key`` prints it) or as
+    PEM (``--pem``), in the base64 form; ``ValueError`` for anything else."""
+    text = text.strip()
+    if text.startswith("-----BEGIN"):
+        key = serialization.load_pem_public_key(text.encode())
+        if not isinstance(key, Ed25519PublicKey):
+            raise ValueError("not an Ed25519 public key")
+        raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    else:
+        raw = base64.b64decode(text, validate=True)
+    if len(raw) != 32:
+        raise ValueError("not an Ed25519 public key (base64 of 32 bytes, or PEM)")
+    return base64.b64encode(raw).decode("ascii")
+
+
 def signature_valid(public_key: str, message: bytes, signature: str) -> bool:
     """Whether ``signature`` (base64) is ``public_key``'s (base64 raw Ed25519) signature of ``message``."""
     try:

@@ -381,7 +381,7 @@ def run(
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tradewinds simulate",
-        description="Play bot-vs-bot games and report win rates (95%% Wilson intervals), scores and ranks.",
+        description="Play bot-vs-bot games and report win rates (95% Wilson intervals), scores and ranks.",
     )
     parser.add_argument("--game", help="game type name (domain.registry)")
     parser.add_argument(
@@ -435,8 +435,14 @@ def main(argv: list[str] | None = None) -> int:
             return fail(str(exc))
     if not rules.min_players <= len(policies) <= rules.max_players:
         return fail(f"{rules.name} takes {rules.min_players}..{rules.max_players} seats, got {len(policies)}")
-    if args.games < 1 or args.jobs < 1:
-        return fail("--games and --jobs must be at least 1")
+    if args.games < 1 or args.jobs < 1 or args.max_decisions < 1:
+        return fail("--games, --jobs and --max-decisions must be at least 1")
+    if args.out:  # checked before any game is played: a run is not lost to a path that cannot be written
+        try:
+            with open(args.out, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            return fail(f"cannot write --out {args.out}: {exc.strerror or exc}")
     try:
         options = json.loads(args.options)
         if not isinstance(options, dict):

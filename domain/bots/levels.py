@@ -39,6 +39,10 @@ LEVELS: dict[str, Level] = {
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
 
 DEFAULT_MCTS_ITERATIONS = 400
+# Bounds of mcts:<iterations>[:<rollout depth>]: far above any level (hard searches 2,000), below a search that
+# would not end in a day.
+MAX_MCTS_ITERATIONS = 1_000_000
+MAX_ROLLOUT_DEPTH = 10_000
 
 
 def policy_names() -> list[str]:
@@ -76,8 +80,15 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
             numbers = [int(p) for p in parts]
         except ValueError:
             numbers = []
-        if len(numbers) not in (1, 2) or numbers[0] < 1 or (len(numbers) == 2 and numbers[1] < 0):
-            raise ValueError(f"bad bot name {level!r}: use mcts:<iterations>[:<rollout depth>]")
+        if (
+            len(numbers) not in (1, 2)
+            or not 1 <= numbers[0] <= MAX_MCTS_ITERATIONS
+            or (len(numbers) == 2 and not 0 <= numbers[1] <= MAX_ROLLOUT_DEPTH)
+        ):
+            raise ValueError(
+                f"bad bot name {level!r}: use mcts:<iterations>[:<rollout depth>], iterations 1 to "
+                f"{MAX_MCTS_ITERATIONS:,}, rollout depth 0 to {MAX_ROLLOUT_DEPTH:,}"
+            )
         if len(numbers) == 2:
             return MCTSBot(seed, iterations=numbers[0], rollout_depth=numbers[1])
         return MCTSBot(seed, iterations=numbers[0])
