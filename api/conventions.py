@@ -139,6 +139,9 @@ def install(app: Flask) -> None:
             headers["Vary"] = "Authorization"
         else:
             response.vary.add("Authorization")
+        # an answer to a caller with a token may hold what only that caller sees: never kept in a shared cache
+        if "Cache-Control" not in headers and "HTTP_AUTHORIZATION" in request.environ:
+            headers["Cache-Control"] = "private, no-cache"
         return response
 
     origins = [o.strip() for o in os.environ.get("TRADEWINDS_CORS_ORIGINS", "").split(",") if o.strip()]

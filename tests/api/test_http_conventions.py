@@ -169,6 +169,8 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
     assert finished in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
     assert client.get("/games?status=finished").get_json()["games"] == []
     assert client.get("/games?cursor=not-a-cursor").status_code == 400
+    unknown = client.get("/games?cursor=" + "0" * 32)  # well formed, but no game: not an empty last page
+    assert unknown.status_code == 400 and "cursor" in unknown.get_json()["detail"]
 
 
 def test_control_characters_are_unicodes_category_cc_exactly():
@@ -182,3 +184,13 @@ def test_control_characters_are_unicodes_category_cc_exactly():
             continue  # lone surrogates are refused before this check (bad_text)
         ch = chr(code)
         assert has_control_characters(f"id{ch}x") == (unicodedata.category(ch) == "Cc"), hex(code)
+
+
+def test_answers_to_a_caller_with_a_token_are_not_for_shared_caches(client):
+    game = create_secret_game(client, seats=2, rounds=1)
+    token = {"Authorization": f"Bearer {game['seat_tokens'][0]['token']}"}
+    for path in ("/events", "/replay", "/states/1", "/history", "/audit", "", "/legal-commands"):
+        answer = client.get(f"/games/{game['id']}{path}", headers=token)
+        assert answer.status_code == 200, path
+        assert "private" in answer.headers["Cache-Control"], path
+    assert "Cache-Control" not in client.get("/game-types").headers  # public answers are left to the caches
