@@ -43,7 +43,9 @@ class FollowUps:
             return work
         if game.bot_seats_to_act():
             work.append(work_item(f"bot:{stream}", "play_bot_turn", [stream, game.version, game.generation]))
-        flag = clocks.next_flag_fall(clock) if clock else None
+        # the seats the clock runs for that are still played by people: a seat handed to a bot has no time to lose
+        running = [s for s in clock["running"] if game.seats[s]["kind"] == "human"] if clock else []
+        flag = clocks.next_flag_fall({**clock, "running": running}) if clock and running else None
         if clock and flag is not None:
             delay = max(0.05, clock["since"] + flag - time.time() + 0.05)
             work.append(work_item(f"clock:{stream}", "check_clock", [stream, game.version, game.generation], delay))

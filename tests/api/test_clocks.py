@@ -93,3 +93,25 @@ def test_forfeit_ranks():
     assert clocks.forfeit_ranks([1, 2, 3], [0]) == [3, 1, 2]
     assert clocks.forfeit_ranks([1, 1, 3, 4], [3]) == [1, 1, 3, 4]
     assert clocks.forfeit_ranks([2, 1, 1], [1]) == [2, 3, 1]
+
+
+def test_a_paused_table_whose_seat_ran_out_of_time_schedules_no_more_work(runtime, client, monkeypatch):
+    from workers.bot_tables import BOT_TABLES
+
+    now = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    game = clocked_game(client, "bot", bank=10, rounds=2)
+    gid = game["id"]
+    doc = runtime.store.get_document(BOT_TABLES, gid)  # a clock makes it a bot table; nobody looked for long
+    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": now[0] - 1000})
+    now[0] += 11
+    runtime.sweep()  # seat 0 runs out of time; its bot would move, but the table is unwatched: it pauses
+    body = runtime.service.load(gid)
+    assert body.seats[0]["timed_out"] and runtime.store.get_document(BOT_TABLES, gid)["paused"] is not None
+    ran = []
+    for _ in range(5):
+        now[0] += 1
+        ran.append(runtime.sweep())
+    assert ran == [0] * 5, ran  # no clock check comes due again and again: the only seat the clock ran for is a bot
+    assert runtime.service.load(gid).version == body.version
