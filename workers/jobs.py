@@ -165,7 +165,10 @@ def redeliver_webhook(sub_id: str, message_id: str) -> bool:
 
     runtime = get_runtime()
     with runtime.dispatcher.try_lock(f"webhook-deliver:{sub_id}"):
-        return webhooks.redeliver(runtime.store, sub_id, message_id) is not None
+        entry = webhooks.redeliver(runtime.store, sub_id, message_id)
+    if entry is not None and entry["status"] == "delivered":
+        runtime.service.schedule_deliveries([sub_id])  # a queue held up behind it goes on now
+    return entry is not None
 
 
 def check_clock(game_id: str, version: int, generation: int) -> list[int]:

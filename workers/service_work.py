@@ -66,7 +66,12 @@ class FollowUps:
             dispatch_now(self.dispatcher, work)
 
     def schedule_deliveries(self, sub_ids: list[str]) -> None:
-        self.schedule([work_item(f"deliver:{sub_id}", "deliver_webhooks", [sub_id]) for sub_id in sub_ids])
+        """Send these subscriptions' queues now, but for one backing off after a failed send: its retry, already in
+        the outbox for later, stays where it is (new events would otherwise bring it forward every time)."""
+        from workers.webhooks import backing_off
+
+        ready = [sub_id for sub_id in sub_ids if not backing_off(self.store, sub_id)]
+        self.schedule([work_item(f"deliver:{sub_id}", "deliver_webhooks", [sub_id]) for sub_id in ready])
 
     def after_change(self, game: LoadedGame) -> None:
         """A change made outside an append (a timeout, an undo, a tournament's new table) schedules its work."""

@@ -137,16 +137,22 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     cursor = store.get_document(CURSORS, game_id) or {"generation": 0, "version": 0}
     touched: set[str] = set()
     if cursor["generation"] != info.generation:
+        # the game was undone since the last sync, maybe more than once: the events from the lowest version it went
+        # back to are the new generation's, each sent as it was not before
+        back_to = min(
+            [cursor["version"], info.version]
+            + [t.to_version for t in store.truncations(game_id) if t.generation > cursor["generation"]]
+        )
         touched.update(
             emit(
                 store,
                 key_id,
                 "game.truncated",
-                {"game_id": game_id, "generation": info.generation, "version": info.version},
+                {"game_id": game_id, "generation": info.generation, "version": back_to},
                 game_id,
             )
         )
-        cursor = {"generation": info.generation, "version": min(cursor["version"], info.version)}
+        cursor = {"generation": info.generation, "version": back_to}
     if cursor["version"] >= info.version:
         store.put_document(CURSORS, game_id, cursor)
         return sorted(touched)
@@ -295,6 +301,12 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
         store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
 
 
+def backing_off(store: DocumentStore, sub_id: str, now: float | None = None) -> bool:
+    """The subscription waits out a back-off after a failed send (its retry is in the outbox)."""
+    sub = get_subscription(store, sub_id)
+    return sub is not None and (sub.get("next_attempt_at") or 0) > (time.time() if now is None else now)
+
+
 def find_delivery(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
     for _, entry in store.list_documents(queue_name(sub_id), limit=100_000):
         if entry["id"] == message_id:
@@ -316,6 +328,8 @@ def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
                 entry["status"] = "delivered"
                 entry["delivered_at"] = utc_now_iso()
             store.put_document(queue_name(sub_id), key, entry)
+            if result.ok and sub.get("next_attempt_at"):  # the receiver is back: the queue goes on now
+                store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "failures": 0, "next_attempt_at": None})
             return entry
     return None
 

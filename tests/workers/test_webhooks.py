@@ -227,3 +227,63 @@ def test_real_background_retries(receiver, monkeypatch):
     finally:
         runtime.sweeper.stop()
         jobs.set_runtime(None)
+
+
+def test_new_events_do_not_cut_a_back_off_short(site, receiver, monkeypatch):
+    runtime, client, key = site
+    monkeypatch.setattr(webhooks, "BACKOFF_BASE", 60)  # long enough that the game below is played within it
+    subscribe(client, key, receiver.url)
+    receiver.down = True
+    game = keyed_game(client, key, rounds=3)
+    assert receiver.refused == 1  # the first send failed: the next waits BACKOFF_BASE seconds
+    play_out(client, game)  # many new events, each synced and queued while the receiver is waiting out
+    assert receiver.refused == 1, "a new event sent again before the back-off was over"
+    [retry] = runtime.store.list_outbox(job="deliver_webhooks")
+    assert retry.due_at > time.time()  # still waiting, not due now
+    receiver.down = False
+    runtime.sweep(now=time.time() + 3600)
+    assert [d["type"] for d in receiver.accepted][-1] == "game.finished"
+
+
+def test_a_successful_redelivery_sends_the_queue_behind_it(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.down = True
+    keyed_game(client, key)
+    head = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"][0]
+    receiver.down = False
+    again = client.post(f"/webhooks/{sub['id']}/deliveries/{head['id']}/redeliver", headers=auth(key))
+    assert again.status_code == 202
+    log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    assert all(entry["status"] == "delivered" for entry in log), [e["status"] for e in log]
+    assert client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()["failures"] == 0
+
+
+def test_an_undo_the_webhooks_learn_late_sends_where_it_went_back_to_and_every_turn_after(site, receiver, monkeypatch):
+    runtime, client, key = site
+    subscribe(client, key, receiver.url, events=("game.turn", "game.truncated"))
+    game = keyed_game(client, key, rounds=3)
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+
+    def bank(seat):
+        answer = client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(tokens[seat])
+        )
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()["version"]
+
+    start = client.get(f"/games/{game['id']}").get_json()["version"]
+    for seat in (0, 1, 0, 1):
+        bank(seat)
+    synced = webhooks.sync_game
+    monkeypatch.setattr(webhooks, "sync_game", lambda service, game_id: [])  # the webhook worker is away
+    undone = client.post(f"/games/{game['id']}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
+    assert undone.status_code == 200
+    after = [bank(0), bank(1), bank(0)]
+    monkeypatch.setattr(webhooks, "sync_game", synced)  # back: it learns of the undo and the three moves at once
+    jobs.sync_webhooks(game["id"])
+    runtime.sweep(now=time.time() + 3600)
+    late = receiver.accepted[[d["type"] for d in receiver.accepted].index("game.truncated") :]
+    assert late[0]["data"]["version"] == start and late[0]["data"]["generation"] == 1
+    turns = [(d["data"]["etag"], d["data"]["version"]) for d in late[1:] if d["type"] == "game.turn"]
+    assert turns == [(f"1.{v}", v) for v in after]  # every turn of the new generation, none of the undone ones
