@@ -237,16 +237,20 @@ def ranked_result(result: dict[str, Any], facts: Facts) -> dict[str, Any]:
     return result
 
 
-def result_by_resignation(facts: Facts) -> dict[str, Any]:
-    """The result of a game that ends because at most one seat is left in play: that seat wins, every
-    other seat shares last place (no scores: the rules did not get to score the game)."""
+ENDED_BY = ("resignation", "forfeit")  # why a game ended with at most one seat left in play
+
+
+def result_by_resignation(facts: Facts, cause: str = "resignation") -> dict[str, Any]:
+    """The result of a game that ends because at most one seat is left in play (``cause``: the last seat but
+    one resigned to lose, or forfeited on time): that seat wins, every other seat shares last place (no scores:
+    the rules did not get to score the game)."""
     count = len(facts.seats)
     base = {
         "scores": [0.0] * count,
         "ranks": [1] * count,
         "no_winner": not facts.in_play,
         "tiebreaks": [None] * count,
-        "details": {"ended_by": "resignation"},
+        "details": {"ended_by": cause},
     }
     return ranked_result(base, facts)
 

@@ -490,10 +490,11 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             game.info, game.rules, game.state, game.version + len(events), game.generation, planned_facts
         )
         status = None
-        resigned = any(e["type"] == facts.RESIGNED for e in events) and game.facts.out != planned_facts.out
-        if planned.facts.status == facts.ACTIVE and resigned and len(planned_facts.in_play) <= 1:
-            # a resignation left at most one seat in play: the game ends here (docs/facts.md)
-            result = facts.result_by_resignation(planned_facts)
+        left = game.facts.out != planned_facts.out  # a seat resigned to lose or forfeited on time
+        if planned.facts.status == facts.ACTIVE and left and len(planned_facts.in_play) <= 1:
+            # at most one seat is left in play: the game ends here (docs/facts.md), bots do not play it out
+            cause = "resignation" if any(e["type"] == facts.RESIGNED for e in events) else "forfeit"
+            result = facts.result_by_resignation(planned_facts, cause)
             events = [*events, facts.finished_event(result)]
             return self.append_facts(game, events, actor, seat, extra_work)
         if planned.facts.status != game.facts.status:

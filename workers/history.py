@@ -491,8 +491,9 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         # the result the chain records (platform.GameFinished) must be the one its moves lead to
         replayed = facts.ranked_result(rules.result(state).as_dict(), known) if rules.is_over(state) else None
         if known.status == facts.FINISHED_STATUS and replayed is None and known.result is not None:
-            if known.result.get("details", {}).get("ended_by") == "resignation":
-                replayed = facts.result_by_resignation(known)
+            ended_by = known.result.get("details", {}).get("ended_by")
+            if ended_by in facts.ENDED_BY:
+                replayed = facts.result_by_resignation(known, ended_by)
         if known.result is not None and known.result != replayed:
             replayed = {"recorded_in_chain": known.result, "replayed": replayed}
         report["replayed_result"] = replayed

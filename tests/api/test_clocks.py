@@ -10,14 +10,14 @@ from tests.api.conftest import auth
 from workers import clocks
 
 
-def clocked_game(client, policy, bank=30, increment=0, rounds=2):
+def clocked_game(client, policy, bank=30, increment=0, rounds=2, seats=2):
     response = client.post(
         "/games",
         json={
             "game_type": "secret_numbers",
             "options": {"rounds": rounds},
             "clock": {"bank_seconds": bank, "increment_seconds": increment, "on_timeout": policy},
-            "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+            "seats": [{"kind": "human", "name": n} for n in "abc"[:seats]],
         },
     )
     assert response.status_code == 201, response.get_json()
@@ -51,7 +51,7 @@ def test_increment_and_charging(runtime, client, monkeypatch):
 def test_a_seat_out_of_time_is_played_by_a_bot(runtime, client, monkeypatch, policy):
     now = [1000.0]
     monkeypatch.setattr(time, "time", lambda: now[0])
-    game = clocked_game(client, policy, bank=10, rounds=1)
+    game = clocked_game(client, policy, bank=10, rounds=1, seats=3)
     gid = game["id"]
     scheduled = runtime.store.list_outbox(job="check_clock")  # written with the move, for the flag-fall
     assert scheduled and 10 <= scheduled[0].due_at - now[0] <= 10.1
@@ -66,13 +66,29 @@ def test_a_seat_out_of_time_is_played_by_a_bot(runtime, client, monkeypatch, pol
         f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(game["seat_tokens"][0]["token"])
     )
     assert late.status_code == 403 and "bot" in late.get_json()["detail"]  # its token no longer moves for it
-    client.post(
-        f"/games/{gid}/commands", json={"command": {"type": "pass"}}, headers=auth(game["seat_tokens"][1]["token"])
-    )
+    for seat in (1, 2):
+        client.post(
+            f"/games/{gid}/commands",
+            json={"command": {"type": "pass"}},
+            headers=auth(game["seat_tokens"][seat]["token"]),
+        )
     final = client.get(f"/games/{gid}").get_json()
     assert final["status"] == "finished"
     if policy == "forfeit":
-        assert final["result"]["ranks"][0] == 2 and final["result"]["forfeited"] == [0]
+        assert final["result"]["ranks"][0] == 3 and final["result"]["forfeited"] == [0]
+
+
+def test_a_forfeit_that_leaves_one_seat_in_play_ends_the_game(runtime, client, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    game = clocked_game(client, "forfeit", bank=10, rounds=2)
+    now[0] += 11
+    runtime.sweep()
+    final = client.get(f"/games/{game['id']}").get_json()
+    assert final["status"] == "finished", final["status"]  # no bot plays out a game nobody is left to win
+    assert final["result"]["ranks"] == [2, 1] and final["result"]["details"]["ended_by"] == "forfeit"
+    export = client.get(f"/games/{game['id']}/export").get_data(as_text=True)
+    assert client.post("/verify", json={"export": export}).get_json()["ok"]  # the replayed result agrees
 
 
 def test_a_move_after_flag_fall_is_refused(runtime, client, monkeypatch):
