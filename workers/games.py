@@ -184,15 +184,6 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
 
-    def exists(self, game_id: str) -> bool:
-        from eventstore.base import StreamNotFound
-
-        try:
-            self.store.stream_info(game_id)
-        except StreamNotFound:
-            return False
-        return True
-
     def info_and_seat_tokens(self, game_id: str) -> tuple[StreamInfo, dict[str, Any] | None]:
         """The stream row and the game's seat-token hashes, read together (for ``seat_for_token`` and ``load``)."""
         from eventstore.base import StreamNotFound

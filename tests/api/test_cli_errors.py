@@ -4,6 +4,8 @@ with a data folder of the test's own."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from api.cli import main
@@ -24,6 +26,11 @@ def run(capsys, *argv) -> tuple[int, str]:
 def folder(tmp_path, monkeypatch):
     for name in ("TRADEWINDS_DATA_DIR", "TRADEWINDS_DATABASE_URL", "TRADEWINDS_REDIS_URL", "TRADEWINDS_PORT"):
         monkeypatch.delenv(name, raising=False)
+    # main() sets up logging for a process of its own; in this one it would replace the test run's handlers
+    from workers import logs
+
+    monkeypatch.setattr(logs, "configure", lambda *args, **kwargs: None)
+    monkeypatch.setattr(logging, "basicConfig", lambda *args, **kwargs: None)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
