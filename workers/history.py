@@ -515,10 +515,12 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
 # What verify_export reads of an export, by its shape: anything else is a malformed export, reported as such.
 # Integers are JSON integers (not 1.0, not Infinity); what the chain covers (events' data and meta, the stream's
 # metadata as created) may be any JSON object, its contents are checked by the hashes and the signature.
-class _Signature(ma.Schema):
+class _Lenient(ma.Schema):
     class Meta:
-        unknown = ma.INCLUDE
+        unknown = ma.INCLUDE  # fields verification does not read are left to the hashes
 
+
+class _Signature(_Lenient):
     generation = fields.Integer(required=True, strict=True)
     version = fields.Integer(required=True, strict=True)
     head_hash = fields.String(required=True)
@@ -527,20 +529,14 @@ class _Signature(ma.Schema):
     key_id = fields.String(allow_none=True)
 
 
-class _Creation(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
+class _Creation(_Lenient):
     stream = fields.String(required=True)
     game_type = fields.String(required=True)
     created_at = fields.String(required=True)
     metadata = fields.Dict(required=True)
 
 
-class _Header(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
+class _Header(_Lenient):
     game_type = fields.String(required=True)
     creation = fields.Nested(_Creation, required=True)
     signature = fields.Nested(_Signature, required=True)
@@ -548,10 +544,7 @@ class _Header(ma.Schema):
     result = fields.Dict(allow_none=True)
 
 
-class _Row(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
+class _Row(_Lenient):
     version = fields.Integer(required=True, strict=True)
     generation = fields.Integer(required=True, strict=True)
     data = fields.Dict(required=True)
