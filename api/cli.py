@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from workers.runtime import ConfigError, Runtime
-from workers.signing import KeyFileError
+from workers.signing import KeyFileError, ServerKey
 
 
 def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runtime:
@@ -117,7 +117,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     import json
 
     from workers.history import verify_export
-    from workers.signing import ServerKey, key_file_path, public_key_text
+    from workers.signing import key_file_path, public_key_text
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -134,23 +134,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not keys:  # this machine's own server key, when it has one (never created here)
         path = key_file_path(args.data_dir)
         if path.exists():
-            try:
-                keys.extend(ServerKey.load_or_create(path).trusted_keys)  # retired keys too: signed before a rotation
-            except (OSError, KeyFileError) as exc:
-                raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
+            keys.extend(_server_key(path).trusted_keys)  # retired keys too: games signed before a rotation
     report = verify_export(text.splitlines(), keys)
     print(json.dumps(report, indent=2, sort_keys=True))
     return 0 if report["ok"] else 1
 
 
-def cmd_public_key(args: argparse.Namespace) -> int:
-    from workers.signing import KeyFileError, ServerKey, key_file_path
-
-    path = key_file_path(args.data_dir)
+def _server_key(path: Path) -> ServerKey:
+    """The server's key from its file (created now if this is the first start); ``ConfigError`` if it is unusable."""
     try:
-        key = ServerKey.load_or_create(path)  # the same file `serve` uses (created now if it is the first start)
+        return ServerKey.load_or_create(path)
     except (OSError, KeyFileError) as exc:
         raise ConfigError(f"cannot use the signing key file {path}: {exc}") from None
+
+
+def cmd_public_key(args: argparse.Namespace) -> int:
+    from workers.signing import key_file_path
+
+    path = key_file_path(args.data_dir)
+    key = _server_key(path)  # the same file `serve` uses
     print(key.public_pem.strip() if args.pem else key.public_key)
     print(f"key id {key.key_id} ({path})", file=sys.stderr)
     return 0
@@ -372,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (OSError, ValueError, UnicodeError, KeyFileError) as exc:
+    except (OSError, ValueError, KeyFileError) as exc:  # a UnicodeError is a ValueError
         where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"tradewinds: {detail}{where}", file=sys.stderr)

@@ -153,8 +153,7 @@ def resume_point(svc: GameService, info: StreamInfo, last_id: str | None) -> tup
         if version > info.version:  # a generation's versions only grow, and an undo starts a new generation
             raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} names a version this game has not reached")
         return version, False
-    later = [t.to_version for t in svc.truncations(info.stream) if t.generation > generation]
-    return min([version, info.version, *later]), True
+    return svc.kept_through(info.stream, generation, min(version, info.version)), True
 
 
 def sse(event: str, data: dict, event_id: str | None = None) -> str:

@@ -1,9 +1,9 @@
 """Limits on bot work: who may start games with bot seats, how many, and pausing tables nobody watches.
 
 A **bot table** is a game created with at least one bot seat, or one whose human seats pass to bots when they
-resign (``on_resign: bot``) or run out of time (a clock): every seat of it may end up played by a bot. While it has not ended it is recorded in the
-``bot_tables`` document collection with its owner (``key:<key id>``, or ``addr:<client address>`` for a
-game created without a key) and when somebody last looked at it.
+resign (``on_resign: bot``) or run out of time (a clock): every seat of it may end up played by a bot. While it
+has not ended it is recorded in the ``bot_tables`` document collection with its owner (``key:<key id>``, or
+``addr:<client address>`` for a game created without a key) and when somebody last looked at it.
 
 - **Who.** Without an API key a game needs a human seat: a game of bots only runs on the server's
   processors with nobody pacing it, and a client address is too cheap to change (a new IPv6 address,

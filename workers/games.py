@@ -543,8 +543,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             )
         if record.generation != self.info(game_id).generation:
             # undone since: the move is gone only if an undo went back before its last event
-            later = [t for t in self.store.truncations(game_id) if t.generation > record.generation]
-            if any(t.to_version < record.to_version for t in later):
+            if self.kept_through(game_id, record.generation, record.to_version) < record.to_version:
                 raise GameError("idempotency_expired", "the move made with this Idempotency-Key was undone")
         # the answer the move got: the game as that move left it, whatever was played since
         game = self.load(game_id, at_version=record.to_version)

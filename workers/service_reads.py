@@ -30,6 +30,12 @@ class Reads:
     def truncations(self, game_id: str) -> list[Truncation]:
         return self.store.truncations(game_id)
 
+    def kept_through(self, game_id: str, generation: int, version: int) -> int:
+        """How far the history that stood at ``version`` in ``generation`` is still the game's: ``version``, or the
+        lowest version an undo since went back to (a follower resumes there, a webhook sync starts there, a keyed
+        move stands only if its last event is at most that)."""
+        return min([version] + [t.to_version for t in self.truncations(game_id) if t.generation > generation])
+
     def status_of(self, game_id: str) -> str:
         """The game's status, or ``gone`` when there is no such game (any more)."""
         try:

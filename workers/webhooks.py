@@ -139,10 +139,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     if cursor["generation"] != info.generation:
         # the game was undone since the last sync, maybe more than once: the events from the lowest version it went
         # back to are the new generation's, each sent as it was not before
-        back_to = min(
-            [cursor["version"], info.version]
-            + [t.to_version for t in store.truncations(game_id) if t.generation > cursor["generation"]]
-        )
+        back_to = service.kept_through(game_id, cursor["generation"], min(cursor["version"], info.version))
         touched.update(
             emit(
                 store,
