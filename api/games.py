@@ -67,7 +67,8 @@ GAME_LINKS = {
 
 
 ETAG_HEADER = {
-    "description": "the version, to send in If-Match (moves) or If-None-Match (reads)",
+    "description": "the version (a seat's read adds a suffix for its own view), to send in If-Match (moves) "
+    "or If-None-Match (reads)",
     "required": True,
     "schema": {"type": "string"},
 }
@@ -252,6 +253,13 @@ def not_modified(etag: str) -> bool:
     return tags is None or any(tag == etag for _, tag in tags)
 
 
+def viewer_tag(seat: int | None, variant: str) -> str:
+    """What a read's entity-tag adds for who reads it: each seat sees its own representation of a version (its own
+    hidden information), so one seat's tag must not earn another caller a 304. A spectator's tag is the version's
+    own. If-Match reads only the part before the first ``-``, so a move takes any of these tags."""
+    return ("" if seat is None else f"-s{seat}") + (f"-{variant}" if variant else "")
+
+
 def read_response(
     game: LoadedGame,
     schema: ma.Schema,
@@ -265,8 +273,9 @@ def read_response(
     moves between moves (``etag`` is the game's own), so a client polling a game that has not moved is sent the
     bytes the first read of that version made, without building, dumping and encoding the body again.
     ``variant``: what else the body depends on for the same seat (a caller who sees the seats' external ids)."""
-    headers = {"ETag": f'"{etag}"', "Cache-Control": "private, no-cache"}
-    if not_modified(etag):
+    tag = etag + viewer_tag(seat, variant)
+    headers = {"ETag": f'"{tag}"', "Cache-Control": "private, no-cache"}
+    if not_modified(tag):
         return Response(status=304, headers=headers)
     if etag != game.etag:  # a running clock or an open request: this body is not asked for twice
         return body(), 200, headers

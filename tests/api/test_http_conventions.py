@@ -59,6 +59,31 @@ def test_if_none_match_gives_304_until_the_game_moves(client):
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
 
 
+def test_each_seat_s_view_has_its_own_entity_tag(client):
+    """Seats see different bodies of the same version (their own secrets), so one seat's tag never earns another
+    caller a 304 (RFC 9110 8.8.3: a strong tag names one representation); a move still takes any of them."""
+    game = create_secret_game(client)
+    url = f"/games/{game['id']}"
+    tokens = [t["token"] for t in game["seat_tokens"]]
+    reads = [client.get(url)] + [client.get(url, headers=auth(token)) for token in tokens]
+    tags = [read.headers["ETag"] for read in reads]
+    assert len(set(tags)) == 3, tags
+    assert reads[1].get_json()["state"] != reads[2].get_json()["state"]
+    for token, own, other in ((tokens[0], tags[1], tags[2]), (tokens[1], tags[2], tags[1])):
+        assert client.get(url, headers={**auth(token), "If-None-Match": own}).status_code == 304
+        for foreign in (other, tags[0]):
+            again = client.get(url, headers={**auth(token), "If-None-Match": foreign})
+            assert again.status_code == 200 and again.headers["ETag"] == own
+    assert client.get(url, headers={"If-None-Match": tags[1]}).status_code == 200
+    legal = client.get(url + "/legal-commands", headers=auth(tokens[0]))
+    other_legal = client.get(
+        url + "/legal-commands", headers={**auth(tokens[1]), "If-None-Match": legal.headers["ETag"]}
+    )
+    assert other_legal.status_code == 200
+    moved = client.post(url + "/commands", json=BANK, headers={**auth(tokens[0]), "If-Match": tags[1]})
+    assert moved.status_code == 200, moved.get_json()
+
+
 def test_if_match_takes_star_lists_and_compares_strongly(client):
     game = create_secret_game(client, seats=1, rounds=5)
     url, token = f"/games/{game['id']}", game["seat_tokens"][0]["token"]
