@@ -23,7 +23,15 @@ ALWAYS = ("not_acceptable", "rate_limited", "unavailable")
 WITH_INPUT = ("invalid_request",)  # a path, query or header parameter, or a body
 WITH_BODY = ("invalid_request", "payload_too_large", "unsupported_media_type")
 # codes no operation lists because they are answered before any operation is chosen
-ANYWHERE = ("not_found", "method_not_allowed", "request_line_too_long", "headers_too_large", "internal_error")
+ANYWHERE = (
+    "not_found",
+    "method_not_allowed",
+    "request_line_too_long",
+    "expectation_failed",
+    "headers_too_large",
+    "internal_error",
+    "unsupported_transfer_coding",
+)
 
 
 def _header(description: str, required: bool = False, schema: dict | None = None) -> dict[str, Any]:

@@ -228,6 +228,22 @@ CODES: dict[str, Code] = {
         "Request headers too large",
         ("A header line, or the number of headers, exceeds what the server accepts (8190 bytes a line, 100 headers)."),
     ),
+    "expectation_failed": Code(
+        417,
+        "Expectation failed",
+        (
+            "The request's `Expect` header asks for something other than `100-continue`, which is all the server "
+            "understands. Send the request without it."
+        ),
+    ),
+    "unsupported_transfer_coding": Code(
+        501,
+        "Transfer coding not implemented",
+        (
+            "The request's `Transfer-Encoding` names a coding the server does not implement: it reads `chunked` (with "
+            "`gzip`, `deflate` or `compress` before it) and nothing else. Send the body with `Content-Length` instead."
+        ),
+    ),
     "internal_error": Code(
         500,
         "Internal server error",
@@ -254,8 +270,10 @@ HTTP_STATUS_CODES = {
     415: "unsupported_media_type",
     422: "invalid_command",
     429: "rate_limited",
+    417: "expectation_failed",
     431: "headers_too_large",
     500: "internal_error",
+    501: "unsupported_transfer_coding",
     503: "unavailable",
 }
 

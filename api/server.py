@@ -1,6 +1,6 @@
 """The HTTP server of ``tradewinds serve``: gunicorn's workers, answering the requests they refuse before the
-application sees them (request line too long, headers too large, a request that is not well-formed HTTP/1.x) as
-problem+json too.
+application sees them (request line too long, headers too large, a request that is not well-formed HTTP/1.x, an expectation or a
+transfer coding it does not implement) as problem+json too.
 
 ``ProblemThreadWorker`` is the threaded worker; ``api.server_gevent.ProblemGeventWorker`` the gevent one (kept
 apart so that the threaded server never imports gevent)."""
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from gunicorn.http.errors import (
     ChunkMissingTerminator,
+    ExpectationFailed,
     InvalidChunkExtension,
     InvalidChunkSize,
     InvalidHeader,
@@ -24,6 +25,7 @@ from gunicorn.http.errors import (
     LimitRequestHeaders,
     LimitRequestLine,
     ObsoleteFolding,
+    UnsupportedTransferCoding,
 )
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
@@ -46,6 +48,8 @@ REFUSALS = (
     (LimitRequestLine, "request_line_too_long"),
     (LimitRequestHeaders, "headers_too_large"),
     (MALFORMED, "invalid_request"),
+    (ExpectationFailed, "expectation_failed"),
+    (UnsupportedTransferCoding, "unsupported_transfer_coding"),
 )
 
 

@@ -145,6 +145,29 @@ def test_the_http_server_refuses_oversized_requests_as_problems(server):
 
 
 @pytest.mark.parametrize(
+    ("request_bytes", "status", "code"),
+    [
+        (
+            b"POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br, chunked\r\n\r\n0\r\n\r\n",
+            501,
+            "unsupported_transfer_coding",
+        ),
+        (
+            b"POST /games HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}",
+            417,
+            "expectation_failed",
+        ),
+    ],
+    ids=["transfer coding", "expectation"],
+)
+def test_the_http_server_refuses_what_it_does_not_implement_as_problems(server, request_bytes, status, code):
+    base, _, _ = server
+    got, headers, body = raw_request(base, request_bytes)
+    assert got == status and headers["Content-Type"] == "application/problem+json", (got, headers, body[:200])
+    assert json.loads(body)["code"] == code
+
+
+@pytest.mark.parametrize(
     "request_bytes",
     [
         b"GET /livez HTTP/2.0\r\nHost: x\r\n\r\n",
