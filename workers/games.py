@@ -452,6 +452,17 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             except IllegalCommand as exc:
                 where = f"command {index}: " if len(commands) > 1 else ""
                 raise GameError(exc.code, where + exc.message, index=index) from None
+            if index < len(commands) - 1:
+                drawn = sorted({e["type"] for e in new if rules.reveals(e)})
+                if drawn:
+                    # all or nothing: a later command's refusal would tell the seat what this one drew, and take
+                    # the draw back (a free look at hidden information)
+                    raise GameError(
+                        "invalid_command",
+                        f"command {index} draws or reveals what could not be seen before ({', '.join(drawn)}): it "
+                        "must be the last command of a batch; send what follows once you have seen its outcome",
+                        index=index,
+                    )
             events.extend(new)
         return events, state
 

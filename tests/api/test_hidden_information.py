@@ -138,3 +138,18 @@ def test_an_objective_returned_under_more_fun_stays_secret_after_the_end(client,
     assert all(f'"{card}"' in joined for card in kept)
     for card in returned:
         assert f'"{card}"' not in joined, f"returned objective {card} revealed after the end"
+
+
+def test_a_batch_cannot_go_on_after_a_draw(client):
+    """A batch is all or nothing: were commands allowed after a draw, a later command's refusal would tell the seat
+    what was drawn and take the draw back, a free look at hidden information. The draw must come last."""
+    game = create_secret_game(client, seats=1, rounds=5)
+    url, headers = f"/games/{game['id']}/commands", auth(game["seat_tokens"][0]["token"])
+    draw, bank = {"type": "draw"}, {"type": "bank", "amount": 1}
+    refused = client.post(url, json={"commands": [bank, draw, bank]}, headers=headers)
+    problem = refused.get_json()
+    assert refused.status_code == 422 and problem["code"] == "invalid_command" and problem["index"] == 1, problem
+    assert "SecretDealt" in problem["detail"] and "last command" in problem["detail"]
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
+    accepted = client.post(url, json={"commands": [bank, draw]}, headers=headers)
+    assert accepted.status_code == 200, accepted.get_json()
