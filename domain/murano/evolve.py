@@ -165,6 +165,8 @@ def _on_tile_bought(s: MuranoState, e: dict[str, Any], seat: int) -> None:
         s.special_tiles -= 1
     else:
         stack = s.shops if tile_kind == SHOP else s.palaces
+        if e["mode"] == "choose":
+            s.phase = BUY_MODE  # the pick is made: the stack is no longer the buyer's to look through
         if e["mode"] == "top":
             if stack:
                 stack.pop(0)

@@ -61,6 +61,20 @@ def test_choose_snapshot_is_private_and_the_reshuffle_is_secret():
     assert RULES.reveals(shuffled)
 
 
+def test_once_the_tile_is_picked_no_state_of_the_move_shows_the_buyer_a_stack():
+    """The states between a pick's events (a replay, ``/states/{v}``) are views too: after the pick the stack is
+    reshuffled in secret, and the buyer must see neither the new shop order nor, as the turn ends, the palaces."""
+    state = ready(2, shops=["blue", "red", "grey"], palaces=[3, 1, 2])
+    state, _ = play(state, {"type": "act"})
+    state, _ = play(state, {"type": "choose_buy_mode", "mode": "choose"})
+    events = RULES.decide(state, {"type": "pick_tile", "face": "grey"}, 0, random.Random(3))
+    assert [e["type"] for e in events][:2] == ["TileBought", "StackShuffled"]
+    for event in events:
+        state = RULES.evolve(state, event)
+        for seat in (0, 1, None):
+            assert "stack" not in RULES.view(state, seat)["pending"], (event["type"], seat)
+
+
 def test_determinize_keeps_own_knowledge_and_resamples_the_rest():
     state = ready(
         HIRE,
