@@ -439,7 +439,10 @@ class SubmitSchema(Schema):
     commands = fields.List(
         fields.Nested(CommandSchema),
         validate=validate.Length(1, MAX_COMMANDS),
-        metadata={"description": "several commands applied in order, all or nothing"},
+        metadata={
+            "description": "several commands applied in order, all or nothing; a command that draws or reveals "
+            "what was hidden (a card, a tile, a die) must be the last (422 `invalid_command` otherwise)"
+        },
     )
 
 
