@@ -40,8 +40,12 @@ class SubscriptionRequestSchema(ma.Schema):
         validate=validate.Length(1, len(webhooks.KINDS)),
     )
     secret = fields.String(
-        validate=validate.Regexp(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$"),
-        metadata={"description": "whsec_<base64>; generated when omitted"},
+        # base64 of 24 to 98 bytes, padded: the signer decodes it at every delivery
+        validate=validate.Regexp(
+            r"^whsec_(?:[A-Za-z0-9+/]{4}){8,32}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+            error="whsec_ and the base64 of 24 to 98 bytes (padded with = to a multiple of 4 characters)",
+        ),
+        metadata={"description": "whsec_<base64 of 24 to 98 bytes>; generated when omitted"},
     )
 
 

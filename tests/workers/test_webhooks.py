@@ -126,6 +126,24 @@ def test_signed_deliveries_in_order(site, receiver):
     assert len({d["id"] for d in receiver.accepted}) == len(receiver.accepted)
 
 
+def test_a_secret_the_signer_cannot_use_is_refused_when_subscribing(site, receiver):
+    """The secret is checked when it is given, not at the first delivery (where it failed every one, unseen)."""
+    runtime, client, key = site
+    for secret in ("whsec_" + "a" * 33, "whsec_" + "a" * 34 + "=", "whsec_" + "a" * 400, "whsec_" + "QUJD" * 7 + "=="):
+        response = client.post(
+            "/webhooks", json={"url": receiver.url, "events": ["game.turn"], "secret": secret}, headers=auth(key)
+        )
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid_request", secret
+    good = "whsec_" + base64.b64encode(bytes(range(32))).decode()
+    response = client.post(
+        "/webhooks", json={"url": receiver.url, "events": ["game.turn"], "secret": good}, headers=auth(key)
+    )
+    assert response.status_code == 201 and response.get_json()["secret"] == good
+    receiver.secret = good
+    play_out(client, keyed_game(client, key))
+    assert receiver.accepted and receiver.bad_signatures == 0
+
+
 def test_a_receiver_that_was_down_gets_everything_in_order_once_back(site, receiver):
     runtime, client, key = site
     sub = subscribe(client, key, receiver.url)
