@@ -268,11 +268,19 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
         return 0, None
     sent = 0
     offset = 0
+    last_key: str | None = None
     while True:
         entries = deliveries(store, sub_id, limit=batch, offset=offset)
         if not entries:
             return sent, None
+        if last_key is not None and entries[0]["key"] <= last_key:
+            # An entry was stored behind this pass (its key is taken before it is stored: another game's entry,
+            # keyed later, may be stored first): start again from the front, so that none of its game's later
+            # entries overtakes it.
+            offset, last_key = 0, None
+            continue
         for entry in entries:
+            last_key = entry["key"]
             if entry["status"] == "delivered":
                 continue
             if max_sends is not None and sent >= max_sends:

@@ -14,7 +14,8 @@ import pytest
 
 from api.app import create_app
 from tests.api.conftest import auth, create_secret_game
-from workers import apikeys, jobs, webhooks
+from eventstore.memory import MemoryStore
+from workers import apikeys, jobs, webhook_targets, webhooks
 
 
 class Receiver:
@@ -305,3 +306,50 @@ def test_an_undo_the_webhooks_learn_late_sends_where_it_went_back_to_and_every_t
     assert late[0]["data"]["version"] == start and late[0]["data"]["generation"] == 1
     turns = [(d["data"]["etag"], d["data"]["version"]) for d in late[1:] if d["type"] == "game.turn"]
     assert turns == [(f"1.{v}", v) for v in after]  # every turn of the new generation, none of the undone ones
+
+
+def test_an_event_queued_behind_the_sender_is_still_sent_before_the_game_s_later_ones(monkeypatch):
+    """Queue keys are taken before the entry is stored, so an entry can land behind a sender already past its
+    place (another game's entry, keyed later, stored first). The game's next entry must not overtake it."""
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+
+    def entry(key: str, game: str, version: int) -> None:
+        store.put_document(
+            webhooks.queue_name(sub["id"]),
+            key,
+            {
+                "key": key,
+                "id": f"msg_{key}",
+                "type": "game.turn",
+                "game_id": game,
+                "timestamp": "t",
+                "data": {"version": version},
+                "status": "pending",
+                "attempts": [],
+            },
+        )
+
+    entry("10", "y", 1)
+    entry("20", "y", 2)
+    sent: list[tuple[str, int]] = []
+    reads = 0
+    real = webhooks.deliveries
+
+    def deliveries(store_, sub_id, limit=100, offset=0):
+        nonlocal reads
+        reads += 1
+        if reads == 2:  # between two pages: g's version 13, keyed before y's entries, then its version 15
+            entry("05", "g", 13)
+            entry("30", "g", 15)
+        return real(store_, sub_id, limit=limit, offset=offset)
+
+    def send(sub_, item, timeout=None):
+        sent.append((item["game_id"], item["data"]["version"]))
+        return webhook_targets.SendResult(True, "delivered", 200)
+
+    monkeypatch.setattr(webhooks, "deliveries", deliveries)
+    monkeypatch.setattr(webhooks, "send", send)
+    webhooks.deliver(store, sub["id"], batch=1)
+    assert sorted(sent) == [("g", 13), ("g", 15), ("y", 1), ("y", 2)]
+    assert [v for g, v in sent if g == "g"] == [13, 15], sent
