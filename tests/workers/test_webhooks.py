@@ -13,8 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from api.app import create_app
-from tests.api.conftest import auth, create_secret_game
 from eventstore.memory import MemoryStore
+from tests.api.conftest import auth, create_secret_game
 from workers import apikeys, jobs, webhook_targets, webhooks
 
 
