@@ -41,7 +41,9 @@ def name_field(low: int, high: int, **kwargs) -> fields.String:
     return fields.String(
         validate=[
             validate.Length(low, high),
-            validate.Regexp(TEXT, error="something visible, and no control, direction or zero-width characters"),
+            validate.Regexp(
+                TEXT, error="something visible, and no control, direction or zero-width characters, nor a pile of marks"
+            ),
         ],
         **kwargs,
     )

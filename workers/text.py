@@ -9,8 +9,17 @@ import re
 # paragraph separators, the word joiner, the byte-order mark): a name written "\u202eAnn" would turn the next
 # player's name around in a list. The zero-width joiner and non-joiner stay: Persian, Indic scripts and emoji
 # sequences need them.
-HIDDEN = r"\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
-TEXT = rf"^[^{HIDDEN}]*[^\s{HIDDEN}][^{HIDDEN}]*$"  # a name or label: something visible, nothing of HIDDEN
+# (The soft hyphen, the Arabic letter mark and the Mongolian vowel separator are invisible format characters too.)
+HIDDEN = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+# Combining marks: they belong on a letter (an accent, a vowel sign), never alone, and a few at most on one letter:
+# a run of many piles up over the lines around it.
+COMBINING = r"\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+MOST_MARKS = 8
+# What may stand in a name but shows nothing by itself: spaces, the joiners, variation selectors, combining marks,
+# and the blank letters (the Hangul fillers, the blank Braille pattern).
+BLANK = rf"\s\u115f\u1160\u200c\u200d\u2800\u3164\uffa0\ufe00-\ufe0f{COMBINING}"
+# a name or label: something visible, nothing of HIDDEN, no pile of marks
+TEXT = rf"^(?!.*[{COMBINING}]{{{MOST_MARKS + 1}}})[^{HIDDEN}]*[^{HIDDEN}{BLANK}][^{HIDDEN}]*$"
 REASON = rf"^[^{HIDDEN}]*$"  # a free-text reason: may be empty
 
 
@@ -19,5 +28,8 @@ def name_problem(name: str, longest: int = 100) -> str | None:
     if not 1 <= len(name) <= longest:
         return f"a name has 1 to {longest} characters"
     if not re.match(TEXT, name):
-        return "a name holds something visible, and no control, direction or zero-width characters"
+        return (
+            "a name holds something visible, and no control, direction or zero-width characters, nor more than "
+            f"{MOST_MARKS} combining marks in a row"
+        )
     return None

@@ -334,10 +334,23 @@ def test_names_hold_something_visible_and_nothing_that_turns_text_around(client)
         seats = [{"kind": "human", "name": name}, {"kind": "human"}]
         return client.post("/games", json={"game_type": "secret_numbers", "seats": seats})
 
-    for bad in [" ", "\u202eAnn", "\ufeff", "a\u200bb", "\u2028x", "Ann\u2066", "\u200fBo", "a\u2060b"]:
+    blank = ["\u200d", "\u200c", "\u3164", "\u2800", "\ufe0f", "\u0301", " \u115f\u1160 ", "\uffa0"]
+    marks = ["\u061cAnn", "Ann\u00ad", "a\u180eb", "a" + "\u0301" * 63]
+    for bad in [" ", "\u202eAnn", "\ufeff", "a\u200bb", "\u2028x", "Ann\u2066", "\u200fBo", "a\u2060b", *blank, *marks]:
         answer = named(bad)
         assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", repr(bad)
-    for good in ["Zoë", "李雷", "🎲 dice", "مریم\u200cسادات", "👩\u200d💻 Ada", "Ann-Marie O'Neil"]:
+    for good in [
+        "Zoë",
+        "李雷",
+        "🎲 dice",
+        "مریم\u200cسادات",
+        "👩\u200d💻 Ada",
+        "Ann-Marie O'Neil",
+        "Zoe\u0308",
+        "❤\ufe0f",
+        "Nguyễn",
+        "देवी",
+    ]:
         answer = named(good)
         assert answer.status_code == 201, (good, answer.get_json())
         assert answer.get_json()["seats"][0]["name"] == good
