@@ -20,6 +20,20 @@ from domain.bots import LEVELS as BOT_LEVELS
 from workers.text import REASON, TEXT
 
 MAX_COMMANDS = 50
+
+
+class BoundedList(fields.List):
+    """A list whose ``Length`` validators are checked on the list as sent, before any item is read: a 4 MB body
+    of 100,000 seats is refused by its length alone, not after reading every seat (seconds of CPU)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, list):
+            for check in self.validators:
+                if isinstance(check, validate.Length):
+                    check(value)  # raises ValidationError with the validator's own message
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 GAME_TYPES = sorted(registry.GAME_MODULES)
 
 
@@ -258,7 +272,7 @@ class ClockStateSchema(ClockSchema):
 
 class CreateGameSchema(Schema):
     game_type = game_type_field(required=True)
-    seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
+    seats = BoundedList(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(1, 8))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     undo = StrictBoolean(load_default=True, metadata={"description": "false for tournament play: seats cannot undo"})
     clock = fields.Nested(ClockSchema, metadata={"description": "a turn clock (tournament play)"})
@@ -438,7 +452,7 @@ class CommandSchema(Schema):
 
 class SubmitSchema(Schema):
     command = fields.Nested(CommandSchema, metadata={"description": "one command"})
-    commands = fields.List(
+    commands = BoundedList(
         fields.Nested(CommandSchema),
         validate=validate.Length(1, MAX_COMMANDS),
         metadata={

@@ -11,7 +11,7 @@ from api.blueprint import Blueprint
 from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
-from api.schemas import BOT_LEVELS, ClockSchema, game_type_field, name_field
+from api.schemas import BOT_LEVELS, BoundedList, ClockSchema, game_type_field, name_field
 from api.webhooks import key_required, require_key
 from domain import registry
 from workers import ratings
@@ -37,7 +37,7 @@ class CreateTournamentSchema(ma.Schema):
     name = name_field(1, 200, required=True)
     game_type = game_type_field(required=True)
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    participants = fields.List(fields.Nested(ParticipantSchema), required=True, validate=validate.Length(2, 256))
+    participants = BoundedList(fields.Nested(ParticipantSchema), required=True, validate=validate.Length(2, 256))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     rounds = fields.Integer(
         strict=True,

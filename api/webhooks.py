@@ -13,6 +13,7 @@ from api.blueprint import Blueprint
 from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
+from api.schemas import BoundedList
 from workers import webhook_targets, webhooks
 from workers.sweeper import work_item
 
@@ -34,7 +35,7 @@ class SubscriptionRequestSchema(ma.Schema):
         required=True,
         validate=[validate.Length(1, 2000), validate.Regexp(URL_PATTERN, error="an absolute http:// or https:// URL")],
     )
-    events = fields.List(
+    events = BoundedList(
         fields.String(validate=validate.OneOf(webhooks.KINDS)),
         required=True,
         validate=validate.Length(1, len(webhooks.KINDS)),

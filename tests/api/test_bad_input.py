@@ -160,3 +160,46 @@ def test_hostile_input_gets_4xx_problems_and_changes_nothing(durable):  # noqa: 
                 check(response, (method, url, body[:80]))
     assert seen > 400
     assert snapshot(runtime) == before
+
+
+def test_a_list_over_its_bound_is_refused_before_its_items_are_read(client, runtime, monkeypatch):
+    """A 4 MB body of 100,000 seats (or commands, participants) is refused by its length alone: reading every
+    item first cost seconds of a worker's CPU per request."""
+    from marshmallow import fields
+
+    from workers import apikeys
+
+    _, key = apikeys.create_key(runtime.store, "site")
+    read = 0
+    nested = fields.Nested._deserialize
+
+    def counted(self, *args, **kwargs):
+        nonlocal read
+        read += 1
+        return nested(self, *args, **kwargs)
+
+    monkeypatch.setattr(fields.Nested, "_deserialize", counted)
+    many = 100_000
+    game = create_secret_game(client)
+    token = {"Authorization": f"Bearer {game['seat_tokens'][0]['token']}"}
+    for url, body, headers in (
+        ("/games", {"game_type": "secret_numbers", "seats": [{"kind": "human"}] * many}, {}),
+        (f"/games/{game['id']}/commands", {"commands": [{"type": "pass"}] * many}, token),
+        (
+            "/tournaments",
+            {
+                "name": "cup",
+                "game_type": "secret_numbers",
+                "format": "round_robin",
+                "participants": [{"bot_level": "random"}] * many,
+                "table_size": {"min": 2, "max": 2},
+            },
+            {"Authorization": f"Bearer {key}"},
+        ),
+    ):
+        read = 0
+        answer = client.post(url, json=body, headers=headers)
+        problem = answer.get_json()
+        assert answer.status_code == 400 and problem["code"] == "invalid_request", (url, problem)
+        assert "Length must be between" in json.dumps(problem), (url, problem)
+        assert read <= 1, (url, read)  # the tournament's table_size is one nested object
