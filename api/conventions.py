@@ -13,7 +13,7 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from werkzeug.routing import BaseConverter
 
 from api.contract import API_VERSION_HEADER
@@ -105,6 +105,18 @@ def _takes_json_body(app: Flask, endpoint: str | None, method: str) -> bool:
     return any(p.get("location", "json") == "json" for p in params)
 
 
+def _check_streamed_length(req: Any) -> None:
+    """A body sent without Content-Length (chunked) is read here, up to the limit: werkzeug stops reading at
+    ``MAX_CONTENT_LENGTH`` and hands on what it read as if it were all, so a body one byte over would reach the
+    JSON parser cut off (a 400) rather than be refused as too large (413, as with a Content-Length)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is None:
+        return
+    data = req.get_data(cache=True)  # kept for the handler
+    if len(data) >= limit and req.environ["wsgi.input"].read(1):
+        raise ApiError("payload_too_large", f"the body is longer than {limit} bytes")
+
+
 def install(app: Flask) -> None:
     app.config.setdefault("PRODUCES", {})
 
@@ -129,6 +141,8 @@ def install(app: Flask) -> None:
                     "unsupported_media_type",
                     f"send the body as Content-Type: application/json, not {mimetype or 'nothing'}",
                 )
+        if req.content_length is None and "wsgi.input_terminated" in req.environ:
+            _check_streamed_length(req)
         return None
 
     @app.after_request

@@ -167,6 +167,22 @@ def test_the_http_server_refuses_what_it_does_not_implement_as_problems(server, 
     assert json.loads(body)["code"] == code
 
 
+def test_a_chunked_body_over_the_limit_is_413_not_a_cut_body(server):
+    """Without Content-Length the limit is found while reading: the answer is the same 413 as with one, not a
+    400 for the JSON the cut-off body no longer is."""
+    base, _, _ = server
+    body = b'{"game_type": "puerto_rico", "seats": [], "pad": "' + b"x" * (4 * 1024 * 1024) + b'"}'
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(body[i : i + 65536]), body[i : i + 65536]) for i in range(0, len(body), 65536)
+    )
+    head = b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    status, headers, answer = raw_request(base, head + chunks + b"0\r\n\r\n")
+    assert status == 413 and json.loads(answer)["code"] == "payload_too_large", (status, answer[:300])
+    small = b'{"game_type": "puerto_rico", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}'
+    status, _, answer = raw_request(base, head + b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small))
+    assert status == 201, answer[:300]
+
+
 @pytest.mark.parametrize(
     "request_bytes",
     [
