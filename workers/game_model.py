@@ -126,6 +126,10 @@ def rating_player_id(metadata: dict[str, Any], seat: dict[str, Any]) -> str:
     """Who a seat is on the leaderboards: the integrator's player (key-scoped external id) or a bot level."""
     site = metadata.get("created_by") or "anonymous"
     if seat.get("player_id") is not None:  # a tournament entrant (bot entrants are distinct competitors)
+        if seat["kind"] == "bot" and metadata.get("tournament_id"):
+            # a bot entrant's id is its place in its tournament's list: "bot:easy:1" of another tournament is
+            # another competitor, not the same one
+            return f"{site}/{seat['player_id']}@{metadata['tournament_id']}"
         return f"{site}/{seat['player_id']}"
     if seat.get("external_id") is not None:
         return f"{site}/{seat['external_id']}"

@@ -56,7 +56,7 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
         board = client.get("/leaderboards/secret_numbers", headers=auth(key)).get_json()
         assert board["games"] == 9
         assert sorted(row["player"].split("/")[1] for row in board["rows"]) == sorted(
-            p["id"] for p in t["participants"]
+            f"{p['id']}@{tid}" for p in t["participants"]
         )
         # other callers see stable stand-ins, never the site's ids
         public = client.get("/leaderboards/secret_numbers").get_json()
@@ -65,8 +65,16 @@ def test_nine_bot_swiss_runs_to_completion_with_standings_and_ratings(site):
         assert hidden and all(h.startswith("~") for h in hidden)
         assert not {h for h in hidden} & {p["id"] for p in t["participants"]}
         assert board["rows"][0]["ordinal"] >= board["rows"][1]["ordinal"]
+        # another tournament's bot entrants, numbered alike, are other competitors
+        again = create(client, key).get_json()["id"]
+        rows = client.get("/leaderboards/secret_numbers", headers=auth(key)).get_json()["rows"]
+        assert len(rows) == 18 and {r["player"] for r in rows} >= {f"{key_site(board)}/bot:easy:1@{again}"}
     finally:
         receiver.close()
+
+
+def key_site(board):
+    return board["rows"][0]["player"].split("/")[0]
 
 
 def test_repeat_opponents_are_avoided_in_swiss(site):
