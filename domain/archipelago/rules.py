@@ -251,9 +251,22 @@ class Archipelago(Rules):
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
         st = clone(state)
         if len(st.deck) > 1:
-            rest = st.deck[1:]
+            # the top card shows its back (shared by 3 to 5 cards, §3.10 v1.2), not its front: the front is drawn
+            # among the deck's cards of that back, and the rest of the deck shuffled. Whether the top card's red
+            # crisis was already resolved is public (it stayed on top), so the draw keeps that too.
+            top = st.deck[0]
+            back, resolved = D.CARDS[top].back.id, top in st.resolved_red
+            alike = [
+                i
+                for i, card in enumerate(st.deck)
+                if D.CARDS[card].back.id == back and (card in st.resolved_red) == resolved
+            ]
+            deck = list(st.deck)
+            pick = rng.choice(alike)
+            deck[0], deck[pick] = deck[pick], deck[0]
+            rest = deck[1:]
             rng.shuffle(rest)
-            st.deck = st.deck[:1] + rest
+            st.deck = deck[:1] + rest
         # exploration tiles: keep what the seat has seen (own hand, CARTOGRAPHER look, the top tile's up face),
         # resample the rest, the top tile's hidden face included (§3.10 v1.2)
         seen = st.cart_seen.get(seat) or []

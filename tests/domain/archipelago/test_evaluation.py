@@ -85,10 +85,12 @@ def test_medium_opens_no_offer_when_nothing_scores_better():
 def test_medium_cancels_an_offer_it_has_nothing_to_add_to():
     """With an empty offer open and nothing worth trading, adding an item and cancelling later ties with
     cancelling now but for the item's price (``command_cost``): medium cancels (it added items to it at 7 of
-    these 8 seeds before the shorter-of-equals rule, at 2 of 8 with that rule and no price)."""
+    these 8 seeds before the shorter-of-equals rule, at 2 of 8 with that rule and no price). Since its worlds
+    draw the top evolution card's hidden front (§3.10), it asks for money instead at 2 of these 24 seeds (none
+    when it knew the front)."""
     st, _ = do(island(), {"type": "offer_open", "to": 1}, seat=0)
-    choices = [make_bot("medium", seed).choose(RULES, st, 0)["type"] for seed in range(8)]
-    assert choices == ["offer_cancel"] * 8, choices
+    choices = [make_bot("medium", seed).choose(RULES, st, 0)["type"] for seed in range(24)]
+    assert choices.count("offer_cancel") >= 22, choices
 
 
 def test_only_the_offer_commands_that_ask_something_of_a_player_have_a_price():

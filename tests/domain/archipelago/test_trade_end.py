@@ -299,9 +299,30 @@ def test_determinize_resamples_other_objectives_only():
 
     st = island()
     det = RULES.determinize(st, 0, random.Random(1))
-    assert det.objectives[0] == st.objectives[0] and det.deck[0] == st.deck[0]
+    assert det.objectives[0] == st.objectives[0]
+    assert D.CARDS[det.deck[0]].back.id == D.CARDS[st.deck[0]].back.id  # the top card's back is public
     assert sorted(det.deck) == sorted(st.deck) and det.players == st.players
     turn_of(det, 0)
+
+
+def test_determinize_resamples_the_front_of_the_top_evolution_card_among_its_back():
+    """§3.10 (v1.2): the deck's top card shows its back, shared by 3 to 5 cards; its front is hidden from every
+    seat, so a bot's world keeps the back and draws the front among the deck's cards of that back."""
+    import random
+
+    st = island()
+    top = st.deck[0]
+    assert top in st.resolved_red  # a red card whose crisis was resolved stays on top: that much is public
+    assert {RULES.determinize(st, 0, random.Random(i)).deck[0] for i in range(20)} == {top}
+    st.resolved_red = set()
+    back = D.CARDS[top].back.id
+    alike = {c for c in st.deck if D.CARDS[c].back.id == back}
+    fronts = set()
+    for i in range(60):
+        det = RULES.determinize(st, 0, random.Random(i))
+        assert D.CARDS[det.deck[0]].back.id == back and sorted(det.deck) == sorted(st.deck)
+        fronts.add(det.deck[0])
+    assert fronts == alike and len(alike) > 1, (fronts, alike)
 
 
 def test_metrics_for_every_criterion():
