@@ -114,7 +114,7 @@ class TournamentSchema(ma.Schema):
         required=True,
         metadata={
             "description": "points k - rank at a table of k (ties share), then score sum, first places, opponents' "
-            "points, player id"
+            "points; players equal on all of these share a rank, in the participants' order"
         },
     )
     created_at = fields.String(required=True)

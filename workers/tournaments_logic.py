@@ -47,7 +47,9 @@ Standings (:func:`standings`)
     points of the places they occupy (so a game nobody won gives every seat the average). Tie-breaks, in
     order: points, then the sum of game scores, then the number of first places (shared firsts count; a game
     nobody won has no first place), then the Buchholz-style sum over every game played of
-    the opponents' final points, then player id ascending. Ranks are therefore ``1..n``.
+    the opponents' final points. Players equal on all of these share a rank (``1, 2, 2, 4``) and are listed in
+    the order the participants were given, never by id: a site's ids are hidden from other callers, and their
+    order must not show through (a tournament whose every table was aborted ranks everybody first).
 """
 
 from __future__ import annotations
@@ -563,20 +565,23 @@ def standings(
         return Fraction(points.get(p, 0))
 
     keyed = []
-    for p in dict.fromkeys(players):
+    for place, p in enumerate(dict.fromkeys(players)):
         opp = sum((total(q) for q in opponents.get(p, ())), Fraction(0))
-        keyed.append(((-total(p), -score_sum.get(p, Fraction(0)), -wins[p], -opp, p), opp))
-    keyed.sort(key=lambda item: item[0])
-    return [
-        StandingRow(
-            player=key[4],
-            rank=i + 1,
-            points=_num(-key[0]),
-            score_sum=_num(-key[1]),
-            wins=wins[key[4]],
-            opponents_points=_num(opp),
-            games=played[key[4]],
-            byes=bye_count[key[4]],
+        keyed.append(((-total(p), -score_sum.get(p, Fraction(0)), -wins[p], -opp), place, p, opp))
+    keyed.sort(key=lambda item: item[:2])
+    rows: list[StandingRow] = []
+    for i, (key, _place, p, opp) in enumerate(keyed):
+        rank = rows[-1].rank if rows and keyed[i - 1][0] == key else i + 1
+        rows.append(
+            StandingRow(
+                player=p,
+                rank=rank,
+                points=_num(-key[0]),
+                score_sum=_num(-key[1]),
+                wins=wins[p],
+                opponents_points=_num(opp),
+                games=played[p],
+                byes=bye_count[p],
+            )
         )
-        for i, (key, opp) in enumerate(keyed)
-    ]
+    return rows
