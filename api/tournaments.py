@@ -59,7 +59,14 @@ class TableSchema(ma.Schema):
     table = fields.Integer(required=True)
     game_id = fields.String(required=True)
     players = fields.List(fields.String(), required=True, metadata={"description": "player ids by seat"})
-    result = fields.Dict(allow_none=True, required=True)
+    result = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "null while the game runs; `{ranks, scores, no_winner}` (by seat) once it finished, or "
+            "`{status}` (`aborted` or `abandoned`) for a void table, which counts in nobody's standings"
+        },
+    )
     seat_tokens = fields.List(
         fields.Nested(TournamentSeatTokenSchema),
         metadata={
