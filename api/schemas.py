@@ -648,8 +648,16 @@ class VerifyReportSchema(Schema):
     )
     key_id = fields.String(allow_none=True, required=True)
     head_hash = fields.String(allow_none=True, required=True)
-    setup_reproduced = fields.Boolean(required=True)
-    result_reproduced = fields.Boolean(required=True)
+    setup_reproduced = fields.Boolean(
+        allow_none=True,
+        required=True,
+        metadata={"description": "the set-up events follow from the seed; null: not checked (an earlier check failed)"},
+    )
+    result_reproduced = fields.Boolean(
+        allow_none=True,
+        required=True,
+        metadata={"description": "re-folding the moves gives the recorded result; null: not checked"},
+    )
     recorded_result = fields.Dict(allow_none=True, required=True)
     replayed_result = fields.Dict(allow_none=True, required=True)
     detail = fields.String(required=True)

@@ -418,8 +418,8 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         "key_trusted": False,
         "key_id": None,
         "head_hash": None,
-        "setup_reproduced": False,
-        "result_reproduced": False,
+        "setup_reproduced": None,  # None: not checked, since an earlier check failed (``detail`` says which)
+        "result_reproduced": None,
         "recorded_result": None,
         "replayed_result": None,
         "detail": "",
@@ -502,7 +502,7 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         report["detail"] = f"the current rules cannot replay this log: {exc!r}"
         return report
     report["result_reproduced"] = report["replayed_result"] == header.get("result")
-    report["ok"] = report["setup_reproduced"] and report["result_reproduced"]
+    report["ok"] = bool(report["setup_reproduced"] and report["result_reproduced"])
     report["detail"] = (
         f"{len(events)} events verified; head signed by key {report['key_id']}; result reproduced"
         if report["ok"]

@@ -225,6 +225,10 @@ def test_export_verifies_and_tampering_is_named(client):
     server_key = client.get("/signing-key").get_json()["public_key"]
     broken = verify_export(tampered.splitlines(), [server_key])
     assert not broken["ok"] and broken["broken_version"] == rows[4]["version"]
+    # what a failed check stopped short of is reported as not checked (null), not as failed
+    assert broken["setup_reproduced"] is None and broken["result_reproduced"] is None
+    untrusted = verify_export(text.splitlines(), [])
+    assert untrusted["chain_ok"] and not untrusted["key_trusted"] and untrusted["result_reproduced"] is None
     header["result"]["scores"][0] += 1
     forged = "\n".join([json.dumps(header)] + lines[1:])
     report = verify_export(forged.splitlines(), [server_key])
