@@ -87,6 +87,7 @@ def _summarise(messages: Any, prefix: str = "") -> str:
 def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = None) -> Flask:
     """Build the app around a runtime (store + dispatcher); by default from the environment."""
     app = TradewindsFlask("tradewinds")
+    app.url_map.merge_slashes = False  # "/games//id" is a 404 problem, not an HTML redirect to "/games/id"
     from api.fast_json import FastJSONProvider
 
     app.json = FastJSONProvider(app)

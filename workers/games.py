@@ -426,9 +426,10 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
     ) -> tuple[list[dict[str, Any]], Any]:
         """The preconditions (If-Match, game over, a seat handed to a bot), then the rules' decision."""
         if if_match is not None and "*" not in if_match and game.etag not in if_match:
+            named = f"not {', '.join(if_match)}" if if_match else "and If-Match named only weak tags, which never match"
             raise GameError(
                 "stale_version",
-                f"the game is at version {game.etag}, not {', '.join(if_match)}; reload it and decide again",
+                f"the game is at version {game.etag}, {named}; reload it and decide again",
                 etag=game.etag,
             )
         if game.over:

@@ -93,13 +93,22 @@ def test_if_match_takes_star_lists_and_compares_strongly(client):
 
     assert move("*").status_code == 200
     current = client.get(url).get_json()["etag"]
-    assert move(f'W/"{current}"').status_code == 412  # a weak tag never matches If-Match
+    weak = move(f'W/"{current}"')
+    assert weak.status_code == 412  # a weak tag never matches If-Match
+    assert "weak" in weak.get_json()["detail"] and "not ;" not in weak.get_json()["detail"], weak.get_json()
     assert move(f'"9.9", "{current}"').status_code == 200
     stale = move(f'"{current}", "8.8"')
     assert stale.status_code == 412 and stale.get_json()["code"] == "stale_version"
     assert move("0.0").status_code == 412  # a bare tag (the body's `etag` as is) is taken as a strong tag
     assert move('"unterminated').status_code == 400
     assert move("not a tag list").status_code == 400
+
+
+def test_a_doubled_slash_is_a_problem_not_an_html_redirect(client):
+    game = create_secret_game(client)
+    for method, url in (("get", f"/games//{game['id']}"), ("post", f"/games//{game['id']}/commands")):
+        answer = getattr(client, method)(url, json=BANK if method == "post" else None)
+        assert answer.status_code == 404 and answer.mimetype == "application/problem+json", (url, answer.status_code)
 
 
 def test_401_carries_a_bearer_challenge(client):
