@@ -27,7 +27,9 @@ blp = Blueprint(
 KEY_AUTH: list[dict[str, list[str]]] = [{"apiKey": []}]
 
 
-URL_PATTERN = r"^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?(/[!-~]*)?$"
+PORT = r"(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"  # 1 to 65535
+# a host (a name or a bracketed IPv6 address), a port from 1 to 65535, a path and query without a fragment
+URL_PATTERN = rf'^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]{{2,45}}\])(:{PORT})?(/[!-"$-~]*)?$'
 
 
 class SubscriptionRequestSchema(ma.Schema):

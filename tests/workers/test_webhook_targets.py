@@ -80,6 +80,15 @@ def test_malformed_and_unresolvable_hosts_are_refused(site, strict):  # noqa: F8
         assert response.status_code == 422 and response.get_json()["code"] == "webhook_target_refused", url
 
 
+def test_a_url_that_cannot_name_a_receiver_is_a_malformed_request(site, strict):  # noqa: F811
+    """Port 0, a port over 65535 or a fragment (never sent) fail the URL's pattern: a 400 like any other
+    malformed field, not a refused target."""
+    runtime, client, key = site
+    for url in ("http://example.com:0/hook", "http://example.com:99999/hook", "http://example.com/hook#part"):
+        response = client.post("/webhooks", json={"url": url, "events": ["game.started"]}, headers=auth(key))
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid_request", url
+
+
 def test_a_public_address_is_accepted(site, strict):  # noqa: F811
     runtime, client, key = site
     response = client.post(
