@@ -130,7 +130,14 @@ def install(app: Flask) -> None:
         if req.environ.get("HTTP_ACCEPT") and not req.accept_mimetypes.best_match(produced(app, endpoint, method)):
             types = ", ".join(produced(app, endpoint, method))
             raise ApiError("not_acceptable", f"this operation answers with {types}; the Accept header allows none")
-        parameters = {**req.view_args, **req.args} if req.environ.get("QUERY_STRING") else req.view_args
+        if req.environ.get("QUERY_STRING"):
+            args = req.args
+            repeated = [name for name, values in args.lists() if len(values) > 1]
+            if repeated:  # no parameter takes a list: which value was meant is not ours to guess
+                raise ApiError("invalid_request", f"the query parameter {repeated[0]!r} is given more than once")
+            parameters = {**req.view_args, **args}
+        else:
+            parameters = req.view_args
         for name, value in (parameters or {}).items():
             if isinstance(value, str) and (bad_text(value) or has_control_characters(value)):
                 raise ApiError("invalid_request", f"the parameter {name!r} holds characters no id or value has")

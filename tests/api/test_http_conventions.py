@@ -104,6 +104,13 @@ def test_if_match_takes_star_lists_and_compares_strongly(client):
     assert move("not a tag list").status_code == 400
 
 
+def test_a_query_parameter_given_twice_is_refused(client):
+    for url in ("/games?status=finished&status=active", "/games?limit=1&limit=1", "/tournaments?x=1&x=2"):
+        answer = client.get(url)
+        assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", url
+    assert client.get("/games?status=finished&limit=2").status_code == 200
+
+
 def test_a_doubled_slash_is_a_problem_not_an_html_redirect(client):
     game = create_secret_game(client)
     for method, url in (("get", f"/games//{game['id']}"), ("post", f"/games//{game['id']}/commands")):
