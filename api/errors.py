@@ -153,6 +153,14 @@ CODES: dict[str, Code] = {
         "That undo target is not allowed",
         ("`to_version` must be below the current version and not before the end of the set-up."),
     ),
+    "invalid_cursor": Code(
+        422,
+        "Not a cursor of this listing",
+        (
+            "`cursor` must be the `next_cursor` of an earlier page: the id of a game this caller is shown. Start "
+            "again without a cursor."
+        ),
+    ),
     "invalid_event_id": Code(
         422,
         "Not an event id of this game",

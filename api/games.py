@@ -349,7 +349,7 @@ class Games(MethodView):
             }
         },
     )
-    @errors(blp, "unauthorized")
+    @errors(blp, "unauthorized", "invalid_cursor")
     @blp.doc(operationId="listGames", security=[{"apiKey": []}, {}])
     def get(self, query):
         """List games, newest first, filtered by status and game type, a page at a time (cursor pagination)
@@ -358,13 +358,17 @@ class Games(MethodView):
         game. A game created with a key is public only when created with `public: true` (docs/limits.md)."""
         limit = query["limit"]
         key = caller_key()
+        audience = Audience(key.key_id if key else None)
         infos = service().list_games(
-            audience=Audience(key.key_id if key else None),
+            audience=audience,
             game_type=query.get("game_type"),
             status=query.get("status"),
             limit=limit + 1,
             before=query.get("cursor"),
         )
+        if not infos and query.get("cursor") and not service().listed(query["cursor"], audience):
+            # an unknown cursor lists nothing: said so, lest the client take it for the end of the list
+            raise ApiError("invalid_cursor", "cursor names no game of this listing; start again without a cursor")
         more = len(infos) > limit
         infos = infos[:limit]
         next_cursor = infos[-1].stream if more else None

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eventstore.base import Audience, DocumentStore, EventStore, StoredEvent, StreamInfo, StreamNotFound, Truncation
+from eventstore.base import (
+    Audience,
+    DocumentStore,
+    EventStore,
+    StoredEvent,
+    StreamInfo,
+    StreamNotFound,
+    Truncation,
+    listed_to,
+)
 
 
 class Reads:
@@ -55,6 +64,14 @@ class Reads:
         return self.store.list_streams(
             audience=audience, game_type=game_type, status=status, limit=limit, newest_first=True, before=before
         )
+
+    def listed(self, game_id: str, audience: Audience) -> bool:
+        """Whether the game exists and is listed to ``audience`` (a listing cursor it may use)."""
+        try:
+            info = self.store.stream_info(game_id)
+        except StreamNotFound:
+            return False
+        return listed_to(info.metadata, audience)
 
     # -- the live feed: every append of every game, by position ------------------------------------------
     def head_position(self) -> int:

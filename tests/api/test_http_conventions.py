@@ -210,6 +210,23 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
     assert finished in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
     assert client.get("/games?status=finished").get_json()["games"] == []
     assert client.get("/games?cursor=not-a-cursor").status_code == 400
+    # a well-formed cursor that names no game listed to the caller is an error, not the end of the list
+    unknown = client.get(f"/games?game_type=secret_numbers&cursor={'0' * 32}")
+    assert unknown.status_code == 422 and unknown.get_json()["code"] == "invalid_cursor", unknown.get_json()
+    last = client.get(f"/games?cursor={made[0]}")
+    assert last.status_code == 200 and last.get_json() == {"games": [], "next_cursor": None}
+
+
+def test_a_cursor_naming_a_game_not_listed_to_the_caller_is_refused_like_an_unknown_one(client, runtime):
+    _, key = apikeys.create_key(runtime.store, "site")
+    private = client.post(
+        "/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}]}, headers=auth(key)
+    ).get_json()["id"]
+    assert client.get(f"/games?cursor={private}", headers=auth(key)).status_code == 200
+    for cursor in (private, "f" * 32):
+        refused = client.get(f"/games?cursor={cursor}")
+        assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_cursor"
+        assert refused.get_json()["detail"] == "cursor names no game of this listing; start again without a cursor"
 
 
 def test_control_characters_are_unicodes_category_cc_exactly():
