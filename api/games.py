@@ -419,13 +419,16 @@ class LegalCommands(MethodView):
     @blp.alt_response(
         304, description="not modified: the If-None-Match tag is the current one", headers={"ETag": ETAG_HEADER}
     )
-    @errors(blp, "unauthorized", "unknown_game")
+    @errors(blp, "unauthorized", "forbidden", "unknown_game")
     @blp.doc(operationId="getLegalCommands", security=[{"seatToken": []}], parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Every command the caller's seat may send now (empty when it is not this seat's turn)"""
         info, seat_tokens = service().info_and_seat_tokens(game_id)
         game = service().load(game_id, info=info)
-        seat = caller_for(info, seat_tokens).seat
+        caller = caller_for(info, seat_tokens)
+        if caller.integrator is not None:
+            raise ApiError("forbidden", "legal commands are per seat, and an API key is no seat: send a seat token")
+        seat = caller.seat
         if seat is None:
             raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
 

@@ -364,7 +364,7 @@ class Stream(MethodView):
 @blp.route("/games/<game_id:game_id>/stream-tickets")
 class StreamTickets(MethodView):
     @blp.response(201, TicketSchema())
-    @errors(blp, "unauthorized", "unknown_game")
+    @errors(blp, "unauthorized", "forbidden", "unknown_game")
     @blp.doc(operationId="createStreamTicket", security=[{"seatToken": []}])
     def post(self, game_id):
         """A short-lived, single-use ticket to open this seat's stream where no bearer header can be sent
@@ -374,7 +374,10 @@ class StreamTickets(MethodView):
         new ticket and resume with `last_event_id=`.
         """
         svc = service()
-        seat = caller_for(svc.info(game_id)).seat
+        caller = caller_for(svc.info(game_id))
+        if caller.integrator is not None:
+            raise ApiError("forbidden", "a stream ticket is for a seat, and an API key is no seat: send a seat token")
+        seat = caller.seat
         if seat is None:
             raise ApiError("unauthorized", "a stream ticket is for a seat: send its seat token as a bearer token")
         seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))

@@ -118,6 +118,17 @@ def test_a_doubled_slash_is_a_problem_not_an_html_redirect(client):
         assert answer.status_code == 404 and answer.mimetype == "application/problem+json", (url, answer.status_code)
 
 
+def test_an_api_key_where_a_seat_token_is_needed_is_403_not_401(client, runtime):
+    """The key is valid, so asking again for credentials (401) would mislead: it is the wrong kind for this."""
+    _, key = apikeys.create_key(runtime.store, "site")
+    game = create_secret_game(client, headers=auth(key))
+    for method, path in (("post", "stream-tickets"), ("get", "legal-commands")):
+        answer = getattr(client, method)(f"/games/{game['id']}/{path}", headers=auth(key))
+        assert answer.status_code == 403 and answer.get_json()["code"] == "forbidden", (path, answer.get_json())
+        assert "seat token" in answer.get_json()["detail"]
+        assert getattr(client, method)(f"/games/{game['id']}/{path}").status_code == 401
+
+
 def test_401_carries_a_bearer_challenge(client):
     game = create_secret_game(client)
     response = client.get(f"/games/{game['id']}/legal-commands")
