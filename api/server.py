@@ -75,11 +75,16 @@ class ProblemRefusals(_WorkerBase):
         code = refusal_code(exc)
         if code is None:
             return super().handle_error(req, client, addr, exc)
+        from api.app import API_VERSION
+
         self.log.warning("refused a request from %s: %s", (addr or ("",))[0], exc)
         status = CODES[code].status
-        body = json.dumps(problem_body(code, CODES[code].explanation)).encode()
+        # the parser's own words for a malformed request (JSON-encoded, cut short); the code's explanation
+        # speaks of an `errors` member only the application's answers have
+        detail = f"not a well-formed HTTP/1.1 request ({exc})"[:300] if code == "invalid_request" else None
+        body = json.dumps(problem_body(code, detail or CODES[code].explanation)).encode()
         head = (
-            f"HTTP/1.1 {status} {CODES[code].title}\r\nConnection: close\r\n"
+            f"HTTP/1.1 {status} {CODES[code].title}\r\nConnection: close\r\nAPI-Version: {API_VERSION}\r\n"
             f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode("latin-1")
         try:

@@ -198,7 +198,9 @@ def test_the_http_server_refuses_malformed_requests_as_problems(server, request_
     base, _, _ = server
     status, headers, body = raw_request(base, request_bytes)
     assert status == 400 and headers["Content-Type"] == "application/problem+json", (status, headers, body[:200])
-    assert json.loads(body)["code"] == "invalid_request"
+    problem = json.loads(body)
+    assert problem["code"] == "invalid_request" and "errors" not in problem["detail"]  # no `errors` member here
+    assert problem["detail"].startswith("not a well-formed HTTP/1.1 request") and headers["API-Version"]
 
 
 def test_serve_says_what_it_is_sized_for_and_uses_no_shared_control_socket(tmp_path):
