@@ -21,7 +21,7 @@ TOKEN_EFFECTS = {
     "P12": "If you fail a pirate check you lose half the VP (rounded up) instead of all.",
     "P13": "If you fend off the pirates: +2 gold.",
     "P14": "PLAN: you may take up to 2 neutral tiles (paying for each).",
-    "P15": "You may choose PLAN when only green cubes are present and BUILD when only red ones are.",
+    "P15": "You may choose PLAN when a green cube is present and BUILD when a red one is (the AP do not change).",
     "P16": "Once, in SPECIAL: move your disc to the top of the first player's stack.",
     "P17": "Once, at any time in your turn: +3 gold (unused at the end: +3 gold).",
     "P18": "Once, at any time in your turn: +5 gold (unused at the end: +5 gold).",
