@@ -214,9 +214,18 @@ def _lapse(facts: Facts) -> Facts:
 
 
 def fold(facts: Facts, events: Iterable[StoredEvent]) -> Facts:
+    """``evolve`` over ``events``. A run of the rules' events folds as its last one does (each sets when the game
+    last moved and who moved, and closes an open undo request, which the first of them already closed), so a run
+    costs one step, not one per event."""
+    last_move: StoredEvent | None = None
     for event in events:
+        if not event.data["type"].startswith(PREFIX):
+            last_move = event
+            continue
+        if last_move is not None:
+            facts, last_move = evolve(facts, last_move), None
         facts = evolve(facts, event)
-    return facts
+    return facts if last_move is None else evolve(facts, last_move)
 
 
 # ------------------------------------------------------------------------------------ results

@@ -418,7 +418,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                 continue
             # committed: from here on nothing may fail the move (the outbox holds the work it causes)
             metrics.move_stored(game.info.game_type, actor, len(commands))
-            return MoveOutcome(self._committed(game, stored, work), stored, False)
+            return MoveOutcome(self._committed(game, stored, work, state_after), stored, False)
         raise GameError("busy", "the game is changing too fast to store this move; try again")
 
     def _decide_checked(
@@ -520,10 +520,13 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             ) from None
         return self._committed(game, stored, work)
 
-    def _committed(self, game: LoadedGame, stored: list[StoredEvent], work: list[dict[str, Any]]) -> LoadedGame:
+    def _committed(
+        self, game: LoadedGame, stored: list[StoredEvent], work: list[dict[str, Any]], state: Any = None
+    ) -> LoadedGame:
         """After a commit: the game with the stored events folded in, its end recorded, its work dispatched.
-        Nothing here may fail the commit: the outbox holds the work it causes."""
-        after = self._fold_new(game, stored)
+        Nothing here may fail the commit: the outbox holds the work it causes. ``state``: the rules' state the
+        stored events lead to, when the decision that made them reached it already (not folded again)."""
+        after = self._fold_new(game, stored, state)
         if after.over:
             try:
                 self.record_finish(after)
@@ -532,8 +535,9 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         dispatch_now(self.dispatcher, work)
         return after
 
-    def _fold_new(self, game: LoadedGame, stored: list[StoredEvent]) -> LoadedGame:
-        state = facts.rules_fold(game.rules, [e.data for e in stored], game.state)
+    def _fold_new(self, game: LoadedGame, stored: list[StoredEvent], state: Any = None) -> LoadedGame:
+        if state is None:
+            state = facts.rules_fold(game.rules, [e.data for e in stored], game.state)
         known = facts.fold(game.facts, stored)
         version = stored[-1].version if stored else game.version
         status = known.status if known.status != facts.ACTIVE else game.info.status

@@ -393,3 +393,57 @@ def test_who_may_undo_is_checked_before_the_target(site):
         answer = client.post(f"/games/{game['id']}/undo", json={"to_version": target}, headers=auth(other))
         assert answer.status_code == 403 and answer.get_json()["code"] == "forbidden", (target, answer.get_json())
     assert client.post(f"/games/{game['id']}/undo", json={"to_version": 0}, headers=auth(key)).status_code == 422
+
+
+def test_folding_a_run_of_moves_at_once_gives_what_folding_event_by_event_gives():
+    """``facts.fold`` folds a run of the rules' events as its last one: the same facts as ``evolve`` one by one,
+    over random mixes of moves, undo requests and votes, time-outs, resignations and endings."""
+    import random
+
+    from eventstore.base import StoredEvent
+    from workers import facts
+
+    def event(version, data, seat):
+        return StoredEvent("g", version, 0, 0, data, {"seat": seat}, "", f"t{version}")
+
+    rng = random.Random(3)
+    for _ in range(300):
+        seats = [{"seat": s, "kind": "human", "name": f"P{s}"} for s in range(3)]
+        stream, request = [], 0
+        for version in range(1, rng.randint(1, 30)):
+            seat = rng.randrange(3)
+            pick = rng.random()
+            if pick < 0.6:
+                data = {"type": "Moved", "seat": seat}
+            elif pick < 0.7:
+                request += 1
+                data = {
+                    "type": facts.UNDO_REQUESTED,
+                    "request_id": str(request),
+                    "by": seat,
+                    "to_version": 1,
+                    "reason": "",
+                    "pending": [s for s in range(3) if s != seat],
+                }
+            elif pick < 0.85:
+                data = {
+                    "type": rng.choice([facts.UNDO_ACCEPTED, facts.UNDO_DECLINED]),
+                    "request_id": str(request),
+                    "seat": seat,
+                }
+            elif pick < 0.92:
+                data = {
+                    "type": facts.SEAT_TIMED_OUT,
+                    "seat": seat,
+                    "level": "easy",
+                    "policy": rng.choice(["bot", "forfeit"]),
+                }
+            elif pick < 0.97:
+                data = {"type": facts.RESIGNED, "seat": seat, "level": "easy", "on_resign": rng.choice(["bot", "lose"])}
+            else:
+                data = facts.finished_event({"scores": [0, 0, 0], "ranks": [1, 2, 3]})
+            stream.append(event(version, data, seat))
+        one_by_one = facts.initial(seats)
+        for e in stream:
+            one_by_one = facts.evolve(one_by_one, e)
+        assert facts.fold(facts.initial(seats), stream) == one_by_one
