@@ -59,4 +59,4 @@ def test_stateful_run_against_a_live_server(server):  # noqa: F811
         f" game operations answered 2xx on a live game: {live}"
     )
     assert statuses[("POST /games", 201)] > 0, statuses
-    assert live, "the stateful phase never reached a live game through the links"
+    assert live, f"the stateful phase never reached a live game through the links: {sorted(statuses.items())}"
