@@ -135,6 +135,10 @@ def install(app: Flask) -> None:
             repeated = [name for name, values in args.lists() if len(values) > 1]
             if repeated:  # no parameter takes a list: which value was meant is not ours to guess
                 raise ApiError("invalid_request", f"the query parameter {repeated[0]!r} is given more than once")
+            # every query parameter is ASCII (numbers, ids, names of kinds): int() would read "٥" as 5
+            wide = [name for name, value in args.items() if not value.isascii()]
+            if wide:
+                raise ApiError("invalid_request", f"the query parameter {wide[0]!r} takes ASCII characters only")
             parameters = {**req.view_args, **args}
         else:
             parameters = req.view_args

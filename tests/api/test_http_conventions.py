@@ -109,6 +109,8 @@ def test_a_query_parameter_given_twice_is_refused(client):
         answer = client.get(url)
         assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", url
     assert client.get("/games?status=finished&limit=2").status_code == 200
+    arabic_five = client.get("/games?limit=%D9%A5")  # "٥": int() reads it as 5
+    assert arabic_five.status_code == 400 and "ASCII" in arabic_five.get_json()["detail"]
 
 
 def test_a_doubled_slash_is_a_problem_not_an_html_redirect(client):
