@@ -267,6 +267,8 @@ class Archipelago(Rules):
             rest = deck[1:]
             rng.shuffle(rest)
             st.deck = deck[:1] + rest
+            if st.crisis and st.crisis.get("card") == top:  # an open crisis is the top card's: the same world
+                st.crisis = {**st.crisis, "card": st.deck[0]}
         # exploration tiles: keep what the seat has seen (own hand, CARTOGRAPHER look, the top tile's up face),
         # resample the rest, the top tile's hidden face included (§3.10 v1.2)
         seen = st.cart_seen.get(seat) or []

@@ -323,6 +323,11 @@ def test_determinize_resamples_the_front_of_the_top_evolution_card_among_its_bac
         assert D.CARDS[det.deck[0]].back.id == back and sorted(det.deck) == sorted(st.deck)
         fronts.add(det.deck[0])
     assert fronts == alike and len(alike) > 1, (fronts, alike)
+    # an open crisis is the top card's: a world's crisis names the world's top card, never the real front
+    st.crisis = {"card": top, "back": back, "color": D.CARDS[top].back.color, "part": None, "idx": 0}
+    for i in range(20):
+        det = RULES.determinize(st, 0, random.Random(i))
+        assert det.crisis["card"] == det.deck[0] and st.crisis["card"] == top
 
 
 def test_metrics_for_every_criterion():
