@@ -366,8 +366,9 @@ class Games(MethodView):
             limit=limit + 1,
             before=query.get("cursor"),
         )
-        if not infos and query.get("cursor") and not service().listed(query["cursor"], audience):
-            # an unknown cursor lists nothing: said so, lest the client take it for the end of the list
+        if query.get("cursor") and not service().listed(query["cursor"], audience):
+            # said so, lest an unknown cursor's empty page pass for the end of the list; and a game not listed to
+            # the caller is no cursor either (the games after it would tell that it exists, and roughly when)
             raise ApiError("invalid_cursor", "cursor names no game of this listing; start again without a cursor")
         more = len(infos) > limit
         infos = infos[:limit]

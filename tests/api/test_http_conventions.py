@@ -232,6 +232,7 @@ def test_games_are_listed_newest_first_with_filters_and_link_pagination(client):
 
 def test_a_cursor_naming_a_game_not_listed_to_the_caller_is_refused_like_an_unknown_one(client, runtime):
     _, key = apikeys.create_key(runtime.store, "site")
+    create_secret_game(client)  # a public game older than the private one: listed after it, were it a cursor
     private = client.post(
         "/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}]}, headers=auth(key)
     ).get_json()["id"]
