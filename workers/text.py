@@ -9,10 +9,12 @@ import re
 # paragraph separators, the word joiner, the byte-order mark): a name written "\u202eAnn" would turn the next
 # player's name around in a list. The zero-width joiner and non-joiner stay: Persian, Indic scripts and emoji
 # sequences need them.
-# (The soft hyphen, the Arabic letter mark and the Mongolian vowel separator are invisible format characters too.)
-HIDDEN = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+# (The soft hyphen and the Arabic letter mark are invisible format characters too. The Mongolian vowel separator is
+# not refused: traditional Mongolian spells with it.)
+HIDDEN = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
 # Combining marks: they belong on a letter (an accent, a vowel sign), never alone, and a few at most on one letter:
-# a run of many piles up over the lines around it.
+# a run of many piles up over the lines around it. Only the generic combining blocks are listed: a script's own
+# marks (Arabic, Hebrew, Thai, Indic vowel signs) are not checked here.
 COMBINING = r"\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 MOST_MARKS = 8
 # What may stand in a name but shows nothing by itself: spaces, the joiners, variation selectors, combining marks,
