@@ -5,7 +5,6 @@ a created game to its reads). Prints the operations and links it covered and ass
 from __future__ import annotations
 
 import os
-import subprocess
 from collections import Counter
 
 import hypothesis
@@ -14,7 +13,7 @@ import schemathesis
 from schemathesis.config import SchemathesisConfig
 
 from tests.api.test_schemathesis import committed_document
-from tests.api.test_serve import ROOT, free_port, tradewinds, wait_for
+from tests.api.test_serve import serving
 
 EXAMPLES = int(os.environ.get("TRADEWINDS_SCHEMATHESIS_LIVE_EXAMPLES", "30"))
 CHECKS = {
@@ -30,19 +29,8 @@ ROOM = {"TRADEWINDS_BOT_GAMES_PER_ADDRESS": "1000", "TRADEWINDS_BOT_GAMES_TOTAL"
 
 @pytest.fixture
 def roomy_server(tmp_path):
-    port = free_port()
-    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"), env=ROOM)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for(base + "/health")
+    with serving(tmp_path, env=ROOM) as (base, _, _):
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.mark.filterwarnings("ignore")

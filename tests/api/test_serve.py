@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -53,11 +54,13 @@ def http(method: str, url: str, body=None, headers=None):
         return err.code, json.loads(err.read())
 
 
-@pytest.fixture
-def server(tmp_path):
+@contextlib.contextmanager
+def serving(tmp_path, env=None):
+    """``tradewinds serve`` on a free port and its own data folder (``env``: TRADEWINDS_ settings), until the
+    block ends: (base URL, process, data folder)."""
     port = free_port()
-    cmd, env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"))
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd, full_env = tradewinds("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"), env=env)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(base + "/health")
@@ -68,6 +71,12 @@ def server(tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serving(tmp_path) as running:
+        yield running
 
 
 def test_serve_answers_on_the_embedded_store(server):
