@@ -35,6 +35,16 @@ def caller_for(info, seat_tokens: dict | None = None) -> Caller:
     return Caller(seat=service().seat_for_token(info, bearer_token(), seat_tokens))
 
 
+def seat_only(caller: Caller, what: str) -> int:
+    """The caller's seat, for what only a seat may do (``what`` says so, e.g. "a stream ticket is for a seat"):
+    403 for an API key (a valid credential of the wrong kind), 401 without a seat token."""
+    if caller.integrator is not None:
+        raise ApiError("forbidden", f"{what}, and an API key is no seat: send a seat token")
+    if caller.seat is None:
+        raise ApiError("unauthorized", f"{what}: send your seat token as a bearer token")
+    return caller.seat
+
+
 def integrator_key() -> apikeys.ApiKey | None:
     """The API key the request carries, if any (seat tokens are not integrator keys)."""
     token = bearer_token()

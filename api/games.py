@@ -15,7 +15,7 @@ from marshmallow import fields, validate
 
 from api import bots, game_contract
 from api.blueprint import Blueprint
-from api.common import caller_for, integrator_key, service
+from api.common import caller_for, integrator_key, seat_only, service
 from api.contract import errors
 from api.errors import ApiError
 from api.fast_json import encoded_response, response_body
@@ -426,12 +426,7 @@ class LegalCommands(MethodView):
         """Every command the caller's seat may send now (empty when it is not this seat's turn)"""
         info, seat_tokens = service().info_and_seat_tokens(game_id)
         game = service().load(game_id, info=info)
-        caller = caller_for(info, seat_tokens)
-        if caller.integrator is not None:
-            raise ApiError("forbidden", "legal commands are per seat, and an API key is no seat: send a seat token")
-        seat = caller.seat
-        if seat is None:
-            raise ApiError("unauthorized", "legal commands are per seat: send your seat token as a bearer token")
+        seat = seat_only(caller_for(info, seat_tokens), "legal commands are per seat")
 
         def body() -> dict[str, Any]:
             commands = [] if game.over else game.rules.legal_commands(game.state, seat)

@@ -23,7 +23,7 @@ from marshmallow import fields, validate
 
 from api.blueprint import Blueprint
 from api.bots import looked
-from api.common import caller_for, service
+from api.common import caller_for, seat_only, service
 from api.contract import errors
 from api.counters import shared_counters
 from api.errors import ApiError
@@ -374,12 +374,7 @@ class StreamTickets(MethodView):
         new ticket and resume with `last_event_id=`.
         """
         svc = service()
-        caller = caller_for(svc.info(game_id))
-        if caller.integrator is not None:
-            raise ApiError("forbidden", "a stream ticket is for a seat, and an API key is no seat: send a seat token")
-        seat = caller.seat
-        if seat is None:
-            raise ApiError("unauthorized", "a stream ticket is for a seat: send its seat token as a bearer token")
+        seat = seat_only(caller_for(svc.info(game_id)), "a stream ticket is for a seat")
         seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))
         issued = issue_ticket(svc.documents, game_id, seat, seconds)
         return issued, 201, {"Location": issued["stream_url"]}
