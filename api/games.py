@@ -463,9 +463,7 @@ class Commands(MethodView):
         """Play a command, or a list of commands applied in order all-or-nothing, for the caller's seat"""
         svc = service()
         info, seat_tokens = svc.info_and_seat_tokens(game_id)  # one read of the stream row for the whole move
-        seat = caller_for(info, seat_tokens).seat
-        if seat is None:
-            raise ApiError("unauthorized", "moves need a seat token: send it as a bearer token")
+        seat = seat_only(caller_for(info, seat_tokens), "moves are played by a seat")
         if ("command" in body) == ("commands" in body):
             raise ApiError("invalid_command", 'send exactly one of "command" (an object) or "commands" (a list)')
         commands = body["commands"] if "commands" in body else [body["command"]]
@@ -561,9 +559,7 @@ class Resign(MethodView):
         With `on_resign: bot` a bot of the game's `resign_level` plays on for the seat.
         """
         svc = service()
-        seat = caller_for(svc.info(game_id)).seat
-        if seat is None:
-            raise ApiError("unauthorized", "resigning needs the seat's token as a bearer token")
+        seat = seat_only(caller_for(svc.info(game_id)), "resigning is for a seat")
         game = svc.resign(game_id, seat)
         return game_body(game, seat), 200, etag_header(game)
 

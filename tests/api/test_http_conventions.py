@@ -124,11 +124,17 @@ def test_an_api_key_where_a_seat_token_is_needed_is_403_not_401(client, runtime)
     """The key is valid, so asking again for credentials (401) would mislead: it is the wrong kind for this."""
     _, key = apikeys.create_key(runtime.store, "site")
     game = create_secret_game(client, headers=auth(key))
-    for method, path in (("post", "stream-tickets"), ("get", "legal-commands")):
-        answer = getattr(client, method)(f"/games/{game['id']}/{path}", headers=auth(key))
+    for method, path, body in (
+        ("post", "stream-tickets", None),
+        ("get", "legal-commands", None),
+        ("post", "commands", BANK),
+        ("post", "resign", None),
+    ):
+        answer = getattr(client, method)(f"/games/{game['id']}/{path}", headers=auth(key), json=body)
         assert answer.status_code == 403 and answer.get_json()["code"] == "forbidden", (path, answer.get_json())
         assert "seat token" in answer.get_json()["detail"]
-        assert getattr(client, method)(f"/games/{game['id']}/{path}").status_code == 401
+        assert getattr(client, method)(f"/games/{game['id']}/{path}", json=body).status_code == 401
+    assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]  # nothing was played
 
 
 def test_401_carries_a_bearer_challenge(client):
