@@ -226,6 +226,14 @@ CODES: dict[str, Code] = {
             "addresses). `detail` names the address class."
         ),
     ),
+    "too_many_webhooks": Code(
+        409,
+        "The API key holds the most webhook subscriptions it may",
+        (
+            "An API key holds at most 20 webhook subscriptions (one subscription takes every event kind it "
+            "names). Delete one (`DELETE /webhooks/{id}`) before subscribing again."
+        ),
+    ),
     "request_line_too_long": Code(
         414,
         "Request line too long",

@@ -133,14 +133,19 @@ class Subscriptions(MethodView):
     @key_required
     @blp.arguments(SubscriptionRequestSchema())
     @blp.response(201, SubscriptionSchema())
-    @errors(blp, "unauthorized", "webhook_target_refused")
+    @errors(blp, "unauthorized", "webhook_target_refused", "too_many_webhooks")
     @blp.doc(operationId="createWebhook", security=KEY_AUTH)
     def post(self, body):
         """Subscribe a URL to event kinds; the response holds the signing secret (shown once)
 
         The URL's host must resolve to public addresses only (checked now and again before every send);
-        redirects are never followed."""
+        redirects are never followed. An API key holds at most 20 subscriptions."""
         key = require_key()
+        if len(webhooks.subscriptions_for(service().documents, key.key_id)) >= webhooks.MAX_PER_KEY:
+            raise ApiError(
+                "too_many_webhooks",
+                f"this API key holds {webhooks.MAX_PER_KEY} subscriptions, the most it may: delete one first",
+            )
         try:
             webhook_targets.resolve(body["url"])
         except webhook_targets.TargetRefused as exc:
@@ -177,8 +182,8 @@ class Subscription(MethodView):
     @blp.doc(operationId="deleteWebhook", security=KEY_AUTH)
     def delete(self, sub_id):
         """Unsubscribe"""
-        own_subscription(sub_id)
-        webhooks.delete_subscription(service().documents, sub_id)
+        webhooks.delete_subscription(service().documents, own_subscription(sub_id))
+        service().schedule_deliveries([sub_id])  # the job that finds it gone drops its delivery log
         return None
 
 

@@ -21,6 +21,7 @@ import logging
 import secrets
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 from eventstore import utc_now_iso
@@ -40,9 +41,12 @@ KINDS = (
     "tournament.finished",
 )
 SUBSCRIPTIONS = "webhooks"
+INDEXES = "webhook_indexes"  # which one-time index builds are done
+MAX_PER_KEY = 20  # subscriptions an API key may hold
 CURSORS = "webhook_game_cursors"
 BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
 BACKOFF_CAP = 600.0
+LOG_SECONDS = 7 * 24 * 3600  # a delivered event stays this long in the delivery log, then goes
 TIMEOUT = 5.0  # seconds a receiver may take to answer one send
 SENDS_PER_JOB = 20  # a longer queue continues in the next job, so no job holds its lock for long
 Doc = dict[str, Any]  # a stored document: a subscription or a queued delivery
@@ -50,7 +54,23 @@ WEBHOOK_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
 
 
 def queue_name(sub_id: str) -> str:
+    """A subscription's delivery log: every queued event with its attempts, keyed in emission order."""
     return f"webhook_queue:{sub_id}"
+
+
+def pending_name(sub_id: str) -> str:
+    """The log's keys still to send (an empty document each): a pass reads these, not the whole log."""
+    return f"webhook_pending:{sub_id}"
+
+
+def by_key_name(key_id: str) -> str:
+    """An API key's subscription ids (an empty document each): its list without reading every subscription."""
+    return f"webhooks_of:{key_id}"
+
+
+def messages_name(sub_id: str) -> str:
+    """Message id -> log key, so that a redelivery finds its event without reading the log."""
+    return f"webhook_messages:{sub_id}"
 
 
 def new_secret() -> str:
@@ -78,21 +98,73 @@ def create_subscription(
         "delivered_through": "",  # key of the last delivered queue entry
         "failures": 0,
         "next_attempt_at": None,
+        "indexed": True,  # its queue keeps pending marks and a message index (``indexed``)
     }
+    store.put_document(SUBSCRIPTIONS, sub["id"], sub)
+    store.put_document(by_key_name(key_id), sub["id"], {})
+    return sub
+
+
+def indexed(store: DocumentStore, sub: Doc) -> Doc:
+    """The subscription, its queue indexed: a subscription stored before queues kept pending marks and a
+    message index gets them from its log once (idempotent: two processes doing it at once write the same)."""
+    if sub.get("indexed"):
+        return sub
+    offset = 0
+    while page := store.list_documents(queue_name(sub["id"]), limit=500, offset=offset):
+        for key, entry in page:
+            store.put_document(messages_name(sub["id"]), entry["id"], {"key": key})
+            if entry["status"] != "delivered":
+                store.put_document(pending_name(sub["id"]), key, {})
+        offset += len(page)
+    sub = {**sub, "indexed": True}
     store.put_document(SUBSCRIPTIONS, sub["id"], sub)
     return sub
 
 
 def subscriptions_for(store: DocumentStore, key_id: str) -> list[Doc]:
-    return [doc for _, doc in store.list_documents(SUBSCRIPTIONS, limit=10_000) if doc["key_id"] == key_id]
+    """The key's subscriptions in id order, read through the key's index."""
+    keys_indexed(store)
+    ids = [sub_id for sub_id, _ in store.list_documents(by_key_name(key_id), limit=MAX_PER_KEY + 100)]
+    subs = (get_subscription(store, sub_id) for sub_id in ids)
+    return [sub for sub in subs if sub is not None and sub["key_id"] == key_id]
+
+
+def keys_indexed(store: DocumentStore) -> None:
+    """Subscriptions stored before the per-key index get their index entries once, from a scan of all."""
+    if store.get_document(INDEXES, "webhooks_by_key") is not None:
+        return
+    offset = 0
+    while page := store.list_documents(SUBSCRIPTIONS, limit=500, offset=offset):
+        for sub_id, sub in page:
+            store.put_document(by_key_name(sub["key_id"]), sub_id, {})
+        offset += len(page)
+    store.put_document(INDEXES, "webhooks_by_key", {"built_at": utc_now_iso()})
 
 
 def get_subscription(store: DocumentStore, sub_id: str) -> Doc | None:
     return store.get_document(SUBSCRIPTIONS, sub_id)
 
 
-def delete_subscription(store: DocumentStore, sub_id: str) -> None:
-    store.delete_document(SUBSCRIPTIONS, sub_id)
+def delete_subscription(store: DocumentStore, sub: Doc) -> None:
+    """Remove the subscription; its delivery log, marks and index go with its next delivery job
+    (``drop_queue``), which the caller schedules."""
+    store.delete_document(SUBSCRIPTIONS, sub["id"])
+    store.delete_document(by_key_name(sub["key_id"]), sub["id"])
+
+
+def drop_queue(store: DocumentStore, sub_id: str, limit: int = 500) -> bool:
+    """Delete about ``limit`` documents of a deleted subscription's queue (marks, index, log); True when none
+    is left."""
+    dropped = 0
+    for collection in (pending_name(sub_id), messages_name(sub_id), queue_name(sub_id)):
+        while page := store.list_documents(collection, limit=100):
+            if dropped >= limit:
+                return False
+            for key, _ in page:
+                store.delete_document(collection, key)
+            dropped += len(page)
+    return True
 
 
 def deliveries(store: DocumentStore, sub_id: str, limit: int = 100, offset: int = 0) -> list[Doc]:
@@ -113,8 +185,19 @@ def enqueue_event(store: EventStore, sub: Doc, kind: str, data: Doc, game_id: st
         "status": "pending",
         "attempts": [],
     }
-    store.put_document(queue_name(sub["id"]), key, entry)
+    queue_entry(store, sub["id"], entry)
     return entry
+
+
+def queue_entry(store: DocumentStore, sub_id: str, entry: Doc) -> None:
+    """Store a new entry in the log, its message index and its pending mark.
+
+    The log entry first and its pending mark last: a pass never meets a mark whose entry is still to come. A
+    process that stops in between leaves an entry that is never sent; its game's cursor has not moved either
+    (``sync_game`` moves it after emitting), so the event is queued again under a new key."""
+    store.put_document(queue_name(sub_id), entry["key"], entry)
+    store.put_document(messages_name(sub_id), entry["id"], {"key": entry["key"]})
+    store.put_document(pending_name(sub_id), entry["key"], {})
 
 
 def emit(store: EventStore, key_id: str | None, kind: str, data: Doc, game_id: str | None = None) -> list[str]:
@@ -259,29 +342,36 @@ def attempt_record(result: webhook_targets.SendResult, **extra: Any) -> dict[str
     return record
 
 
+def pending_keys(store: DocumentStore, sub_id: str, limit: int) -> list[str]:
+    """The first ``limit`` keys of the subscription's events still to send, in order."""
+    return [key for key, _ in store.list_documents(pending_name(sub_id), limit=limit)]
+
+
 def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
     """Send a subscription's pending events in order; returns (sent, seconds until a retry or None).
 
-    After ``max_sends`` sends it stops and returns a retry in 0 s (the rest goes in the next job)."""
+    A pass reads the pending marks, never the delivered part of the log, so its cost does not grow with the
+    log. Each page is read from the front: an entry stored behind the pass (its key is taken before it is
+    stored, so another game's entry, keyed later, may be stored first) is sent next, before any of its game's
+    later entries, which are stored after it. After ``max_sends`` sends it stops and returns a retry in 0 s
+    (the rest goes in the next job)."""
     sub = get_subscription(store, sub_id)
-    if sub is None or not sub["active"]:
+    if sub is None:  # unsubscribed: its queue goes, a page a job
+        return 0, (None if drop_queue(store, sub_id) else 0.0)
+    if not sub["active"]:
         return 0, None
+    sub = indexed(store, sub)
     sent = 0
-    offset = 0
-    last_key: str | None = None
     while True:
-        entries = deliveries(store, sub_id, limit=batch, offset=offset)
-        if not entries:
+        keys = pending_keys(store, sub_id, batch)
+        if not keys:
+            prune_log(store, sub_id)
             return sent, None
-        if last_key is not None and entries[0]["key"] <= last_key:
-            # An entry was stored behind this pass (its key is taken before it is stored: another game's entry,
-            # keyed later, may be stored first): start again from the front, so that none of its game's later
-            # entries overtakes it.
-            offset, last_key = 0, None
-            continue
-        for entry in entries:
-            last_key = entry["key"]
-            if entry["status"] == "delivered":
+        for key in keys:
+            entry = store.get_document(queue_name(sub_id), key)
+            if entry is None or entry["status"] == "delivered":
+                # delivered already (a redelivery, or a pass that stopped before clearing the mark): clear it
+                store.delete_document(pending_name(sub_id), key)
                 continue
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
@@ -292,18 +382,35 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
                 sub["failures"] += 1
                 delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (sub["failures"] - 1))
                 entry["status"] = "retrying"
-                store.put_document(queue_name(sub_id), entry["key"], entry)
+                store.put_document(queue_name(sub_id), key, entry)
                 sub["next_attempt_at"] = time.time() + delay
                 store.put_document(SUBSCRIPTIONS, sub_id, sub)
                 return sent, delay
             entry["status"] = "delivered"
             entry["delivered_at"] = utc_now_iso()
-            store.put_document(queue_name(sub_id), entry["key"], entry)
+            store.put_document(queue_name(sub_id), key, entry)
+            store.delete_document(pending_name(sub_id), key)
             sub["failures"] = 0
-            sub["delivered_through"] = entry["key"]
+            sub["delivered_through"] = key
             sent += 1
-        offset += len(entries)
         store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
+
+
+def prune_log(store: DocumentStore, sub_id: str, now: float | None = None, page: int = 20) -> int:
+    """Drop the delivery log's oldest entries delivered more than ``LOG_SECONDS`` ago (a page at a time, from
+    the front, stopping at the first entry to keep); returns how many went."""
+    cutoff = (time.time() if now is None else now) - LOG_SECONDS
+    dropped = 0
+    while True:
+        oldest = store.list_documents(queue_name(sub_id), limit=page)
+        for key, entry in oldest:
+            if entry["status"] != "delivered" or datetime.fromisoformat(entry["delivered_at"]).timestamp() > cutoff:
+                return dropped
+            store.delete_document(messages_name(sub_id), entry["id"])
+            store.delete_document(queue_name(sub_id), key)
+            dropped += 1
+        if len(oldest) < page:
+            return dropped
 
 
 def backing_off(store: DocumentStore, sub_id: str, now: float | None = None) -> bool:
@@ -313,30 +420,32 @@ def backing_off(store: DocumentStore, sub_id: str, now: float | None = None) -> 
 
 
 def find_delivery(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
-    for _, entry in store.list_documents(queue_name(sub_id), limit=100_000):
-        if entry["id"] == message_id:
-            return entry
-    return None
+    sub = get_subscription(store, sub_id)
+    if sub is None:
+        return None
+    indexed(store, sub)
+    found = store.get_document(messages_name(sub_id), message_id)
+    return None if found is None else store.get_document(queue_name(sub_id), found["key"])
 
 
 def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
     """Send one event again now, whatever its status (recorded in its attempts)."""
     sub = get_subscription(store, sub_id)
-    if sub is None:
+    entry = find_delivery(store, sub_id, message_id)
+    if sub is None or entry is None:
         return None
-    for key, entry in store.list_documents(queue_name(sub_id), limit=100_000):
-        if entry["id"] == message_id:
-            result = send(sub, entry)
-            metrics.webhook_sent(result.ok)
-            entry["attempts"].append(attempt_record(result, redelivery=True))
-            if result.ok and entry["status"] != "delivered":
-                entry["status"] = "delivered"
-                entry["delivered_at"] = utc_now_iso()
-            store.put_document(queue_name(sub_id), key, entry)
-            if result.ok and sub.get("next_attempt_at"):  # the receiver is back: the queue goes on now
-                store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "failures": 0, "next_attempt_at": None})
-            return entry
-    return None
+    result = send(sub, entry)
+    metrics.webhook_sent(result.ok)
+    entry["attempts"].append(attempt_record(result, redelivery=True))
+    if result.ok and entry["status"] != "delivered":
+        entry["status"] = "delivered"
+        entry["delivered_at"] = utc_now_iso()
+    store.put_document(queue_name(sub_id), entry["key"], entry)
+    if result.ok:
+        store.delete_document(pending_name(sub_id), entry["key"])
+    if result.ok and sub.get("next_attempt_at"):  # the receiver is back: the queue goes on now
+        store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "failures": 0, "next_attempt_at": None})
+    return entry
 
 
 def describe(sub: Doc, with_secret: bool = False) -> dict[str, Any]:

@@ -315,9 +315,9 @@ def test_an_event_queued_behind_the_sender_is_still_sent_before_the_game_s_later
     sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
 
     def entry(key: str, game: str, version: int) -> None:
-        store.put_document(
-            webhooks.queue_name(sub["id"]),
-            key,
+        webhooks.queue_entry(
+            store,
+            sub["id"],
             {
                 "key": key,
                 "id": f"msg_{key}",
@@ -334,22 +334,155 @@ def test_an_event_queued_behind_the_sender_is_still_sent_before_the_game_s_later
     entry("20", "y", 2)
     sent: list[tuple[str, int]] = []
     reads = 0
-    real = webhooks.deliveries
+    real = webhooks.pending_keys
 
-    def deliveries(store_, sub_id, limit=100, offset=0):
+    def pending_keys(store_, sub_id, limit):
         nonlocal reads
         reads += 1
         if reads == 2:  # between two pages: g's version 13, keyed before y's entries, then its version 15
             entry("05", "g", 13)
             entry("30", "g", 15)
-        return real(store_, sub_id, limit=limit, offset=offset)
+        return real(store_, sub_id, limit)
 
     def send(sub_, item, timeout=None):
         sent.append((item["game_id"], item["data"]["version"]))
         return webhook_targets.SendResult(True, "delivered", 200)
 
-    monkeypatch.setattr(webhooks, "deliveries", deliveries)
+    monkeypatch.setattr(webhooks, "pending_keys", pending_keys)
     monkeypatch.setattr(webhooks, "send", send)
     webhooks.deliver(store, sub["id"], batch=1)
     assert sorted(sent) == [("g", 13), ("g", 15), ("y", 1), ("y", 2)]
     assert [v for g, v in sent if g == "g"] == [13, 15], sent
+
+
+class CountingStore(MemoryStore):
+    """Counts the delivery-log documents each call reads (the log of any subscription)."""
+
+    def __init__(self):
+        super().__init__()
+        self.log_reads = 0
+
+    def get_document(self, collection, key):
+        found = super().get_document(collection, key)
+        self.log_reads += collection.startswith("webhook_queue:") and found is not None
+        return found
+
+    def list_documents(self, collection, limit=100, offset=0):
+        page = super().list_documents(collection, limit=limit, offset=offset)
+        if collection.startswith("webhook_queue:"):
+            self.log_reads += len(page)
+        return page
+
+
+def succeed(sent: list[dict]):
+    def send(sub_, item, timeout=None):
+        sent.append(item)
+        return webhook_targets.SendResult(True, "delivered", 200)
+
+    return send
+
+
+def test_a_delivery_pass_reads_what_is_pending_not_the_delivered_log(monkeypatch):
+    store = CountingStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", succeed(sent))
+    for version in range(600):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    assert webhooks.deliver(store, sub["id"]) == (600, None)
+    webhooks.enqueue_event(store, sub, "game.turn", {"version": 600}, "g")
+    store.log_reads = 0
+    assert webhooks.deliver(store, sub["id"]) == (1, None)
+    assert [item["data"]["version"] for item in sent] == list(range(601))
+    # the new entry, and the log's front that the retention check looks at (a page): not the 600 delivered
+    assert store.log_reads <= 1 + 20, store.log_reads
+    store.log_reads = 0
+    last = webhooks.deliveries(store, sub["id"], limit=1, offset=600)[0]
+    store.log_reads = 0
+    assert webhooks.find_delivery(store, sub["id"], last["id"]) == last and store.log_reads == 1
+
+
+def test_delivered_events_leave_the_log_after_the_retention_and_undelivered_ones_stay(monkeypatch):
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", succeed(sent))
+    old = [webhooks.enqueue_event(store, sub, "game.turn", {"version": v}, "g") for v in range(30)]
+    webhooks.deliver(store, sub["id"])
+    behind = webhooks.enqueue_event(store, sub, "game.turn", {"version": 30}, "g")  # not delivered yet
+    later = time.time() + webhooks.LOG_SECONDS + 60
+    assert webhooks.prune_log(store, sub["id"], now=later - 120) == 0  # not old enough yet
+    assert webhooks.prune_log(store, sub["id"], now=later) == 30
+    log = webhooks.deliveries(store, sub["id"])
+    assert [entry["id"] for entry in log] == [behind["id"]]
+    assert webhooks.find_delivery(store, sub["id"], old[0]["id"]) is None
+    assert store.list_documents(webhooks.messages_name(sub["id"])) == [(behind["id"], {"key": behind["key"]})]
+    assert webhooks.deliver(store, sub["id"]) == (1, None) and sent[-1]["id"] == behind["id"]
+
+
+def test_a_subscription_stored_before_the_queue_index_still_gets_its_pending_events(monkeypatch):
+    """A log written before pending marks and the message index existed: its pending entries are sent, in
+    order, and its messages can be redelivered."""
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    del sub["indexed"]
+    store.put_document(webhooks.SUBSCRIPTIONS, sub["id"], sub)
+    for version, status in enumerate(("delivered", "delivered", "retrying", "pending")):
+        key = f"{version:020d}-abcdef01"
+        entry = {"key": key, "id": f"msg_{version:032x}", "type": "game.turn", "game_id": "g", "timestamp": "t"}
+        store.put_document(
+            webhooks.queue_name(sub["id"]),
+            key,
+            {**entry, "data": {"version": version}, "status": status, "attempts": []}
+            | ({"delivered_at": "2026-01-01T00:00:00.000000Z"} if status == "delivered" else {}),
+        )
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", succeed(sent))
+    assert webhooks.find_delivery(store, sub["id"], f"msg_{0:032x}")["data"] == {"version": 0}
+    assert webhooks.deliver(store, sub["id"]) == (2, None)
+    assert [item["data"]["version"] for item in sent] == [2, 3]
+    assert webhooks.get_subscription(store, sub["id"])["indexed"] is True
+
+
+def test_a_key_holds_at_most_twenty_subscriptions_and_a_deleted_one_s_log_goes(site, receiver):
+    runtime, client, key = site
+    _, other = apikeys.create_key(runtime.store, "other")
+    subs = [subscribe(client, key, receiver.url) for _ in range(webhooks.MAX_PER_KEY)]
+    refused = client.post("/webhooks", json={"url": receiver.url, "events": ["game.turn"]}, headers=auth(key))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "too_many_webhooks", refused.get_json()
+    assert "20" in refused.get_json()["detail"]
+    subscribe(client, other, receiver.url)  # another key's count is its own
+    listed = client.get("/webhooks", headers=auth(key)).get_json()["webhooks"]
+    assert sorted(s["id"] for s in listed) == sorted(s["id"] for s in subs)
+    keyed_game(client, key)
+    gone = subs[0]["id"]
+    assert client.get(f"/webhooks/{gone}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    assert client.delete(f"/webhooks/{gone}", headers=auth(key)).status_code == 204
+    runtime.sweep(now=time.time() + 60)
+    for collection in (webhooks.queue_name(gone), webhooks.pending_name(gone), webhooks.messages_name(gone)):
+        assert runtime.store.list_documents(collection) == [], collection
+    assert subscribe(client, key, receiver.url)["id"] not in {s["id"] for s in subs}  # room for one again
+
+
+def test_subscriptions_stored_before_the_per_key_index_are_still_listed_and_sent_to():
+    store = MemoryStore()
+    old = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    store.delete_document(webhooks.by_key_name("key"), old["id"])  # as stored before the index existed
+    assert [s["id"] for s in webhooks.subscriptions_for(store, "key")] == [old["id"]]
+    assert webhooks.subscriptions_for(store, "other") == []
+    assert store.get_document(webhooks.INDEXES, "webhooks_by_key") is not None
+
+
+def test_deleting_a_subscription_with_a_long_log_drops_it_a_page_a_job(monkeypatch):
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    for version in range(700):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    webhooks.delete_subscription(store, sub)
+    assert webhooks.deliver(store, sub["id"]) == (0, 0.0)  # more to drop: the job runs again
+    assert webhooks.deliver(store, sub["id"]) == (0, 0.0)
+    passes = 2
+    while webhooks.deliver(store, sub["id"]) != (0, None):
+        passes += 1
+    assert passes <= 6
+    assert not store.list_documents(webhooks.queue_name(sub["id"]))
