@@ -283,7 +283,7 @@ def _round(st: ArchState, ev: dict) -> None:
         if u["temp"]:
             btype = u["place"][2:]
             st.buildings[u["tile"]][btype] = None
-            u["place"] = "LAND"
+            u["place"] = "LAND" if u["kind"] == "C" else "SEA"  # a ship that built a port goes back to sea
             u["temp"] = False
         u["engaged"] = False
         u["lying"] = False

@@ -31,6 +31,7 @@ def check_invariants(st: ArchState) -> None:
         assert 3 <= p["ad_total"] <= 5 and 0 <= p["ad_avail"] <= p["ad_total"]
         if st.discard_pending != s:
             assert len(p["track"]) <= D.EVO_TRACK_SIZE
+    assert all(u["place"] != "LAND" for u in st.units.values() if u["kind"] == "S")  # a ship is never on land
     assert 0 <= st.sur <= D.SURPLUS_MAX and st.reb >= 0
     if st.phase != "OVER":
         assert st.reb <= population(st)

@@ -57,6 +57,22 @@ def test_reset_returns_discs_frees_units_and_stands_citizens():
     assert st2.buildings["E07"]["MARKET"] is None
 
 
+def test_a_ship_that_built_a_port_on_its_own_town_s_tile_goes_back_to_sea_at_reset():
+    """§8.8 and §5.1: the temporary builder leaves the building at the next reset; a ship is never on land."""
+    st = island()
+    for r in ("STONE", "FISH"):
+        st.bank[r] -= 1
+        st.players[0]["cubes"][r] += 1
+    put_unit(st, 0, "S", "E07", "s0-93")
+    put_building(st, "E07", "TOWN", "c0-91")
+    st, _ = do(st, {"type": "build", "building": "PORT", "tile": "E07", "builder": "s0-93", "tokens": {}})
+    assert st.units["s0-93"]["place"] == "B:PORT" and st.units["s0-93"]["temp"]
+    st.phase, st.turn, st.step, st.p6, st.active = "EVOLUTION", None, None, {"stage": "step"}, st.n
+    st2, _ = auto(st)
+    assert st2.buildings["E07"]["PORT"] is None
+    assert st2.units["s0-93"]["place"] == "SEA" and not st2.units["s0-93"]["temp"]
+
+
 def test_housed_units_stay_housed_at_reset():
     st = island()
     put_building(st, "E07", "TOWN", "c0-91")
