@@ -95,7 +95,9 @@ class Endings:
         existing = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
         if existing is not None and existing.get("generation") == game.generation:
             return
-        seats = with_seat_ids(game.seats, self.seat_ids(game.info))
+        # the seats as created: a seat that resigned or ran out of time plays on as a bot, yet it is still the
+        # entrant (or guest) who sat down, rated as such
+        seats = with_seat_ids(game.info.metadata["seats"], self.seat_ids(game.info))
         players = [rating_player_id(game.info.metadata, seat) for seat in seats]
         players = [p if players.count(p) == 1 else f"{p}#{i}" for i, p in enumerate(players)]
         self.store.put_document(

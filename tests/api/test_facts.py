@@ -383,6 +383,10 @@ def test_a_resignation_shows_the_same_in_the_game_the_tournament_and_the_ratings
     assert standing[loser]["points"] == min(row["points"] for row in done["standings"])
     rated = runtime.store.get_document("rated:secret_numbers", table["game_id"])
     assert rated["ranks"] == final["result"]["ranks"]
+    # rated as the entrant they are, not as a bot of the tournament (a bot played on for them to the end)
+    sites = {player.split("/")[0] for player in rated["players"]}
+    assert len(sites) == 1 and not any("@" in player for player in rated["players"]), rated["players"]
+    assert rated["players"][0].split("/", 1)[1] == loser, (rated["players"], loser)
 
 
 def test_who_may_undo_is_checked_before_the_target(site):
