@@ -6,6 +6,7 @@ import argparse
 import logging
 import math
 import os
+import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,6 +24,17 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
     )
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address something else listens on (gunicorn would announce the server,
+    then try for 5 s and exit with a log of retries)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((host, port), family=family):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from api import serving
 
@@ -31,8 +43,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
     probe.close()  # its store and its sweeper: the served process builds its own after the fork
-    bots = "RQ workers (run `tradewinds worker`)" if redis_url else "a job runner process"
+    _check_free(args.host, args.port)
     one_process = database_url.strip().lower().startswith("memory:")
+    if redis_url:
+        bots = "RQ workers (run `tradewinds worker`)"
+    else:  # a memory store lives in the serving process, so its jobs do too
+        bots = "threads of the serving process" if one_process else "a job runner process"
     size = serving.sizing(
         args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url), one_process=one_process
     )
@@ -59,7 +75,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from workers import worker
 
     if not os.environ.get("TRADEWINDS_REDIS_URL"):
-        raise ConfigError("tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in-process)")
+        raise ConfigError(
+            "tradewinds worker needs TRADEWINDS_REDIS_URL (without it, serve runs bot turns in its job runner)"
+        )
     from api import serving
 
     port = args.metrics_port if args.metrics_port is not None else serving.env_int("TRADEWINDS_WORKER_METRICS_PORT")
@@ -203,7 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tradewinds", description="Tradewinds game server")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="serve the REST API (SQLite and in-process bots unless configured)")
+    serve = sub.add_parser(
+        "serve", help="serve the REST API (SQLite and a job runner process for bots unless configured)"
+    )
     serve.add_argument("--host", default=os.environ.get("TRADEWINDS_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=port, default=os.environ.get("TRADEWINDS_PORT", "8000").strip() or "8000")
     serve.add_argument(

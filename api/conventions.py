@@ -152,6 +152,10 @@ def install(app: Flask) -> None:
                     "unsupported_media_type",
                     f"send the body as Content-Type: application/json, not {mimetype or 'nothing'}",
                 )
+        coding = req.environ.get("HTTP_TRANSFER_ENCODING")
+        if coding and coding.replace(" ", "").lower() != "chunked":
+            # the HTTP server undoes chunked and nothing else: a gzip body would reach the JSON parser as is
+            raise ApiError("unsupported_transfer_coding", f"the server reads a chunked body only, not {coding!r}")
         if req.content_length is None and "wsgi.input_terminated" in req.environ:
             _check_streamed_length(req)
         return None

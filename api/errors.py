@@ -256,8 +256,8 @@ CODES: dict[str, Code] = {
         501,
         "Transfer coding not implemented",
         (
-            "The request's `Transfer-Encoding` names a coding the server does not implement: it reads `chunked` (with "
-            "`gzip`, `deflate` or `compress` before it) and nothing else. Send the body with `Content-Length` instead."
+            "The request's `Transfer-Encoding` names a coding the server does not implement: it reads `chunked` and nothing "
+            "else (no `gzip`, `deflate` or `compress`). Send the body with `Content-Length` instead."
         ),
     ),
     "internal_error": Code(

@@ -250,6 +250,8 @@ def run(
             self.cfg.set("timeout", 120)
             self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
             self.cfg.set("accesslog", None)  # the application writes the request lines (api.observability)
+            # gunicorn's own lines (boots, worker exits) at the level the application's follow
+            self.cfg.set("loglevel", os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING").strip().lower() or "warning")
             self.cfg.set("logger_class", _scrubbing_logger())
             self.cfg.set("child_exit", process_gone)
             if supervisor is not None:

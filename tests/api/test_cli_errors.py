@@ -90,3 +90,13 @@ def test_a_setting_that_is_not_a_number_of_its_kind_is_one_line(capsys, folder, 
     monkeypatch.setenv(name, value)
     code, err = run(capsys, "migrate", "--data-dir", str(folder / "data"))
     assert code == 2 and name in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_serve_on_a_port_that_is_taken_says_so_in_one_line_before_announcing_anything(capsys, folder):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        code, err = run(capsys, "serve", "--port", str(port), "--data-dir", str(folder / "data"))
+    assert code == 2 and str(port) in err and len(err.strip().splitlines()) == 1, err
+    assert "serving" not in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""schemathesis with every check against a live `tradewinds serve` (SQLite, in-process bots): the committed
+"""schemathesis with every check against a live `tradewinds serve` (SQLite, bots in its job runner): the committed
 document, its examples (POST /games creates a real game) and its links (the stateful phase follows them from
 a created game to its reads). Prints the operations and links it covered and asserts there was no failure."""
 
@@ -22,7 +22,7 @@ CHECKS = {
 
 
 # Each client address may hold 5 bot tables that have not ended (workers/bot_tables.py). On a loaded machine the
-# in-process bots finish the generated games slowly, the cap answers most creations 429, and the stateful phase may
+# bots finish the generated games slowly, the cap answers most creations 429, and the stateful phase may
 # then never follow a created game: the contract run gets room for the tables it makes.
 ROOM = {"TRADEWINDS_BOT_GAMES_PER_ADDRESS": "1000", "TRADEWINDS_BOT_GAMES_TOTAL": "1000"}
 

@@ -161,13 +161,19 @@ def test_the_http_server_refuses_oversized_requests_as_problems(server):
             501,
             "unsupported_transfer_coding",
         ),
+        (  # gunicorn hands a gzip body on undecoded: refused, not read as if it were JSON (a 400)
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            501,
+            "unsupported_transfer_coding",
+        ),
         (
             b"POST /games HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}",
             417,
             "expectation_failed",
         ),
     ],
-    ids=["transfer coding", "expectation"],
+    ids=["transfer coding", "gzip transfer coding", "expectation"],
 )
 def test_the_http_server_refuses_what_it_does_not_implement_as_problems(server, request_bytes, status, code):
     base, _, _ = server
