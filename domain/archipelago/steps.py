@@ -97,7 +97,7 @@ def cmd_hire(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
     if st.players[seat]["sup_c"] < 1:
         illegal("no citizen left in your supply")
     if tid not in hire_tiles(st, seat):
-        illegal("you need a standing citizen or a ship on that land tile, within the per-tile limit")
+        illegal("you need a citizen (standing or lying) or a ship on that land tile, within the per-tile limit")
     if st.players[seat]["money"] < price:
         illegal(f"a hire costs {price} florins")
     if price:

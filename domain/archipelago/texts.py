@@ -106,8 +106,9 @@ BUILDING_ABILITIES = {
 }
 
 ACTIONS = {
-    "harvest": "Harvest: your standing citizens take cubes of one resource from the icons of their tiles.",
-    "recruit": "Recruit: hire citizens onto tiles where you have a citizen (price from the surplus track).",
+    "harvest": "Harvest: your standing citizens, and your ships on fish, take cubes of one resource from the icons "
+    "of their tiles.",
+    "recruit": "Recruit: hire citizens onto tiles where you have a citizen or a ship (price from the surplus track).",
     "reproduce": "Reproduce: place new citizens on tiles with two or more of your citizens.",
     "tax": "Tax: collect coins for your citizens, ships, towns and temples.",
     "trade": "Trade: buy or sell on the domestic or export market.",

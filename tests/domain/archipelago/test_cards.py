@@ -307,3 +307,25 @@ def test_harvest_bonus_cards_add_one_cube(card, resource, unit, icon_tile):
     st, _ = do(st, {"type": "harvest_assign", "unit": unit, "icon": icon}, seat)
     st, _ = do(st, {"type": "harvest_done"}, seat)
     assert st.players[seat]["cubes"][resource] == 2
+
+
+def test_the_rules_document_shows_each_card_s_back_as_the_engine_deals_it():
+    """§10.4's Back column and the back summary are the v1.2 shared backs (§3.10) the engine uses."""
+    import re
+    from collections import Counter
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "rules" / "archipelago.md").read_text(encoding="utf-8")
+
+    def shown(back):
+        if back.event:
+            return f"{back.color[0]} · {back.event}"
+        demand = f"D:{back.domestic[0]} {back.domestic[1]}/{back.domestic[2]}" if back.domestic else "—"
+        export = "X:" + ", ".join(f"{r}×{q}" for r, q in back.export) if back.export else "—"
+        return f"{back.color[0]} · {demand} · {export}"
+
+    rows = dict(re.findall(r"^\| ([CPW]\d\d) \| [A-Z ]+? \|.*\| ([YRB] · [^|]*?) \|$", text, re.M))
+    assert rows == {card: shown(D.CARDS[card].back) for card in D.CARDS}
+    demand = Counter(c.back.domestic[0] for c in D.CARDS.values() if c.back.domestic)
+    listed = ", ".join(f"{r} {n}" for r, n in demand.most_common())
+    assert f"**Domestic demand resources** ({sum(demand.values())} backs): {listed}." in text
