@@ -254,6 +254,7 @@ def run(
             self.cfg.set("loglevel", os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING").strip().lower() or "warning")
             self.cfg.set("logger_class", _scrubbing_logger())
             self.cfg.set("child_exit", process_gone)
+            self.cfg.set("worker_exit", close_runtime)
             if supervisor is not None:
                 self.cfg.set("on_exit", lambda arbiter: _stop_runner(supervisor))
             if "control_socket" in self.cfg.settings:  # gunicorn 24 and later
@@ -282,6 +283,19 @@ def run(
         # own TLS) are cooperative; a rediss:// URL would do its TLS reads unpatched (docs/streaming.md).
         warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
     Server().run()
+
+
+def close_runtime(server: object, worker: object) -> None:
+    """gunicorn's ``worker_exit``: close the worker's store while the process still runs its event loop (left to
+    the interpreter's end, a gevent worker's PostgreSQL pool stops its threads from a finalised greenlet and prints
+    a traceback where the log promises JSON lines)."""
+    app = getattr(worker, "wsgi", None)
+    runtime = getattr(app, "extensions", {}).get("tradewinds")
+    if runtime is not None:
+        try:
+            runtime.close()
+        except Exception:  # noqa: BLE001  (exiting anyway: a store that will not close is logged, not raised)
+            logging.getLogger(__name__).warning("closing the store at exit failed", exc_info=True)
 
 
 def runs_job_runner(database_url: str, redis_url: str | None) -> bool:

@@ -282,3 +282,13 @@ def test_under_gevent_a_slow_query_no_longer_stops_the_other_greenlets(pg):
 
     assert longest_gap("as-imported") >= 0.7  # psycopg's C wait holds the whole event loop
     assert longest_gap("fixed") < 0.5
+
+
+def test_a_gevent_server_on_postgresql_stops_without_a_traceback(pg, redis_url):
+    """SIGTERM: each worker closes its store while it still runs (left to the interpreter's end, the pool's
+    threads stop from a finalised greenlet and print a traceback among the JSON log lines)."""
+    proc, base, _ = start_server(pg, redis_url, "--worker-class", "gevent")
+    create_game(base)
+    output = stop(proc)
+    assert proc.returncode == 0, output
+    assert "Traceback" not in output and "Exception ignored" not in output, output
