@@ -141,20 +141,22 @@ class Subscriptions(MethodView):
         The URL's host must resolve to public addresses only (checked now and again before every send);
         redirects are never followed. An API key holds at most 20 subscriptions."""
         key = require_key()
-        if len(webhooks.subscriptions_for(service().documents, key.key_id)) >= webhooks.MAX_PER_KEY:
-            raise ApiError(
-                "too_many_webhooks",
-                f"this API key holds {webhooks.MAX_PER_KEY} subscriptions, the most it may: delete one first",
-            )
+        store = service().documents
+        full = f"this API key holds {webhooks.MAX_PER_KEY} subscriptions, the most it may: delete one first"
+        if len(webhooks.subscriptions_for(store, key.key_id)) >= webhooks.MAX_PER_KEY:
+            raise ApiError("too_many_webhooks", full)
         try:
             webhook_targets.resolve(body["url"])
         except webhook_targets.TargetRefused as exc:
             raise ApiError("webhook_target_refused", exc.detail) from None
-        sub = webhooks.create_subscription(
-            service().documents, key.key_id, body["url"], body["events"], body.get("secret")
-        )
+        sub = webhooks.create_subscription(store, key.key_id, body["url"], body["events"], body.get("secret"))
+        # Counted again once stored: of requests racing past the first count, those that find the key over the
+        # cap take their subscription back (all of them, maybe: the cap holds, and a refused caller may retry).
+        if len(webhooks.subscriptions_for(store, key.key_id)) > webhooks.MAX_PER_KEY:
+            webhooks.delete_subscription(store, sub)
+            raise ApiError("too_many_webhooks", full)
         return (
-            webhooks.describe(sub, with_secret=True),
+            webhooks.describe(store, sub, with_secret=True),
             201,
             {"Location": url_for("webhooks.Subscription", sub_id=sub["id"])},
         )
@@ -165,7 +167,8 @@ class Subscriptions(MethodView):
     def get(self):
         """The API key's subscriptions"""
         key = require_key()
-        return {"webhooks": [webhooks.describe(s) for s in webhooks.subscriptions_for(service().documents, key.key_id)]}
+        store = service().documents
+        return {"webhooks": [webhooks.describe(store, s) for s in webhooks.subscriptions_for(store, key.key_id)]}
 
 
 @blp.route("/<webhook_id:sub_id>")
@@ -175,7 +178,7 @@ class Subscription(MethodView):
     @blp.doc(operationId="getWebhook", security=KEY_AUTH)
     def get(self, sub_id):
         """One subscription"""
-        return webhooks.describe(own_subscription(sub_id))
+        return webhooks.describe(service().documents, own_subscription(sub_id))
 
     @blp.response(204)
     @errors(blp, "unauthorized", "not_found")

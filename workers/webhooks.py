@@ -41,12 +41,14 @@ KINDS = (
     "tournament.finished",
 )
 SUBSCRIPTIONS = "webhooks"
-INDEXES = "webhook_indexes"  # which one-time index builds are done
+INDEXES = "webhook_indexes"  # which index builds are done (the per-key index, each queue's marks and index)
+STATE = "webhook_state"  # each subscription's delivery state (``delivery_state``)
 MAX_PER_KEY = 20  # subscriptions an API key may hold
 CURSORS = "webhook_game_cursors"
 BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
 BACKOFF_CAP = 600.0
 LOG_SECONDS = 7 * 24 * 3600  # a delivered event stays this long in the delivery log, then goes
+PRUNE_PAGE = 20  # log entries a pass's retention check reads at a time, from the log's front
 TIMEOUT = 5.0  # seconds a receiver may take to answer one send
 SENDS_PER_JOB = 20  # a longer queue continues in the next job, so no job holds its lock for long
 Doc = dict[str, Any]  # a stored document: a subscription or a queued delivery
@@ -84,6 +86,9 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
 
 
 # ------------------------------------------------------------------------------ subscriptions
+# A subscription's document is written when it is created and deleted when it is deleted, never in between: what
+# delivery changes (failures, back-off) is its delivery state, a document of its own, so that a delivery job that
+# was running when the subscription was deleted cannot write it back.
 def create_subscription(
     store: DocumentStore, key_id: str, url: str, kinds: list[str], secret: str | None = None
 ) -> Doc:
@@ -95,50 +100,67 @@ def create_subscription(
         "events": list(dict.fromkeys(kinds)),
         "created_at": utc_now_iso(),
         "active": True,
-        "delivered_through": "",  # key of the last delivered queue entry
-        "failures": 0,
-        "next_attempt_at": None,
-        "indexed": True,  # its queue keeps pending marks and a message index (``indexed``)
     }
-    store.put_document(SUBSCRIPTIONS, sub["id"], sub)
+    # the key's index first: an index entry whose subscription is missing is skipped, never the other way round
     store.put_document(by_key_name(key_id), sub["id"], {})
-    return sub
-
-
-def indexed(store: DocumentStore, sub: Doc) -> Doc:
-    """The subscription, its queue indexed: a subscription stored before queues kept pending marks and a
-    message index gets them from its log once (idempotent: two processes doing it at once write the same)."""
-    if sub.get("indexed"):
-        return sub
-    offset = 0
-    while page := store.list_documents(queue_name(sub["id"]), limit=500, offset=offset):
-        for key, entry in page:
-            store.put_document(messages_name(sub["id"]), entry["id"], {"key": key})
-            if entry["status"] != "delivered":
-                store.put_document(pending_name(sub["id"]), key, {})
-        offset += len(page)
-    sub = {**sub, "indexed": True}
+    store.put_document(INDEXES, f"queue:{sub['id']}", {"built_at": sub["created_at"]})
     store.put_document(SUBSCRIPTIONS, sub["id"], sub)
     return sub
+
+
+def delivery_state(store: DocumentStore, sub: Doc) -> Doc:
+    """Consecutive failed sends, when the next attempt is due (after a failure) and the last delivered key; a
+    subscription stored before the state had a document of its own kept these fields in its own."""
+    state = store.get_document(STATE, sub["id"])
+    if state is None:
+        state = {k: sub.get(k, default) for k, default in (("failures", 0), ("next_attempt_at", None))}
+        state["delivered_through"] = sub.get("delivered_through", "")
+    return state
+
+
+def indexed(store: DocumentStore, sub_id: str) -> None:
+    """A log stored before queues kept pending marks and a message index gets them once (idempotent: two
+    processes doing it at once write the same; a mark for an entry delivered meanwhile is cleared by the next
+    pass)."""
+    if store.get_document(INDEXES, f"queue:{sub_id}") is not None:
+        return
+    offset = 0
+    while page := store.list_documents(queue_name(sub_id), limit=500, offset=offset):
+        for key, entry in page:
+            store.put_document(messages_name(sub_id), entry["id"], {"key": key})
+            if entry["status"] != "delivered":
+                store.put_document(pending_name(sub_id), key, {})
+        offset += len(page)
+    store.put_document(INDEXES, f"queue:{sub_id}", {"built_at": utc_now_iso()})
 
 
 def subscriptions_for(store: DocumentStore, key_id: str) -> list[Doc]:
     """The key's subscriptions in id order, read through the key's index."""
     keys_indexed(store)
-    ids = [sub_id for sub_id, _ in store.list_documents(by_key_name(key_id), limit=MAX_PER_KEY + 100)]
-    subs = (get_subscription(store, sub_id) for sub_id in ids)
+    subs = (get_subscription(store, sub_id) for sub_id, _ in all_documents(store, by_key_name(key_id)))
     return [sub for sub in subs if sub is not None and sub["key_id"] == key_id]
 
 
+def all_documents(store: DocumentStore, collection: str, page: int = 500) -> list[tuple[str, Doc]]:
+    found: list[tuple[str, Doc]] = []
+    while batch := store.list_documents(collection, limit=page, offset=len(found)):
+        found.extend(batch)
+    return found
+
+
 def keys_indexed(store: DocumentStore) -> None:
-    """Subscriptions stored before the per-key index get their index entries once, from a scan of all."""
+    """Subscriptions stored before the per-key index get their index entries once, from scans of all: a scan
+    pages by offset, so one that a deletion shifted may skip a subscription; the scans repeat until one finds
+    every subscription indexed already."""
     if store.get_document(INDEXES, "webhooks_by_key") is not None:
         return
-    offset = 0
-    while page := store.list_documents(SUBSCRIPTIONS, limit=500, offset=offset):
-        for sub_id, sub in page:
-            store.put_document(by_key_name(sub["key_id"]), sub_id, {})
-        offset += len(page)
+    added = True
+    while added:
+        added = False
+        for sub_id, sub in all_documents(store, SUBSCRIPTIONS):
+            if store.get_document(by_key_name(sub["key_id"]), sub_id) is None:
+                store.put_document(by_key_name(sub["key_id"]), sub_id, {})
+                added = True
     store.put_document(INDEXES, "webhooks_by_key", {"built_at": utc_now_iso()})
 
 
@@ -147,15 +169,15 @@ def get_subscription(store: DocumentStore, sub_id: str) -> Doc | None:
 
 
 def delete_subscription(store: DocumentStore, sub: Doc) -> None:
-    """Remove the subscription; its delivery log, marks and index go with its next delivery job
+    """Remove the subscription; its delivery log, marks, index and state go with its next delivery job
     (``drop_queue``), which the caller schedules."""
     store.delete_document(SUBSCRIPTIONS, sub["id"])
     store.delete_document(by_key_name(sub["key_id"]), sub["id"])
 
 
 def drop_queue(store: DocumentStore, sub_id: str, limit: int = 500) -> bool:
-    """Delete about ``limit`` documents of a deleted subscription's queue (marks, index, log); True when none
-    is left."""
+    """Delete about ``limit`` documents of a deleted subscription's queue (marks, index, log, state); True when
+    none is left."""
     dropped = 0
     for collection in (pending_name(sub_id), messages_name(sub_id), queue_name(sub_id)):
         while page := store.list_documents(collection, limit=100):
@@ -164,6 +186,8 @@ def drop_queue(store: DocumentStore, sub_id: str, limit: int = 500) -> bool:
             for key, _ in page:
                 store.delete_document(collection, key)
             dropped += len(page)
+    store.delete_document(STATE, sub_id)
+    store.delete_document(INDEXES, f"queue:{sub_id}")
     return True
 
 
@@ -354,19 +378,23 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
     log. Each page is read from the front: an entry stored behind the pass (its key is taken before it is
     stored, so another game's entry, keyed later, may be stored first) is sent next, before any of its game's
     later entries, which are stored after it. After ``max_sends`` sends it stops and returns a retry in 0 s
-    (the rest goes in the next job)."""
+    (the rest goes in the next job). A subscription deleted meanwhile gets no further send: each page looks
+    for it first."""
     sub = get_subscription(store, sub_id)
     if sub is None:  # unsubscribed: its queue goes, a page a job
         return 0, (None if drop_queue(store, sub_id) else 0.0)
     if not sub["active"]:
         return 0, None
-    sub = indexed(store, sub)
+    indexed(store, sub_id)
+    state = delivery_state(store, sub)
     sent = 0
     while True:
         keys = pending_keys(store, sub_id, batch)
         if not keys:
             prune_log(store, sub_id)
             return sent, None
+        if sent and get_subscription(store, sub_id) is None:
+            return sent, 0.0  # deleted during this pass: the next job drops the queue
         for key in keys:
             entry = store.get_document(queue_name(sub_id), key)
             if entry is None or entry["status"] == "delivered":
@@ -379,51 +407,63 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             metrics.webhook_sent(result.ok)
             entry["attempts"].append(attempt_record(result))
             if not result.ok:
-                sub["failures"] += 1
-                delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (sub["failures"] - 1))
+                state["failures"] += 1
+                delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (state["failures"] - 1))
                 entry["status"] = "retrying"
                 store.put_document(queue_name(sub_id), key, entry)
-                sub["next_attempt_at"] = time.time() + delay
-                store.put_document(SUBSCRIPTIONS, sub_id, sub)
+                state["next_attempt_at"] = time.time() + delay
+                store.put_document(STATE, sub_id, state)
                 return sent, delay
             entry["status"] = "delivered"
             entry["delivered_at"] = utc_now_iso()
             store.put_document(queue_name(sub_id), key, entry)
             store.delete_document(pending_name(sub_id), key)
-            sub["failures"] = 0
-            sub["delivered_through"] = key
+            state["failures"] = 0
+            state["delivered_through"] = key
             sent += 1
-        store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "next_attempt_at": None})
+        state["next_attempt_at"] = None
+        store.put_document(STATE, sub_id, state)
 
 
-def prune_log(store: DocumentStore, sub_id: str, now: float | None = None, page: int = 20) -> int:
-    """Drop the delivery log's oldest entries delivered more than ``LOG_SECONDS`` ago (a page at a time, from
-    the front, stopping at the first entry to keep); returns how many went."""
+def prune_log(store: DocumentStore, sub_id: str, now: float | None = None, most: int = 500) -> int:
+    """Drop from the front of the delivery log, up to ``most`` at a time, the entries delivered more than
+    ``LOG_SECONDS`` ago, and those queued that long ago that have no pending mark (left by a process that
+    stopped between storing an entry and marking it, and queued again since under a new key); an entry still
+    waiting to be sent is passed over; it stops at the first delivered entry to keep. Returns how many went.
+    It runs at the end of each delivery pass: a subscription that gets no new events keeps its log until
+    one comes."""
     cutoff = (time.time() if now is None else now) - LOG_SECONDS
-    dropped = 0
-    while True:
-        oldest = store.list_documents(queue_name(sub_id), limit=page)
-        for key, entry in oldest:
-            if entry["status"] != "delivered" or datetime.fromisoformat(entry["delivered_at"]).timestamp() > cutoff:
-                return dropped
+    dropped = kept = 0
+    while dropped < most:
+        page = store.list_documents(queue_name(sub_id), limit=PRUNE_PAGE, offset=kept)
+        for key, entry in page:
+            if entry["status"] == "delivered":
+                if datetime.fromisoformat(entry["delivered_at"]).timestamp() > cutoff:
+                    return dropped
+            elif (
+                datetime.fromisoformat(entry["timestamp"]).timestamp() > cutoff
+                or store.get_document(pending_name(sub_id), key) is not None
+            ):
+                kept += 1
+                continue
             store.delete_document(messages_name(sub_id), entry["id"])
             store.delete_document(queue_name(sub_id), key)
             dropped += 1
-        if len(oldest) < page:
+        if len(page) < PRUNE_PAGE:
             return dropped
+    return dropped
 
 
 def backing_off(store: DocumentStore, sub_id: str, now: float | None = None) -> bool:
     """The subscription waits out a back-off after a failed send (its retry is in the outbox)."""
     sub = get_subscription(store, sub_id)
-    return sub is not None and (sub.get("next_attempt_at") or 0) > (time.time() if now is None else now)
+    if sub is None:
+        return False
+    return (delivery_state(store, sub).get("next_attempt_at") or 0) > (time.time() if now is None else now)
 
 
 def find_delivery(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
-    sub = get_subscription(store, sub_id)
-    if sub is None:
-        return None
-    indexed(store, sub)
+    indexed(store, sub_id)
     found = store.get_document(messages_name(sub_id), message_id)
     return None if found is None else store.get_document(queue_name(sub_id), found["key"])
 
@@ -443,13 +483,15 @@ def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
     store.put_document(queue_name(sub_id), entry["key"], entry)
     if result.ok:
         store.delete_document(pending_name(sub_id), entry["key"])
-    if result.ok and sub.get("next_attempt_at"):  # the receiver is back: the queue goes on now
-        store.put_document(SUBSCRIPTIONS, sub_id, {**sub, "failures": 0, "next_attempt_at": None})
+        state = delivery_state(store, sub)
+        if state.get("next_attempt_at"):  # the receiver is back: the queue goes on now
+            store.put_document(STATE, sub_id, {**state, "failures": 0, "next_attempt_at": None})
     return entry
 
 
-def describe(sub: Doc, with_secret: bool = False) -> dict[str, Any]:
-    out = {k: sub[k] for k in ("id", "url", "events", "created_at", "active", "failures")}
+def describe(store: DocumentStore, sub: Doc, with_secret: bool = False) -> dict[str, Any]:
+    out = {k: sub[k] for k in ("id", "url", "events", "created_at", "active")}
+    out["failures"] = delivery_state(store, sub)["failures"]
     if with_secret:
         out["secret"] = sub["secret"]
     return out

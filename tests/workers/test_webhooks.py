@@ -323,7 +323,7 @@ def test_an_event_queued_behind_the_sender_is_still_sent_before_the_game_s_later
                 "id": f"msg_{key}",
                 "type": "game.turn",
                 "game_id": game,
-                "timestamp": "t",
+                "timestamp": "2026-01-01T00:00:00.000000Z",
                 "data": {"version": version},
                 "status": "pending",
                 "attempts": [],
@@ -395,7 +395,7 @@ def test_a_delivery_pass_reads_what_is_pending_not_the_delivered_log(monkeypatch
     assert webhooks.deliver(store, sub["id"]) == (1, None)
     assert [item["data"]["version"] for item in sent] == list(range(601))
     # the new entry, and the log's front that the retention check looks at (a page): not the 600 delivered
-    assert store.log_reads <= 1 + 20, store.log_reads
+    assert store.log_reads <= 1 + webhooks.PRUNE_PAGE, store.log_reads
     store.log_reads = 0
     last = webhooks.deliveries(store, sub["id"], limit=1, offset=600)[0]
     store.log_reads = 0
@@ -425,11 +425,11 @@ def test_a_subscription_stored_before_the_queue_index_still_gets_its_pending_eve
     order, and its messages can be redelivered."""
     store = MemoryStore()
     sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
-    del sub["indexed"]
-    store.put_document(webhooks.SUBSCRIPTIONS, sub["id"], sub)
+    store.delete_document(webhooks.INDEXES, f"queue:{sub['id']}")  # as stored before queues were indexed
     for version, status in enumerate(("delivered", "delivered", "retrying", "pending")):
         key = f"{version:020d}-abcdef01"
-        entry = {"key": key, "id": f"msg_{version:032x}", "type": "game.turn", "game_id": "g", "timestamp": "t"}
+        entry = {"key": key, "id": f"msg_{version:032x}", "type": "game.turn", "game_id": "g"}
+        entry["timestamp"] = "2026-01-01T00:00:00.000000Z"
         store.put_document(
             webhooks.queue_name(sub["id"]),
             key,
@@ -441,7 +441,7 @@ def test_a_subscription_stored_before_the_queue_index_still_gets_its_pending_eve
     assert webhooks.find_delivery(store, sub["id"], f"msg_{0:032x}")["data"] == {"version": 0}
     assert webhooks.deliver(store, sub["id"]) == (2, None)
     assert [item["data"]["version"] for item in sent] == [2, 3]
-    assert webhooks.get_subscription(store, sub["id"])["indexed"] is True
+    assert store.get_document(webhooks.INDEXES, f"queue:{sub['id']}") is not None
 
 
 def test_a_key_holds_at_most_twenty_subscriptions_and_a_deleted_one_s_log_goes(site, receiver):
@@ -486,3 +486,77 @@ def test_deleting_a_subscription_with_a_long_log_drops_it_a_page_a_job(monkeypat
         passes += 1
     assert passes <= 6
     assert not store.list_documents(webhooks.queue_name(sub["id"]))
+
+
+def test_a_subscription_deleted_while_its_queue_is_being_sent_stays_deleted_and_its_queue_goes(monkeypatch):
+    """The delivery job writes only the delivery state, never the subscription: a DELETE in the middle of a pass
+    is not undone by the pass, no send follows the next page, and the next job drops everything."""
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    for version in range(5):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    sent: list[int] = []
+
+    def send(sub_, item, timeout=None):
+        sent.append(item["data"]["version"])
+        if len(sent) == 2:
+            webhooks.delete_subscription(store, sub)  # DELETE /webhooks/{id}, from another process
+        return webhook_targets.SendResult(len(sent) != 3, "delivered", 200)
+
+    monkeypatch.setattr(webhooks, "send", send)
+    assert webhooks.deliver(store, sub["id"], batch=1) == (2, 0.0)
+    assert sent == [0, 1]
+    assert webhooks.get_subscription(store, sub["id"]) is None and webhooks.subscriptions_for(store, "key") == []
+    while webhooks.deliver(store, sub["id"]) != (0, None):  # the job the DELETE scheduled
+        pass
+    for collection in (webhooks.queue_name, webhooks.pending_name, webhooks.messages_name):
+        assert store.list_documents(collection(sub["id"])) == []
+    assert store.get_document(webhooks.STATE, sub["id"]) is None
+    assert store.get_document(webhooks.INDEXES, f"queue:{sub['id']}") is None
+
+
+def test_subscriptions_racing_past_the_first_count_are_taken_back_over_the_cap(site, receiver, monkeypatch):
+    runtime, client, key = site
+    for _ in range(webhooks.MAX_PER_KEY - 1):
+        subscribe(client, key, receiver.url)
+    real = webhook_targets.resolve
+    raced = []
+
+    key_id = apikeys.lookup(runtime.store, key).key_id
+
+    def resolve(url):  # a slow resolution, during which another request of the same key subscribes
+        if not raced:
+            raced.append(webhooks.create_subscription(runtime.store, key_id, receiver.url, ["game.turn"]))
+        return real(url)
+
+    monkeypatch.setattr(webhook_targets, "resolve", resolve)
+    refused = client.post("/webhooks", json={"url": receiver.url, "events": ["game.turn"]}, headers=auth(key))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "too_many_webhooks"
+    listed = client.get("/webhooks", headers=auth(key)).get_json()["webhooks"]
+    assert len(listed) == webhooks.MAX_PER_KEY and raced[0]["id"] in {s["id"] for s in listed}
+
+
+def test_an_old_entry_queued_without_its_pending_mark_is_pruned_and_does_not_hold_the_log(monkeypatch):
+    """A process that stopped between storing an entry and marking it leaves an entry never sent (its event was
+    queued again): retention drops it with the old delivered ones, and keeps an old entry still waiting."""
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    orphan = webhooks.enqueue_event(store, sub, "game.turn", {"version": 0}, "g")
+    store.delete_document(webhooks.pending_name(sub["id"]), orphan["key"])
+    monkeypatch.setattr(webhooks, "send", succeed([]))
+    for version in range(1, 30):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    assert webhooks.deliver(store, sub["id"]) == (29, None)
+    waiting = webhooks.enqueue_event(store, sub, "game.turn", {"version": 30}, "g")  # sent once the receiver is up
+    later = time.time() + webhooks.LOG_SECONDS + 60
+    assert webhooks.prune_log(store, sub["id"], now=later) == 30
+    assert [e["id"] for e in webhooks.deliveries(store, sub["id"])] == [waiting["id"]]
+
+
+def test_a_key_with_more_subscriptions_than_the_cap_from_before_it_reaches_them_all(monkeypatch):
+    store = MemoryStore()
+    subs = [webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"]) for _ in range(150)]
+    for sub in subs:  # stored before the per-key index
+        store.delete_document(webhooks.by_key_name("key"), sub["id"])
+    assert len(webhooks.subscriptions_for(store, "key")) == 150
+    assert len(webhooks.emit(store, "key", "game.turn", {"version": 1}, "g")) == 150
