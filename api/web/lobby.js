@@ -55,8 +55,14 @@ function optionInput(option) {
     input = h('input', { type: 'text', id, name: option.name, value: option.default ?? '' });
   }
   input.dataset.type = option.type;
-  return h('div', { class: 'field' }, h('label', { for: id }, title(option.name)), input,
-    h('small', { class: 'muted' }, option.description));
+  return h('div', { class: 'field' }, h('label', { for: id }, title(option.name).replace(/\bVp\b/g, 'VP')), input,
+    h('small', { class: 'muted' }, playerWords(option.description)));
+}
+
+/** An option's description without the references to the rules document a player has no use for ("(D23)",
+ * "(rules §14)"). */
+function playerWords(text) {
+  return String(text || '').replace(/\s*\((?:rules )?(?:§[\d.]+|[DQ]\d+)\)/g, '');
 }
 
 function createForm(types) {
@@ -97,6 +103,14 @@ function createForm(types) {
   }
   typeSelect.addEventListener('change', drawType);
   countSelect.addEventListener('change', drawSeats);
+  // One seat is "Me" at most: the table plays one seat. Choosing it for another seat makes the one before an
+  // invited human, whose link is shown once the game is made.
+  seatsBox.addEventListener('change', (event) => {
+    if (event.target.value !== 'me') return;
+    for (const other of seatsBox.querySelectorAll('select.seat-kind')) {
+      if (other !== event.target && other.value === 'me') other.value = 'human';
+    }
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

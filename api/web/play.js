@@ -181,6 +181,7 @@ function scheduleRefresh(t, el) {
       if (!t.busy) await refresh(t, el);
     } catch (err) {
       if (err instanceof ApiError) showError(el, err.message);
+      else reconnect(t, el);
     } finally {
       t.refreshing = false;
       if (t.dirty) { t.dirty = false; scheduleRefresh(t, el); }
@@ -212,9 +213,35 @@ async function longPoll(t, el) {
       if (over(t.game) && data.next_after === null) return;
     } catch (err) {
       if (err instanceof ApiError) showError(el, err.message);
+      else reconnect(t, el);
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
+}
+
+/** The server cannot be reached (a network error, not an answer): say so, keep the moves disabled, and try
+ * again every few seconds until the game can be read; then the table is drawn afresh from the server, with the
+ * log read again (the game may have moved, or been undone, meanwhile). */
+function reconnect(t, el) {
+  if (t.offline) return;
+  t.offline = true;
+  el.commands.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  el.status.textContent = 'Connection lost: reconnecting…';
+  showError(el, 'The server cannot be reached. The table comes back by itself once it can.');
+  const attempt = async () => {
+    try {
+      t.busy = false;
+      await refresh(t, el);
+      t.log = [];
+      await loadLog(t, el, 0);
+      t.offline = false;
+      showError(el, '');
+      draw(t, el);  // the live stream (or the long-poll) goes on by itself, as it retries on its own
+    } catch (err) {
+      setTimeout(attempt, 3000);
+    }
+  };
+  setTimeout(attempt, 3000);
 }
 
 function drawLiveNote(t) {
@@ -242,19 +269,34 @@ async function play(t, el, command) {
     t.log.push(...data.events.filter((e) => !known.has(e.version)));
     drawLog(t, el);
   } catch (err) {
-    showError(el, err.message);
+    if (!(err instanceof ApiError)) {
+      t.busy = false;
+      reconnect(t, el);  // the move may or may not have arrived: the table is read again once the server answers
+      return;
+    }
+    showError(el, err.code === 'stale_version'
+      ? 'The game moved on before your move arrived, so it was not played. The table now shows where the game stands: choose again.'
+      : err.message);
   } finally {
     t.busy = false;
+  }
+  try {
     await refresh(t, el);
+  } catch (err) {
+    if (err instanceof ApiError) showError(el, err.message);
+    else reconnect(t, el);
   }
 }
+
+const REQUESTED = 'Undo requested: waiting for the other players.';
 
 async function undo(t, el, path, body) {
   showError(el, '');
   try {
     const { data } = await api('POST', `/games/${t.id}/${path}`, { token: t.token, body: body ?? {} });
-    t.undoNote = data.status === 'done' ? 'Undone.' : data.status === 'requested'
-      ? 'Undo requested: waiting for the other players.' : 'Undo declined.';
+    t.undoNote = data.status === 'done' ? 'Undone.' : data.status === 'requested' ? REQUESTED : 'Undo declined.';
+    t.undoSeenOpen = false;
+    t.undoGeneration = t.game.generation;
   } catch (err) {
     t.undoNote = `Undo refused: ${err.message}`;
     showError(el, t.undoNote);
@@ -378,6 +420,10 @@ function drawUndo(t, el) {
       onclick: () => undo(t, el, 'undo', { to_version: to, reason: 'take back my last move' }),
     }, 'Take back my last move'));
   }
+  if (t.undoNote === REQUESTED) {  // dropped once the request, seen open, is answered (or the game went back)
+    if (req && req.pending.length) t.undoSeenOpen = true;
+    else if (t.undoSeenOpen || g.generation !== t.undoGeneration) t.undoNote = '';
+  }
   if (t.undoNote) parts.push(h('p', { role: 'status', class: 'undo-note' }, t.undoNote));
   fill(el.undo, parts);
 }
@@ -439,6 +485,7 @@ function drawLog(t, el) {
   if (!t.words) t.words = words(t.type, t.game.seats);
   fill(el.log, t.log.slice(-200).map((e) => logItem(e, t.board, t.words)));
   el.log.scrollTop = el.log.scrollHeight;
+  drawUndo(t, el);  // "take back my last move" needs the log to know where that move began
 }
 
 /** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */

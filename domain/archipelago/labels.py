@@ -1,6 +1,7 @@
 """English labels for Archipelago's legal commands, with coin previews where the price is public and fixed.
 
-Labels use only the command's own fields and public tables (card names, building costs, market prices)."""
+Labels use only the command's own fields and public tables (card names, building costs, market prices). Seats are
+numbered from 1, as the table shows them."""
 
 from __future__ import annotations
 
@@ -99,7 +100,7 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
     if kind == "bid":
         return {"label": f"Bid {plural(c['amount'], 'coin')}", "cost": c["amount"]}
     if kind == "order_pick":
-        return {"label": f"Seat {c['seat']} plays next"}
+        return {"label": f"Seat {c['seat'] + 1} plays next"}
     if kind == "harvest":
         return {"label": f"Harvest {_res(c['resource'])}{_with(c)}"}
     if kind in ("recruit", "tax"):
@@ -122,7 +123,7 @@ def label(st: ArchState, seat: int, c: dict[str, Any]) -> dict[str, Any]:  # noq
         tile, _, btype = c["building"].partition(":")
         return {"label": f"Use the {btype.lower()} on {tile} for {D.MARKET_USE_FEE} coin", "cost": D.MARKET_USE_FEE}
     if kind == "offer_open":
-        return {"label": f"Open a trade offer to seat {c['to']}"}
+        return {"label": f"Open a trade offer to seat {c['to'] + 1}"}
     if kind == "offer_add":
         return {"label": f"{'Give' if c['side'] == 'GIVE' else 'Ask for'} {_item(c['item'])}"}
     if kind == "evo_buy":
@@ -174,7 +175,7 @@ def _card_detail(c: dict[str, Any]) -> str:
     if card == "C13":
         return f": explore ({c['pick'].lower()} tile){_with(c)}"
     if card == "C18":
-        return f": loot seat {c['victim']} with {c['ship']}"
+        return f": loot seat {c['victim'] + 1} with {c['ship']}"
     if card == "P13" and c.get("tokens"):
         return f", paying {', '.join(f'{n} {_res(r)}' for r, n in c['tokens'].items())} with explorer tokens"
     if card == "P14":

@@ -162,9 +162,9 @@ export function sentence(e, w) {
     case 'Passed': return `${who} passes.`;
     case 'TurnEnded': return `${who}'s turn ends.`;
     case 'ShipPlaced': return `${who} puts ship ${d.ship} on frame space ${d.frame}.`;
-    case 'ShipMoved': return `${who} sails ship ${d.ship} to ${at(w, d.to)} (${d.distance} steps)${ap(d.gold)}.`;
+    case 'ShipMoved': return `${who} sails ship ${d.ship} to ${at(w, d.to)} (${w.n(d.distance, 'step')})${ap(d.gold)}.`;
     case 'TradingPostFounded': return `${who} founds a trading post on island ${d.island} at ${at(w, d.square)}${d.discovery_vp ? ` and scores ${d.discovery_vp} VP for the discovery` : ''}.`;
-    case 'IslandCompleted': return `Island ${d.island} is complete: ${d.scores.map((x) => `${w.who(x.seat)} ${x.vp} VP`).join(', ')}.`;
+    case 'IslandCompleted': return `${who} completes island ${d.island} for ${d.vp} VP${d.chest ? ' and its treasure chest' : ''}; trading posts score ${d.scores.length ? d.scores.map((x) => `${w.who(x.seat)} ${x.vp} VP`).join(', ') : 'nothing'}.`;
     case 'TileTaken': return `${who} plans a ${d.kind} ${w.name(d.shape)}${ap(d.gold)}.`;
     case 'TilePlaced': return `${who} builds a ${d.kind} ${w.name(d.shape)} on island ${d.island}${d.vp ? ` for ${d.vp} VP` : ''}${d.commodities && d.commodities.length ? `, gaining ${w.list(d.commodities)}` : ''}.`;
     case 'ProductionBought': return `${who} buys ${w.name(d.token)}${ap(d.gold)}.`;

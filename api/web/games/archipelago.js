@@ -82,6 +82,9 @@ function marketRows(st, ctx, which) {
       h('td', { class: 'k' }, `${held[r] || 0}`)))));
 }
 
+// The set-up turn's phase is TURN0 in the state: shown as the set-up it is.
+const phaseTitle = (phase) => (String(phase || '').toUpperCase() === 'TURN0' ? 'Set-up' : title(String(phase || '').toLowerCase()));
+
 export function render(st, ctx) {
   const market = h('ul', { class: 'supply', 'aria-label': 'Evolution market' }, (st.market || []).map((m) => h('li', {},
     piece(ctx, (c) => c.type === 'evo_buy' && c.slot === m.slot, { class: 'building-card evo', title: (ctx.catalogue.components || []).find((x) => x.id === m.card)?.effect },
@@ -90,7 +93,7 @@ export function render(st, ctx) {
   const limits = (ctx.catalogue.board || {}).limits || {};
   const top = Math.max(10, st.population || 0, st.rebellion || 0);
   return h('div', { class: 'archipelago' },
-    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${title(String(st.phase || '').toLowerCase())}${st.prompt ? ` · ${title(String(st.prompt).replace(/^step_/, ''))}` : ''}`),
+    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${phaseTitle(st.phase)}${st.prompt ? ` · ${title(String(st.prompt).replace(/^step_/, '').replace(/^turn0_?/i, 'setup ').replace(/_/g, ' ').trim())}` : ''}`),
       hexMap(st, ctx)),
     h('section', { class: 'panel' }, h('h3', {}, 'Balance'), h('div', { class: 'tracks' },
       track('Population', 0, top, [{ label: '', at: st.population, class: 'pop' }], ctx),
@@ -144,7 +147,7 @@ export function sentence(e, w) {
     case 'BidCommitted': return `${who} places a bid${d.amount !== undefined && d.amount !== null ? ` of ${d.amount}` : ''}.`;
     case 'BidsRevealed': return `Bids: ${d.bids.map((b) => `${w.who(b.seat)} ${b.amount}`).join(', ')}.`;
     case 'AuctionWon': return `${who} wins the bidding.`;
-    case 'OrderPicked': return `${who} picks place ${d.picked + 1} in the turn order.`;
+    case 'OrderPicked': return `${who} puts ${d.picked === d.seat ? 'themselves' : w.who(d.picked)} next in the turn order.`;
     case 'TurnOrderSet': return `Turn order: ${w.list(d.order, (s) => w.who(s))}.`;
     case 'PhaseStarted': { const p = w.name(d.phase); return `${p.charAt(0).toUpperCase()}${p.slice(1)} begins.`; }
     case 'Turn0Started': return 'The players set up their first tiles.';

@@ -51,7 +51,7 @@ export function render(s, ctx) {
   h('li', {}, piece(ctx, (c) => c.type === 'take_quarry' || c.type === 'draw_from_hacienda', { class: 'tile c-quarry' }, `Quarries: ${s.quarries}`)));
   return h('div', { class: 'pr' },
     h('div', { class: 'row' },
-      h('section', { class: 'panel' }, h('h3', {}, `Round ${s.round} · ${title(s.phase)}${s.role ? ` (${title(s.role)})` : ''}`), roles),
+      h('section', { class: 'panel' }, h('h3', {}, `Round ${s.round} · ${title(s.phase)}${s.role && title(s.role) !== title(s.phase) ? ` (${title(s.role)})` : ''}`), roles),
       h('section', { class: 'panel' }, h('h3', {}, 'Cargo ships'), ships, ctx.choices.some((c) => c.command.type === 'ship_with_wharf') ? wharf : null,
         h('h3', {}, 'Trading house'), trading),
       h('section', { class: 'panel' }, h('h3', {}, 'Plantations on offer'), faceUp,
@@ -95,7 +95,7 @@ export function sentence(e, w) {
     case 'HaciendaPlantationDrawn': return `${who} draws ${an(d.plantation)} plantation with the hacienda.`;
     case 'BuildingBought': return `${who} builds the ${w.name(d.building).toLowerCase()} for ${w.n(d.price, 'doubloon')}.`;
     case 'MayorColonistTaken': return `${who} takes the mayor's extra colonist.`;
-    case 'ColonistsDistributed': return `The colonist ship is unloaded: ${d.colonists.map((k, s) => `${w.who(s)} ${k}`).join(', ')}.`;
+    case 'ColonistsDistributed': return `The colonist ship is unloaded: ${w.list(d.colonists.map((k, s) => `${w.who(s)} gets ${w.n(k, 'colonist')}`), (x) => x)}.`;
     case 'ColonistsGathered': return `${who} has ${w.n(d.colonists, 'colonist')} to place.`;
     case 'ColonistPlaced': return `${who} puts a colonist on ${GOODS.includes(d.target) ? `${an(d.target)} plantation` : d.target === 'quarry' ? 'a quarry' : `the ${w.name(d.target).toLowerCase()}`}.`;
     case 'ColonistsArranged': return `${who} is done placing colonists${d.san_juan ? ` (${d.san_juan} left in San Juan)` : ''}.`;
