@@ -93,7 +93,7 @@ export function render(st, ctx) {
   const limits = (ctx.catalogue.board || {}).limits || {};
   const top = Math.max(10, st.population || 0, st.rebellion || 0);
   return h('div', { class: 'archipelago' },
-    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${phaseTitle(st.phase)}${st.prompt ? ` · ${title(String(st.prompt).replace(/^step_/, '').replace(/^turn0_?/i, 'setup ').replace(/_/g, ' ').trim())}` : ''}`),
+    h('section', { class: 'panel' }, h('h3', {}, `Round ${st.round} · ${phaseTitle(st.phase)}${st.prompt ? ` · ${title(String(st.prompt).replace(/^step_/, '').replace(/^turn0_?/i, '').replace(/_/g, ' ').trim())}` : ''}`),
       hexMap(st, ctx)),
     h('section', { class: 'panel' }, h('h3', {}, 'Balance'), h('div', { class: 'tracks' },
       track('Population', 0, top, [{ label: '', at: st.population, class: 'pop' }], ctx),
@@ -113,10 +113,27 @@ export function render(st, ctx) {
     playerBoxes(ctx, st.players, (p) => facts([
       ['Money', p.money ?? '?'], ['Cubes', counts(lower(p.cubes))], ['Action discs', `${p.ad_available} of ${p.ad_total} free`],
       ['Cards', (p.track || []).length ? p.track.map(ctx.name).join(', ') : `${p.cards_owned}`],
-      ['Objectives', Array.isArray(p.objectives) ? (p.objectives.map(ctx.name).join(', ') || 'none') : p.objectives ?? 'hidden'],
+      ['Objectives', Array.isArray(p.objectives) ? objectiveList(p.objectives, ctx) : p.objectives ?? 'hidden'],
       ['In supply', `${p.supply_citizens ?? '?'} citizens, ${p.supply_ships ?? '?'} ships`],
-      ['Tiles in hand', Array.isArray(p.hand) ? p.hand.map((x) => x.tile || '?').join(', ') || 'none' : p.hand ?? 'hidden'],
+      ['Tiles in hand', Array.isArray(p.hand) ? handList(p.hand) : p.hand ?? 'hidden'],
     ], 'Player')));
+}
+
+/** A seat's own objectives, each with what it asks (the catalogue's text), folded away until opened. */
+function objectiveList(ids, ctx) {
+  if (!ids.length) return 'none';
+  const byId = new Map((ctx.catalogue.components || []).map((c) => [c.id, c]));
+  return h('ul', { class: 'plain' }, ids.map((id) => h('li', {},
+    h('details', {}, h('summary', {}, ctx.name(id)), h('small', {}, byId.get(id)?.effect || '')))));
+}
+
+/** The tiles in a seat's own hand with both faces: the icons (two letters each, as on the map) and huts, so that
+ * "place tile E07 face B" can be chosen knowing what face B holds. */
+function handList(hand) {
+  if (!hand.length) return 'none';
+  const face = (f) => `${(f.icons || []).map((r) => r.slice(0, 2)).join(' ') || 'no icons'}, ${f.huts} ⌂`;
+  return h('ul', { class: 'plain' }, hand.map((x) => h('li', {}, `${x.tile || '?'}`,
+    x.faces ? h('small', { class: 'muted' }, ` — A: ${face(x.faces.A)}; B: ${face(x.faces.B)}`) : null)));
 }
 
 // The event log in words.
