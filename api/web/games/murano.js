@@ -72,7 +72,19 @@ function island(name, grid, s, ctx, built) {
     dock);
 }
 
+// A seat's colour on the page is its colour in the game (its gondolas, shops and markers), not the page's default
+// red, blue, green: one colour for one player everywhere.
+const SEAT_COLOURS = { white: '#f4f6f6', brown: '#8e5b3e', orange: '#e67e22', grey: '#717d7e' };
+
+function useGameColours(players) {
+  (players || []).forEach((p, seat) => {
+    const colour = SEAT_COLOURS[p.colour];
+    if (colour) document.documentElement.style.setProperty(`--s${seat}`, colour);
+  });
+}
+
 export function render(s, ctx) {
+  useGameColours(s.players);
   const grids = (ctx.catalogue.board || {}).island_grids || {};
   const built = new Map((s.board || []).map((p) => [p.space, p]));
   const islands = s.islands.filter((name) => grids[name]).map((name) => island(name, grids[name], s, ctx, built));
