@@ -28,10 +28,13 @@ function typeTitle(types, name) {
 
 function gameList(games, types) {
   if (!games.length) return h('p', { class: 'muted' }, 'None yet.');
-  return h('ul', { class: 'games' }, games.map((g) => {
-    const mine = localStorage.getItem(`tradewinds:seat:${g.id}`);
+  const seated = (g) => Boolean(localStorage.getItem(`tradewinds:seat:${g.id}`));
+  const ordered = [...games.filter(seated), ...games.filter((g) => !seated(g))];  // this browser's games first
+  return h('ul', { class: 'games' }, ordered.map((g) => {
+    const mine = seated(g);
     const who = g.seats.map(seatName).join(', ');
     return h('li', {},
+      mine ? h('strong', { class: 'tag' }, 'yours · ') : null,
       h('span', { class: 'game-title' }, `${typeTitle(types, g.game_type)} — ${who}`),
       h('span', { class: 'muted' }, ` · move ${g.version} · ${new Date(g.created_at).toLocaleString()}`),
       h('span', { class: 'links' },
@@ -148,7 +151,10 @@ function createForm(types) {
         })),
         h('a', { class: 'button', href: tableUrl }, mine >= 0 ? 'Go to my table' : 'Watch the table'));
     } catch (err) {
-      fill(result, h('p', { class: 'error', role: 'alert' }, err.message));
+      const hint = err.code === 'too_many_bot_games'
+        ? ' Your games marked "yours" below can be finished, or aborted from their table; a game nobody moves in ends by itself.'
+        : '';
+      fill(result, h('p', { class: 'error', role: 'alert' }, err.message + hint));
       toast(err.message);
     } finally {
       button.disabled = false;
