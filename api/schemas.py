@@ -489,7 +489,14 @@ class MoveResultSchema(Schema):
 
 
 class EventQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, 10**9), metadata={"description": "version"})
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(0, 10**9),
+        metadata={
+            "description": "the events after this version; past the game's version the page is empty (a client "
+            "that was ahead before an undo compares the page's `generation` with its own and reads again from 0)"
+        },
+    )
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
     wait = fields.Float(
         load_default=0,
