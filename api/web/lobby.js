@@ -1,5 +1,5 @@
 // The lobby: hosted game types with their options, a form to create a game, and the list of games.
-import { h, fill, api, title, seatName, rememberSeat, toast } from './util.js';
+import { h, fill, api, title, seatName, rememberSeat, rememberInvites, toast } from './util.js';
 
 export async function showLobby(main) {
   document.title = 'Tradewinds — lobby';
@@ -137,7 +137,10 @@ function createForm(types) {
       const tokens = new Map(data.seat_tokens.map((s) => [s.seat, s.token]));
       const mine = kinds.indexOf('me');
       const invites = kinds.map((k, i) => (k === 'human' ? i : null)).filter((i) => i !== null);
-      if (mine >= 0) rememberSeat(data.id, tokens.get(mine));
+      if (mine >= 0) {
+        rememberSeat(data.id, tokens.get(mine));
+        rememberInvites(data.id, invites.map((i) => ({ seat: i, url: `${location.origin}/?game=${data.id}#seat=${tokens.get(i)}` })));
+      }
       const tableUrl = mine >= 0 ? `/?game=${data.id}#seat=${tokens.get(mine)}` : `/?game=${data.id}#watch`;
       if (!invites.length) {
         location.assign(tableUrl);

@@ -1,6 +1,6 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
-import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast } from './util.js';
+import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast, invitesOf } from './util.js';
 import { eventText, words, namer } from './events.js';
 
 const BOARDS = {
@@ -448,6 +448,11 @@ function drawLeave(t, el) {
       'Abort the game for everybody? It ends now with no result.') }, 'Abort game'));
   }
   if (t.leaveNote) parts.push(h('p', { role: 'status', class: 'leave-note' }, t.leaveNote));
+  const invites = invitesOf(t.id);  // this browser created the game: the links it handed out, again
+  if (invites.length) {
+    parts.push(h('details', { class: 'invites' }, h('summary', {}, 'Invite links'), invites.map((x) => h('p', {},
+      `Seat ${x.seat + 1}: `, h('input', { type: 'text', readonly: true, value: x.url, class: 'invite', 'aria-label': `Invite link for seat ${x.seat + 1}` })))));
+  }
   fill(el.leave, parts);
 }
 

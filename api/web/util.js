@@ -98,6 +98,21 @@ export function rememberSeat(gameId, token) {
   localStorage.setItem(`tradewinds:seat:${gameId}`, token);
 }
 
+/** The invite links the creator of a game was given ([{seat, url}]), kept in the creator's browser so that its
+ * table can show them again until the game ends. */
+export function rememberInvites(gameId, invites) {
+  localStorage.setItem(`tradewinds:invites:${gameId}`, JSON.stringify(invites));
+}
+
+export function invitesOf(gameId) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`tradewinds:invites:${gameId}`) || '[]');
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
+}
+
 const typeCache = new Map();
 /** The static description of a game type (catalogue, commands), fetched once. */
 export async function gameType(name) {

@@ -173,6 +173,8 @@ def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, con
     assert "#seat=" in invite
     first.get_by_role("link", name="Go to my table").click()
     first.locator("#version").wait_for()
+    first.get_by_text("Invite links").click()  # the creator's table keeps the links it handed out
+    assert first.get_by_label("Invite link for seat 2").input_value() == invite
     other_context = browser.new_context(bypass_csp=True)
     try:
         second = console.watch(other_context.new_page())
