@@ -38,12 +38,12 @@ def _check_free(host: str, port: int) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     from api import serving
 
+    _check_free(args.host, args.port)  # first: a refusal here has changed nothing (no metrics folder, no store)
     metrics_dir = serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts (workers.metrics)
     # Open once in the master to fail fast on bad configuration, then again in each worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
     probe.close()  # its store and its sweeper: the served process builds its own after the fork
-    _check_free(args.host, args.port)
     one_process = database_url.strip().lower().startswith("memory:")
     if redis_url:
         bots = "RQ workers (run `tradewinds worker`)"

@@ -100,3 +100,4 @@ def test_serve_on_a_port_that_is_taken_says_so_in_one_line_before_announcing_any
         code, err = run(capsys, "serve", "--port", str(port), "--data-dir", str(folder / "data"))
     assert code == 2 and str(port) in err and len(err.strip().splitlines()) == 1, err
     assert "serving" not in capsys.readouterr().out
+    assert not (folder / "data").exists()  # refused before anything was made

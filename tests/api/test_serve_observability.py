@@ -26,7 +26,16 @@ def scrape(base: str) -> dict[tuple[str, tuple], float]:
 
 
 def test_every_process_counts_into_one_scrape_and_logs_json_without_secrets(pg, redis_url):  # noqa: F811
-    proc, base, _ = start_server(pg, redis_url, "--workers", "2", "--worker-class", "gthread", "--access-log")
+    proc, base, _ = start_server(
+        pg,
+        redis_url,
+        "--workers",
+        "2",
+        "--worker-class",
+        "gthread",
+        "--access-log",
+        env={"TRADEWINDS_LOG_LEVEL": "INFO"},  # gunicorn's own lines (boots) are INFO
+    )
     try:
         game = create_game(base, rounds=2)
         token = game["seat_tokens"][0]["token"]
