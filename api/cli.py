@@ -27,9 +27,10 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
 def _check_free(host: str, port: int) -> None:
     """Refuse at once, in one line, an address something else listens on (gunicorn would announce the server,
     then try for 5 s and exit with a log of retries)."""
+    bare = host.strip("[]")  # an IPv6 address may come in brackets, as in a URL
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-        with socket.create_server((host, port), family=family):
+        family = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((bare, port), family=family):
             pass
     except OSError as exc:
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
@@ -53,10 +54,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url), one_process=one_process
     )
     control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
-    print(
-        f"Tradewinds serving on http://{args.host}:{args.port}/ (store: {_describe(database_url)}; bot turns: {bots})"
-    )
-    print(f"API document: http://{args.host}:{args.port}/openapi.json")
+    host = args.host.strip("[]")
+    origin = f"http://[{host}]:{args.port}" if ":" in host else f"http://{host}:{args.port}"
+    print(f"Tradewinds serving on {origin}/ (store: {_describe(database_url)}; bot turns: {bots})")
+    print(f"API document: {origin}/openapi.json")
     caps = serving.caps_for(size)
     print(f"{size.describe()}; at most {caps.per_address} followers per client address and {caps.per_game} per game")
     print(f"control socket: {control or 'none'}")

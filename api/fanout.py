@@ -190,6 +190,8 @@ class Hub:
                     last_sweep = time.monotonic()
                     self._sweep()
             except Exception:  # the store is down or failing: followers re-read once it is back
+                if self._closed:  # closed meanwhile (the process is exiting): nothing to retry
+                    return
                 log.warning("live fan-out failed; retrying", exc_info=True)
                 position = None
                 time.sleep(WAIT_SECONDS)

@@ -242,7 +242,9 @@ def run(
 
     class Server(BaseApplication):
         def load_config(self):
-            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set(
+                "bind", f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
+            )  # IPv6 in brackets
             self.cfg.set("workers", size.workers)
             self.cfg.set("worker_class", WORKER_CLASSES[size.worker_class])
             self.cfg.set("threads", size.threads)
@@ -251,7 +253,7 @@ def run(
             self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
             self.cfg.set("accesslog", None)  # the application writes the request lines (api.observability)
             # gunicorn's own lines (boots, worker exits) at the level the application's follow
-            self.cfg.set("loglevel", os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING").strip().lower() or "warning")
+            self.cfg.set("loglevel", gunicorn_level(os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING")))
             self.cfg.set("logger_class", _scrubbing_logger())
             self.cfg.set("child_exit", process_gone)
             self.cfg.set("worker_exit", close_runtime)
@@ -285,12 +287,22 @@ def run(
     Server().run()
 
 
+def gunicorn_level(name: str) -> str:
+    """gunicorn's name for a logging level name (it knows debug, info, warning, error and critical only)."""
+    level = logging.getLevelName(name.strip().upper() or "WARNING")
+    return logging.getLevelName(level).lower() if isinstance(level, int) else "warning"
+
+
 def close_runtime(server: object, worker: object) -> None:
     """gunicorn's ``worker_exit``: close the worker's store while the process still runs its event loop (left to
     the interpreter's end, a gevent worker's PostgreSQL pool stops its threads from a finalised greenlet and prints
     a traceback where the log promises JSON lines)."""
     app = getattr(worker, "wsgi", None)
-    runtime = getattr(app, "extensions", {}).get("tradewinds")
+    extensions = getattr(app, "extensions", {})
+    hub = extensions.get("tradewinds_hub")  # the live fan-out reads the store: it stops first
+    if hub is not None:
+        hub.close()
+    runtime = extensions.get("tradewinds")
     if runtime is not None:
         try:
             runtime.close()

@@ -126,7 +126,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             if seat["kind"] == "human" and seat.get("level") is not None:
                 raise GameError("invalid_seats", f"seat {index} is a human seat: only bot seats have a level")
             if seat["kind"] == "human":
-                record["name"] = seat.get("name") or f"Seat {index}"
+                record["name"] = seat.get("name") or f"Seat {index + 1}"  # as tables and labels number seats
                 token = new_token()
                 token_hashes[str(index)] = hash_token(token)
                 tokens.append({"seat": index, "token": token})

@@ -18,11 +18,11 @@ in-memory values and its multiprocess files (``PROMETHEUS_MULTIPROC_DIR``) when 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,21 @@ class Metrics:
     store_errors: Any
 
 
-@cache
 def metrics() -> Metrics:
+    """Built once a process, under a lock: two first uses at once would register each series twice (prometheus
+    refuses the second: ``Duplicated timeseries``)."""
+    if not _BUILT:
+        with _BUILD_LOCK:
+            if not _BUILT:
+                _BUILT.append(_build_metrics())
+    return _BUILT[0]
+
+
+_BUILD_LOCK = threading.Lock()
+_BUILT: list[Metrics] = []
+
+
+def _build_metrics() -> Metrics:
     from prometheus_client import Counter, Gauge, Histogram
 
     return Metrics(

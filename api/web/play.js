@@ -49,7 +49,7 @@ export async function showTable(main, gameId) {
   t.board = await loadBoard(t.game.game_type);
   document.title = `Tradewinds — ${t.type.title}`;
   draw(t, el);
-  await loadLog(t, el, 0);
+  await loadLog(t, el);
   follow(t, el);
   setInterval(() => drawClock(t, el), 1000);
 }
@@ -76,14 +76,28 @@ async function refresh(t, el) {
   if (t.board) draw(t, el);
 }
 
-async function loadLog(t, el, after) {
-  let next = after;
+/** The whole event log, read page by page into a list of its own. */
+async function readLog(t) {
+  const events = [];
+  let generation = null;
+  let next = 0;
   while (next !== null) {
     const { data } = await api('GET', `/games/${t.id}/events?after=${next}&limit=500`, { token: t.token });
-    t.generation = data.generation;
-    t.log.push(...data.events);
+    generation = data.generation;
+    events.push(...data.events);
     next = data.next_after;
   }
+  return { events, generation };
+}
+
+/** Read the log again and put it in place at once, keeping what the stream brought meanwhile past its end (so that
+ * no line is lost or shown twice). */
+async function loadLog(t, el) {
+  const got = await readLog(t);
+  const end = got.events.length ? got.events[got.events.length - 1].version : 0;
+  const later = got.generation === t.generation ? t.log.filter((e) => e.version > end) : [];
+  t.generation = got.generation;
+  t.log = [...got.events, ...later];
   drawLog(t, el);
 }
 
@@ -144,8 +158,8 @@ function follow(t, el) {
       }
     });
     source.addEventListener('truncated', async () => {
-      t.log = [];
-      await loadLog(t, el, 0);
+      t.generation = null;  // the log read next replaces the one of the generation undone
+      await loadLog(t, el);
       scheduleRefresh(t, el);
     });
     source.addEventListener('game_over', () => {
@@ -180,8 +194,8 @@ function scheduleRefresh(t, el) {
     try {
       if (!t.busy) await refresh(t, el);
     } catch (err) {
-      if (err instanceof ApiError) showError(el, err.message);
-      else reconnect(t, el);
+      if (unreachable(err)) reconnect(t, el);
+      else showError(el, err.message);
     } finally {
       t.refreshing = false;
       if (t.dirty) { t.dirty = false; scheduleRefresh(t, el); }
@@ -198,8 +212,8 @@ async function longPoll(t, el) {
       const after = t.log.length ? t.log[t.log.length - 1].version : 0;
       const { data } = await api('GET', `/games/${t.id}/events?after=${after}&wait=20&limit=500`, { token: t.token });
       if (data.generation !== t.generation) {
-        t.log = [];
-        await loadLog(t, el, 0);
+        t.generation = null;
+        await loadLog(t, el);
         await refresh(t, el);
         continue;
       }
@@ -212,32 +226,47 @@ async function longPoll(t, el) {
       if (data.version !== t.game.version && !t.busy) await refresh(t, el);
       if (over(t.game) && data.next_after === null) return;
     } catch (err) {
-      if (err instanceof ApiError) showError(el, err.message);
-      else reconnect(t, el);
+      if (unreachable(err)) reconnect(t, el);
+      else if (!t.offline) showError(el, err.message);
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
 }
 
-/** The server cannot be reached (a network error, not an answer): say so, keep the moves disabled, and try
- * again every few seconds until the game can be read; then the table is drawn afresh from the server, with the
- * log read again (the game may have moved, or been undone, meanwhile). */
+// No answer, or not the API's own: a proxy's 502 page, a 503 or 504 while the server restarts or its store is away.
+const unreachable = (err) => !(err instanceof ApiError) || [502, 503, 504].includes(err.status);
+const OFFLINE = 'The server cannot be reached. The table comes back by itself once it can.';
+
+/** The server cannot be reached: say so, keep every move disabled (the list and the board), and try again every
+ * few seconds until the game and its log can be read; then the table is drawn afresh from the server (the game
+ * may have moved, or been undone, meanwhile). An answer of the API itself (the game is gone, the seat's token no
+ * longer valid) ends the attempts with its message. */
 function reconnect(t, el) {
   if (t.offline) return;
-  t.offline = true;
-  el.commands.querySelectorAll('button').forEach((b) => { b.disabled = true; });
-  el.status.textContent = 'Connection lost: reconnecting…';
-  showError(el, 'The server cannot be reached. The table comes back by itself once it can.');
+  const offline = () => {
+    t.offline = true;
+    el.commands.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    el.board.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    el.status.textContent = 'Connection lost: reconnecting…';
+    showError(el, OFFLINE);
+  };
+  offline();
   const attempt = async () => {
     try {
-      t.busy = false;
-      await refresh(t, el);
-      t.log = [];
-      await loadLog(t, el, 0);
+      const got = await readLog(t);
       t.offline = false;
       showError(el, '');
-      draw(t, el);  // the live stream (or the long-poll) goes on by itself, as it retries on its own
+      t.generation = got.generation;
+      t.log = got.events;
+      await refresh(t, el);
+      drawLog(t, el);
     } catch (err) {
+      if (!unreachable(err)) {
+        t.offline = false;
+        showError(el, err.message);
+        return;
+      }
+      offline();
       setTimeout(attempt, 3000);
     }
   };
@@ -255,7 +284,7 @@ function showError(el, message) {
 }
 
 async function play(t, el, command) {
-  if (t.busy) return;
+  if (t.busy || t.offline) return;
   t.busy = true;
   t.undoNote = '';
   showError(el, '');
@@ -269,7 +298,7 @@ async function play(t, el, command) {
     t.log.push(...data.events.filter((e) => !known.has(e.version)));
     drawLog(t, el);
   } catch (err) {
-    if (!(err instanceof ApiError)) {
+    if (unreachable(err)) {
       t.busy = false;
       reconnect(t, el);  // the move may or may not have arrived: the table is read again once the server answers
       return;
@@ -283,8 +312,8 @@ async function play(t, el, command) {
   try {
     await refresh(t, el);
   } catch (err) {
-    if (err instanceof ApiError) showError(el, err.message);
-    else reconnect(t, el);
+    if (unreachable(err)) reconnect(t, el);
+    else showError(el, err.message);
   }
 }
 

@@ -101,3 +101,19 @@ def test_serve_on_a_port_that_is_taken_says_so_in_one_line_before_announcing_any
     assert code == 2 and str(port) in err and len(err.strip().splitlines()) == 1, err
     assert "serving" not in capsys.readouterr().out
     assert not (folder / "data").exists()  # refused before anything was made
+
+
+def test_an_ipv6_address_in_brackets_is_checked_and_bound_as_ipv6():
+    import socket
+
+    from api import cli, serving
+
+    try:
+        with socket.create_server(("::1", 0), family=socket.AF_INET6) as probe:
+            port = probe.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    cli._check_free("[::1]", port)  # free: no refusal, whether written with brackets or without
+    cli._check_free("::1", port)
+    assert serving.gunicorn_level("WARN") == "warning" and serving.gunicorn_level("fatal") == "critical"
+    assert serving.gunicorn_level("info") == "info" and serving.gunicorn_level("nonsense") == "warning"

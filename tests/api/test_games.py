@@ -290,7 +290,7 @@ def test_create_game_validation(client):
 def test_seat_defaults(client):
     created = client.post("/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}, {"kind": "bot"}]})
     seats = created.get_json()["seats"]
-    assert seats[0]["name"] == "Seat 0" and seats[1]["level"] == "medium"
+    assert seats[0]["name"] == "Seat 1" and seats[1]["level"] == "medium"
 
 
 def test_health(client):

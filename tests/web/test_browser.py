@@ -313,25 +313,37 @@ def test_without_the_stream_the_table_falls_back_to_long_polling(live_server, co
     assert polls, "the page long-polls the event log"
 
 
-def test_a_table_that_loses_the_server_says_so_and_comes_back_by_itself(live_server, context, console):
-    """A move sent while the server cannot be reached: the page says the connection is lost (not a raw fetch
-    error), keeps its moves disabled, and once the server answers again draws the game afresh, playable."""
+BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+
+
+@pytest.mark.parametrize("outage", ["no answer", "a proxy's 502 page"])
+def test_a_table_that_loses_the_server_says_so_and_comes_back_by_itself(live_server, context, console, outage):
+    """A move sent while the server cannot be reached (no answer at all, or a proxy in front answering 502 while
+    the server restarts): the page says the connection is lost (not a raw fetch error or an HTML page), keeps
+    every move disabled, the board's too, and once the server answers again draws the game afresh, playable."""
     page = console.watch(context.new_page())
     console.allow("ERR_FAILED")  # Chromium reports each refused request
     console.allow("EventSource")
+    console.allow("status of 502")
     create_from_lobby(page, live_server.url, "puerto_rico")
     page.wait_for_function("document.querySelector('button.choice:not([disabled])')")
     down = re.compile(r"/games/")
-    page.route(down, lambda route: route.abort())
+    if outage == "no answer":
+        page.route(down, lambda route: route.abort())
+    else:
+        page.route(down, lambda route: route.fulfill(status=502, content_type="text/html", body=BAD_GATEWAY))
     page.locator("button.choice:not([disabled])").first.click()
     page.locator("p.status").filter(has_text="Connection lost").wait_for(timeout=5000)
     assert "cannot be reached" in page.locator("p.error[role=alert]").inner_text()
     assert page.locator("button.choice:not([disabled])").count() == 0
+    assert page.locator(".board button:not([disabled])").count() == 0
     shot(page, "connection-lost")
     page.unroute(down)
     page.wait_for_function("document.querySelector('button.choice:not([disabled])')", timeout=15_000)
-    assert page.locator("p.error[role=alert]").inner_text() == ""
+    page.wait_for_function("document.querySelector('p.error[role=alert]').textContent === ''", timeout=5000)
     assert "Connection lost" not in page.locator("p.status").inner_text()
+    versions = page.locator("ol.log li .v").all_inner_texts()
+    assert len(versions) == len(set(versions)), versions  # the log read again shows each event once
 
 
 def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, console):

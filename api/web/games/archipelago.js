@@ -124,8 +124,12 @@ function objectiveList(ids, ctx) {
   if (!ids.length) return 'none';
   const byId = new Map((ctx.catalogue.components || []).map((c) => [c.id, c]));
   return h('ul', { class: 'plain' }, ids.map((id) => h('li', {},
-    h('details', {}, h('summary', {}, ctx.name(id)), h('small', {}, byId.get(id)?.effect || '')))));
+    h('details', {
+      open: OPENED.has(id) ? true : null,  // the table is drawn again at every event: an opened one stays open
+      ontoggle: (event) => { if (event.target.open) OPENED.add(id); else OPENED.delete(id); },
+    }, h('summary', {}, ctx.name(id)), h('small', {}, byId.get(id)?.effect || '')))));
 }
+const OPENED = new Set();
 
 /** The tiles in a seat's own hand with both faces: the icons (two letters each, as on the map) and huts, so that
  * "place tile E07 face B" can be chosen knowing what face B holds. */

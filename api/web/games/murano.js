@@ -74,7 +74,7 @@ function island(name, grid, s, ctx, built) {
 
 // A seat's colour on the page is its colour in the game (its gondolas, shops and markers), not the page's default
 // red, blue, green: one colour for one player everywhere.
-const SEAT_COLOURS = { white: '#f4f6f6', brown: '#8e5b3e', orange: '#e67e22', grey: '#717d7e' };
+const SEAT_COLOURS = { white: '#d0d7d7', brown: '#a9746e', orange: '#f0b27a', grey: '#aab7b8' };  // white: a shade that shows on light tiles
 
 function useGameColours(players) {
   (players || []).forEach((p, seat) => {
