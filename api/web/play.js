@@ -208,6 +208,7 @@ async function longPoll(t, el) {
   t.live = 'long-poll';
   drawLiveNote(t, el);
   for (;;) {
+    if (t.live !== 'long-poll') return;  // back on the stream (after an outage)
     try {
       const after = t.log.length ? t.log[t.log.length - 1].version : 0;
       const { data } = await api('GET', `/games/${t.id}/events?after=${after}&wait=20&limit=500`, { token: t.token });
@@ -260,6 +261,11 @@ function reconnect(t, el) {
       t.log = got.events;
       await refresh(t, el);
       drawLog(t, el);
+      if (t.live === 'long-poll' && !over(t.game)) {  // the outage made the stream give up: try it again
+        t.live = 'stream';
+        drawLiveNote(t, el);
+        follow(t, el);
+      }
     } catch (err) {
       if (!unreachable(err)) {
         t.offline = false;

@@ -344,6 +344,7 @@ def test_a_table_that_loses_the_server_says_so_and_comes_back_by_itself(live_ser
     assert "Connection lost" not in page.locator("p.status").inner_text()
     versions = page.locator("ol.log li .v").all_inner_texts()
     assert len(versions) == len(set(versions)), versions  # the log read again shows each event once
+    page.wait_for_function("document.querySelector('#live-note').textContent === ''", timeout=10_000)  # streamed again
 
 
 def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, console):
