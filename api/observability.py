@@ -24,7 +24,6 @@ import hmac
 import logging
 import os
 import re
-import threading
 import time
 from functools import lru_cache
 from typing import Any
@@ -54,21 +53,8 @@ OVERDUE_SECONDS = 60.0  # work due this long ago and not claimed: no sweeper is 
 METRICS_ENDPOINT = "tradewinds_metrics"
 
 
+@metrics.built_once
 def http_metrics() -> dict[str, Any]:
-    """Built once a process, under a lock: two first uses at once would register each series twice (prometheus
-    refuses the second: ``Duplicated timeseries``)."""
-    if not _BUILT:
-        with _BUILD_LOCK:
-            if not _BUILT:
-                _BUILT.append(_build_http_metrics())
-    return _BUILT[0]
-
-
-_BUILD_LOCK = threading.Lock()
-_BUILT: list[dict[str, Any]] = []
-
-
-def _build_http_metrics() -> dict[str, Any]:
     from prometheus_client import Counter, Gauge, Histogram
 
     return {

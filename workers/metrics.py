@@ -23,9 +23,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BOT_TURN_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -41,21 +42,25 @@ class Metrics:
     store_errors: Any
 
 
+def built_once(build: Callable[[], T]) -> Callable[[], T]:
+    """``build``'s result, made once a process, under a lock: two first uses at once (a fresh server's first
+    requests and jobs) would register each series twice, and prometheus refuses the second (``Duplicated
+    timeseries``)."""
+    lock = threading.Lock()
+    built: list[T] = []
+
+    def once() -> T:
+        if not built:
+            with lock:
+                if not built:
+                    built.append(build())
+        return built[0]
+
+    return once
+
+
+@built_once
 def metrics() -> Metrics:
-    """Built once a process, under a lock: two first uses at once would register each series twice (prometheus
-    refuses the second: ``Duplicated timeseries``)."""
-    if not _BUILT:
-        with _BUILD_LOCK:
-            if not _BUILT:
-                _BUILT.append(_build_metrics())
-    return _BUILT[0]
-
-
-_BUILD_LOCK = threading.Lock()
-_BUILT: list[Metrics] = []
-
-
-def _build_metrics() -> Metrics:
     from prometheus_client import Counter, Gauge, Histogram
 
     return Metrics(
