@@ -530,7 +530,10 @@ function drawLog(t, el) {
 
 /** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */
 export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
-  const subject = e.data && Number.isInteger(e.data.seat) ? e.data.seat : e.seat;  // whom the sentence is about
+  // whom the sentence is about: the event's seat (a game's module may say otherwise); a game-wide event ("Round 2
+  // begins") has none, whoever's move brought it
+  const named = board && board.subject ? board.subject(e) : e.data && e.data.seat;
+  const subject = Number.isInteger(named) ? named : null;
   const has = subject !== null && subject !== undefined;
   return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
     wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),

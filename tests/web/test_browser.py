@@ -360,6 +360,9 @@ def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, conso
     plantation.first.click()
     log.filter(has_text=re.compile(r"Player 1 takes an? \w+ plantation\.")).wait_for()
     assert "{" not in log.inner_text(), "events read as sentences, not raw fields"
+    # a line about a player carries that player's dot; a line about the game, none (whoever's move brought it)
+    assert "s0" in log.locator("li", has_text="Player 1 takes the settler role.").get_attribute("class")
+    assert "game" in log.locator("li", has_text="The game starts with").get_attribute("class")
 
 
 def test_a_refused_undo_shows_why(live_server, context, console):

@@ -140,6 +140,11 @@ function handList(hand) {
     x.faces ? h('small', { class: 'muted' }, ` — A: ${face(x.faces.A)}; B: ${face(x.faces.B)}`) : null)));
 }
 
+/** Whom a log line is about: the event's seat, or for a step going on, the seat that goes on with it. */
+export function subject(e) {
+  return e.type === 'StepUpdated' ? e.seat : e.data && e.data.seat;
+}
+
 // The event log in words.
 export function sentence(e, w) {
   const d = e.data || {};
