@@ -80,7 +80,7 @@ def test_offer_and_card_labels_say_what_changes_hands():
     label = RULES.label(state, 0, {"type": "offer_add", "side": "GET", "item": {"kind": "CUBE", "resource": "FISH"}})
     assert label == {"label": "Ask for a fish cube"}
     pirate = {"type": "use_card", "card": "C18", "ship": "s0-1", "victim": 2}
-    assert RULES.label(state, 0, pirate) == {"label": "Use Pirate: loot seat 2 with s0-1"}
+    assert RULES.label(state, 0, pirate) == {"label": "Use Pirate: loot seat 3 with s0-1"}
 
 
 def test_hex_directions_are_symmetric_and_edges_match_them():
