@@ -185,7 +185,7 @@ class Tournaments:
             )
             issued[game.info.stream] = [{**tok, "player": seated[tok["seat"]]} for tok in tokens]
             self.save(t)
-        webhooks.emit(
+        touched = webhooks.emit(
             self.store,
             t["key_id"],
             "tournament.round_started",
@@ -198,7 +198,7 @@ class Tournaments:
                 "byes": round_doc["byes"],
             },
         )
-        self._kick(t)
+        self.service.schedule_deliveries(touched)
         for table in round_doc["tables"]:
             self.service.after_change(self.service.load(table["game_id"]))
         return issued
@@ -209,10 +209,6 @@ class Tournaments:
         if table is None:
             raise GameError("unknown_game", f"game {game_id!r} is not a table of tournament {t['id']!r}")
         return [{**tok, "player": table["players"][tok["seat"]]} for tok in self.service.reissue_tokens(game_id)]
-
-    def _kick(self, t: dict[str, Any]) -> None:
-        subs = [s["id"] for s in webhooks.subscriptions_for(self.store, t["key_id"])]
-        self.service.schedule_deliveries(subs)
 
     def advance(self, tournament_id: str) -> str:
         """Record finished games; start the next round or finish when the current one is complete."""
@@ -247,10 +243,8 @@ class Tournaments:
         t["status"] = "finished"
         t["finished_at"] = utc_now_iso()
         self.save(t)
-        webhooks.emit(
-            self.store, t["key_id"], "tournament.finished", {"tournament_id": t["id"], "standings": self.standings(t)}
-        )
-        self._kick(t)
+        finished = {"tournament_id": t["id"], "standings": self.standings(t)}
+        self.service.schedule_deliveries(webhooks.emit(self.store, t["key_id"], "tournament.finished", finished))
         return "finished"
 
     # ------------------------------------------------------------------------------ reading

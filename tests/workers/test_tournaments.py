@@ -246,3 +246,29 @@ def test_a_player_id_that_looks_like_a_bot_entrant_is_refused(site):
         assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_seats", refused.get_json()
         assert "bot:" in refused.get_json()["detail"]
     assert client.get("/tournaments", headers=auth(key)).get_json()["tournaments"] == []
+
+
+def test_a_subscription_deleted_as_a_round_starts_does_not_keep_the_event_queued(site, monkeypatch):
+    """The round's event is queued for the subscriptions listed a moment before; one deleted in that moment gets
+    its delivery job all the same, and that job drops what was queued for it."""
+    import time
+
+    from workers import webhooks
+
+    runtime, client, key = site
+    monkeypatch.setenv("TRADEWINDS_WEBHOOK_ALLOW_PRIVATE", "1")
+    sub = client.post(
+        "/webhooks", headers=auth(key), json={"url": "http://127.0.0.1:9/hook", "events": ["tournament.round_started"]}
+    ).get_json()
+    real = webhooks.enqueue_event
+
+    def deleted_first(store, target, kind, data, game_id=None):
+        webhooks.delete_subscription(store, target)  # DELETE /webhooks/{id}, from another request, just then
+        return real(store, target, kind, data, game_id)
+
+    monkeypatch.setattr(webhooks, "enqueue_event", deleted_first)
+    assert create(client, key).status_code == 201
+    monkeypatch.setattr(webhooks, "enqueue_event", real)
+    runtime.sweep(now=time.time() + 60)
+    for collection in (webhooks.queue_name, webhooks.pending_name, webhooks.messages_name):
+        assert runtime.store.list_documents(collection(sub["id"])) == [], collection
