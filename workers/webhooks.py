@@ -75,6 +75,11 @@ def messages_name(sub_id: str) -> str:
     return f"webhook_messages:{sub_id}"
 
 
+def queue_indexed(sub_id: str) -> str:
+    """The key, among ``INDEXES``, that says the subscription's queue has its pending marks and message index."""
+    return f"queue:{sub_id}"
+
+
 def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
 
@@ -103,18 +108,17 @@ def create_subscription(
     }
     # the key's index first: an index entry whose subscription is missing is skipped, never the other way round
     store.put_document(by_key_name(key_id), sub["id"], {})
-    store.put_document(INDEXES, f"queue:{sub['id']}", {"built_at": sub["created_at"]})
+    store.put_document(INDEXES, queue_indexed(sub["id"]), {"built_at": sub["created_at"]})
     store.put_document(SUBSCRIPTIONS, sub["id"], sub)
     return sub
 
 
 def delivery_state(store: DocumentStore, sub: Doc) -> Doc:
-    """Consecutive failed sends, when the next attempt is due (after a failure) and the last delivered key; a
-    subscription stored before the state had a document of its own kept these fields in its own."""
+    """Consecutive failed sends and when the next attempt is due (after a failure); a subscription stored before
+    the state had a document of its own kept these fields in its own."""
     state = store.get_document(STATE, sub["id"])
     if state is None:
-        state = {k: sub.get(k, default) for k, default in (("failures", 0), ("next_attempt_at", None))}
-        state["delivered_through"] = sub.get("delivered_through", "")
+        state = {"failures": sub.get("failures", 0), "next_attempt_at": sub.get("next_attempt_at")}
     return state
 
 
@@ -122,16 +126,13 @@ def indexed(store: DocumentStore, sub_id: str) -> None:
     """A log stored before queues kept pending marks and a message index gets them once (idempotent: two
     processes doing it at once write the same; a mark for an entry delivered meanwhile is cleared by the next
     pass)."""
-    if store.get_document(INDEXES, f"queue:{sub_id}") is not None:
+    if store.get_document(INDEXES, queue_indexed(sub_id)) is not None:
         return
-    offset = 0
-    while page := store.list_documents(queue_name(sub_id), limit=500, offset=offset):
-        for key, entry in page:
-            store.put_document(messages_name(sub_id), entry["id"], {"key": key})
-            if entry["status"] != "delivered":
-                store.put_document(pending_name(sub_id), key, {})
-        offset += len(page)
-    store.put_document(INDEXES, f"queue:{sub_id}", {"built_at": utc_now_iso()})
+    for key, entry in all_documents(store, queue_name(sub_id)):
+        store.put_document(messages_name(sub_id), entry["id"], {"key": key})
+        if entry["status"] != "delivered":
+            store.put_document(pending_name(sub_id), key, {})
+    store.put_document(INDEXES, queue_indexed(sub_id), {"built_at": utc_now_iso()})
 
 
 def subscriptions_for(store: DocumentStore, key_id: str) -> list[Doc]:
@@ -187,7 +188,7 @@ def drop_queue(store: DocumentStore, sub_id: str, limit: int = 500) -> bool:
                 store.delete_document(collection, key)
             dropped += len(page)
     store.delete_document(STATE, sub_id)
-    store.delete_document(INDEXES, f"queue:{sub_id}")
+    store.delete_document(INDEXES, queue_indexed(sub_id))
     return True
 
 
@@ -419,7 +420,6 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             store.put_document(queue_name(sub_id), key, entry)
             store.delete_document(pending_name(sub_id), key)
             state["failures"] = 0
-            state["delivered_through"] = key
             sent += 1
         state["next_attempt_at"] = None
         store.put_document(STATE, sub_id, state)

@@ -425,7 +425,7 @@ def test_a_subscription_stored_before_the_queue_index_still_gets_its_pending_eve
     order, and its messages can be redelivered."""
     store = MemoryStore()
     sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
-    store.delete_document(webhooks.INDEXES, f"queue:{sub['id']}")  # as stored before queues were indexed
+    store.delete_document(webhooks.INDEXES, webhooks.queue_indexed(sub["id"]))  # as stored before queues were indexed
     for version, status in enumerate(("delivered", "delivered", "retrying", "pending")):
         key = f"{version:020d}-abcdef01"
         entry = {"key": key, "id": f"msg_{version:032x}", "type": "game.turn", "game_id": "g"}
@@ -441,7 +441,7 @@ def test_a_subscription_stored_before_the_queue_index_still_gets_its_pending_eve
     assert webhooks.find_delivery(store, sub["id"], f"msg_{0:032x}")["data"] == {"version": 0}
     assert webhooks.deliver(store, sub["id"]) == (2, None)
     assert [item["data"]["version"] for item in sent] == [2, 3]
-    assert store.get_document(webhooks.INDEXES, f"queue:{sub['id']}") is not None
+    assert store.get_document(webhooks.INDEXES, webhooks.queue_indexed(sub["id"])) is not None
 
 
 def test_a_key_holds_at_most_twenty_subscriptions_and_a_deleted_one_s_log_goes(site, receiver):
@@ -512,7 +512,7 @@ def test_a_subscription_deleted_while_its_queue_is_being_sent_stays_deleted_and_
     for collection in (webhooks.queue_name, webhooks.pending_name, webhooks.messages_name):
         assert store.list_documents(collection(sub["id"])) == []
     assert store.get_document(webhooks.STATE, sub["id"]) is None
-    assert store.get_document(webhooks.INDEXES, f"queue:{sub['id']}") is None
+    assert store.get_document(webhooks.INDEXES, webhooks.queue_indexed(sub["id"])) is None
 
 
 def test_subscriptions_racing_past_the_first_count_are_taken_back_over_the_cap(site, receiver, monkeypatch):
