@@ -54,8 +54,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.worker_class, args.workers, args.threads, args.connections, shared=bool(redis_url), one_process=one_process
     )
     control = args.control_socket or os.environ.get("TRADEWINDS_CONTROL_SOCKET") or None
-    host = args.host.strip("[]")
-    origin = f"http://[{host}]:{args.port}" if ":" in host else f"http://{host}:{args.port}"
+    origin = f"http://{serving.address(args.host, args.port)}"
     print(f"Tradewinds serving on {origin}/ (store: {_describe(database_url)}; bot turns: {bots})")
     print(f"API document: {origin}/openapi.json")
     caps = serving.caps_for(size)

@@ -26,6 +26,7 @@ from eventstore.base import StoredEvent
 from workers.game_model import GameError, LoadedGame
 from workers.games import GameService
 
+EXTENSION = "tradewinds_hub"  # the app extension a process's hub is kept under (api.live)
 log = logging.getLogger(__name__)
 
 WAIT_SECONDS = 1.0  # one wake-up wait; the hub re-reads at least this often

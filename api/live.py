@@ -27,6 +27,7 @@ from api.common import caller_for, seat_only, service
 from api.contract import errors
 from api.counters import shared_counters
 from api.errors import ApiError
+from api.fanout import EXTENSION as HUB_EXTENSION
 from api.fanout import RESYNC, Delivery, Hub
 from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
@@ -111,7 +112,7 @@ class StreamQuerySchema(ma.Schema):
 
 # -- per-process state -------------------------------------------------------------------------------
 def hub() -> Hub:
-    return _extension("tradewinds_hub", lambda app: Hub(app.extensions["tradewinds"].service))
+    return _extension(HUB_EXTENSION, lambda app: Hub(app.extensions["tradewinds"].service))
 
 
 def limits() -> FollowerLimits:

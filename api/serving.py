@@ -242,9 +242,7 @@ def run(
 
     class Server(BaseApplication):
         def load_config(self):
-            self.cfg.set(
-                "bind", f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
-            )  # IPv6 in brackets
+            self.cfg.set("bind", address(host, port))
             self.cfg.set("workers", size.workers)
             self.cfg.set("worker_class", WORKER_CLASSES[size.worker_class])
             self.cfg.set("threads", size.threads)
@@ -287,6 +285,12 @@ def run(
     Server().run()
 
 
+def address(host: str, port: int) -> str:
+    """``host:port`` as gunicorn's bind and a URL write it: an IPv6 address in brackets (given with or without)."""
+    bare = host.strip("[]")
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
 def gunicorn_level(name: str) -> str:
     """gunicorn's name for a logging level name (it knows debug, info, warning, error and critical only)."""
     level = logging.getLevelName(name.strip().upper() or "WARNING")
@@ -297,9 +301,11 @@ def close_runtime(server: object, worker: object) -> None:
     """gunicorn's ``worker_exit``: close the worker's store while the process still runs its event loop (left to
     the interpreter's end, a gevent worker's PostgreSQL pool stops its threads from a finalised greenlet and prints
     a traceback where the log promises JSON lines)."""
+    from api.fanout import EXTENSION
+
     app = getattr(worker, "wsgi", None)
     extensions = getattr(app, "extensions", {})
-    hub = extensions.get("tradewinds_hub")  # the live fan-out reads the store: it stops first
+    hub = extensions.get(EXTENSION)  # the live fan-out reads the store: it stops first
     if hub is not None:
         hub.close()
     runtime = extensions.get("tradewinds")

@@ -115,5 +115,7 @@ def test_an_ipv6_address_in_brackets_is_checked_and_bound_as_ipv6():
         pytest.skip("no IPv6 loopback on this machine")
     cli._check_free("[::1]", port)  # free: no refusal, whether written with brackets or without
     cli._check_free("::1", port)
+    assert serving.address("::1", 80) == serving.address("[::1]", 80) == "[::1]:80"
+    assert serving.address("127.0.0.1", 80) == "127.0.0.1:80"
     assert serving.gunicorn_level("WARN") == "warning" and serving.gunicorn_level("fatal") == "critical"
     assert serving.gunicorn_level("info") == "info" and serving.gunicorn_level("nonsense") == "warning"
