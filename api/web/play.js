@@ -254,13 +254,10 @@ function reconnect(t, el) {
   offline();
   const attempt = async () => {
     try {
-      const got = await readLog(t);
+      await loadLog(t, el);  // read whole, then put in place with what the stream brought meanwhile
       t.offline = false;
       showError(el, '');
-      t.generation = got.generation;
-      t.log = got.events;
       await refresh(t, el);
-      drawLog(t, el);
       if (t.live === 'long-poll' && !over(t.game)) {  // the outage made the stream give up: try it again
         t.live = 'stream';
         drawLiveNote(t, el);
@@ -534,7 +531,7 @@ export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
   // begins") has none, whoever's move brought it
   const named = board && board.subject ? board.subject(e) : e.data && e.data.seat;
   const subject = Number.isInteger(named) ? named : null;
-  const has = subject !== null && subject !== undefined;
+  const has = subject !== null;
   return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
     wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),
       h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
