@@ -1,4 +1,5 @@
-"""Webhook subscriptions of an integrator (API key): create, list, delete, delivery log, redelivery."""
+"""Webhook subscriptions of an integrator (API key): create, list, pause and resume, delete, delivery log,
+redelivery."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from api.blueprint import Blueprint
 from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
-from api.schemas import BoundedList
+from api.schemas import BoundedList, StrictBoolean
 from workers import webhook_targets, webhooks
 from workers.sweeper import work_item
 
@@ -52,12 +53,32 @@ class SubscriptionRequestSchema(ma.Schema):
     )
 
 
+class SubscriptionChangeSchema(ma.Schema):
+    active = StrictBoolean(
+        required=True,
+        metadata={"description": "false pauses the subscription; true resumes it, with its failures cleared"},
+    )
+
+
 class SubscriptionSchema(ma.Schema):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True)
     created_at = fields.String(required=True)
-    active = fields.Boolean(required=True)
+    active = fields.Boolean(
+        required=True,
+        metadata={"description": "false while disabled: nothing is sent, and no new event is queued for it"},
+    )
+    disabled_reason = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["paused", "failing"]),
+        metadata={
+            "description": "`paused` by its API key, or `failing`: every send failed for "
+            f"{webhooks.DISABLE_AFTER_SECONDS // 86400} days; null while active"
+        },
+    )
+    disabled_at = fields.String(required=True, allow_none=True, metadata={"description": "null while active"})
     failures = fields.Integer(required=True, metadata={"description": "consecutive failed attempts"})
     secret = fields.String(metadata={"description": "shown only when the subscription is created"})
 
@@ -179,6 +200,26 @@ class Subscription(MethodView):
     def get(self, sub_id):
         """One subscription"""
         return webhooks.describe(service().documents, own_subscription(sub_id))
+
+    @key_required
+    @blp.arguments(SubscriptionChangeSchema())
+    @blp.response(200, SubscriptionSchema())
+    @errors(blp, "unauthorized", "not_found")
+    @blp.doc(operationId="updateWebhook", security=KEY_AUTH)
+    def patch(self, body, sub_id):
+        """Pause or resume a subscription
+
+        A paused subscription, or one disabled after failing for days, sends nothing and queues no new event; its
+        queue is kept. Resuming sends that queue, in order, and what happens from then on; what happened in
+        between is in each game's events (`GET /games/{game_id}/events`)."""
+        store = service().documents
+        sub = own_subscription(sub_id)
+        if body["active"]:
+            webhooks.resume(store, sub)
+            service().schedule_deliveries([sub_id])
+        else:
+            webhooks.pause(store, sub_id)
+        return webhooks.describe(store, sub)
 
     @blp.response(204)
     @errors(blp, "unauthorized", "not_found")

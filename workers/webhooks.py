@@ -1,4 +1,4 @@
-"""Signed webhooks for integrators: subscriptions, an ordered delivery queue, retries with back-off.
+"""Signed webhooks for integrators: subscriptions, an ordered delivery queue, retries with back-off, disabling a receiver that stays down.
 
 Deliveries follow the Standard Webhooks convention: headers ``webhook-id`` (the receiver's
 de-duplication key), ``webhook-timestamp`` (Unix seconds) and ``webhook-signature: v1,<base64
@@ -8,7 +8,8 @@ Ordering: the events of one game are derived from its stream in version order by
 (one process at a time per game, under a lock), appended to each subscription's queue, and
 ``deliver`` sends a subscription's queue strictly in order, stopping at the first failure and trying
 again later with exponential back-off. A receiver that is down for a while therefore gets every event
-once it is back, in order per game.
+once it is back, in order per game. One that fails every attempt for ``DISABLE_AFTER_SECONDS`` is disabled: its
+queue is kept as it stands but neither sent nor added to, until its integrator resumes it (``resume``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ KINDS = (
 SUBSCRIPTIONS = "webhooks"
 INDEXES = "webhook_indexes"  # which index builds are done (the per-key index, each queue's marks and index)
 STATE = "webhook_state"  # each subscription's delivery state (``delivery_state``)
+DISABLED = "webhook_disabled"  # a disabled subscription's reason and time (``disabled``)
+DISABLE_AFTER_SECONDS = 5 * 24 * 3600  # failing every attempt this long disables a subscription
 MAX_PER_KEY = 20  # subscriptions an API key may hold
 CURSORS = "webhook_game_cursors"
 BACKOFF_BASE = 1.0  # seconds; attempt n waits BACKOFF_BASE * 2**(n-1), capped
@@ -114,12 +117,34 @@ def create_subscription(
 
 
 def delivery_state(store: DocumentStore, sub: Doc) -> Doc:
-    """Consecutive failed sends and when the next attempt is due (after a failure); a subscription stored before
-    the state had a document of its own kept these fields in its own."""
+    """Consecutive failed sends, since when they fail (``failing_since``, Unix seconds) and when the next attempt
+    is due (after a failure); a subscription stored before the state had a document of its own kept the failures
+    and the next attempt in its own."""
     state = store.get_document(STATE, sub["id"])
     if state is None:
         state = {"failures": sub.get("failures", 0), "next_attempt_at": sub.get("next_attempt_at")}
     return state
+
+
+# A subscription is disabled by a document of its own, apart from the delivery state that a running pass writes
+# back: an integrator's pause is not undone by a pass that was running when it came.
+def disabled(store: DocumentStore, sub_id: str) -> Doc | None:
+    """Why and since when the subscription is disabled (``reason``: ``paused`` by its integrator, or ``failing``
+    for ``DISABLE_AFTER_SECONDS``), or None while it is active."""
+    return store.get_document(DISABLED, sub_id)
+
+
+def pause(store: DocumentStore, sub_id: str, reason: str = "paused") -> None:
+    """Disable a subscription: nothing more is queued for it and its queue waits, kept, until ``resume``."""
+    if disabled(store, sub_id) is None:
+        store.put_document(DISABLED, sub_id, {"reason": reason, "at": utc_now_iso()})
+
+
+def resume(store: DocumentStore, sub: Doc) -> None:
+    """Enable a subscription again with a clean slate: no failures counted, no back-off (its caller schedules a
+    delivery job, which sends the queue kept while it was disabled)."""
+    store.put_document(STATE, sub["id"], {"failures": 0, "next_attempt_at": None})
+    store.delete_document(DISABLED, sub["id"])
 
 
 def indexed(store: DocumentStore, sub_id: str) -> None:
@@ -188,6 +213,7 @@ def drop_queue(store: DocumentStore, sub_id: str, limit: int = 500) -> bool:
                 store.delete_document(collection, key)
             dropped += len(page)
     store.delete_document(STATE, sub_id)
+    store.delete_document(DISABLED, sub_id)
     store.delete_document(INDEXES, queue_indexed(sub_id))
     return True
 
@@ -226,10 +252,14 @@ def queue_entry(store: DocumentStore, sub_id: str, entry: Doc) -> None:
 
 
 def emit(store: EventStore, key_id: str | None, kind: str, data: Doc, game_id: str | None = None) -> list[str]:
-    """Queue an event for every subscription of this integrator that wants it; returns their ids."""
+    """Queue an event for every active subscription of this integrator that wants it; returns their ids."""
     if key_id is None:
         return []
-    targets = [s for s in subscriptions_for(store, key_id) if s["active"] and kind in s["events"]]
+    targets = [
+        s
+        for s in subscriptions_for(store, key_id)
+        if s["active"] and kind in s["events"] and disabled(store, s["id"]) is None
+    ]
     for sub in targets:
         enqueue_event(store, sub, kind, data, game_id)
     return [s["id"] for s in targets]
@@ -379,12 +409,13 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
     log. Each page is read from the front: an entry stored behind the pass (its key is taken before it is
     stored, so another game's entry, keyed later, may be stored first) is sent next, before any of its game's
     later entries, which are stored after it. After ``max_sends`` sends it stops and returns a retry in 0 s
-    (the rest goes in the next job). A subscription deleted meanwhile gets no further send: each page looks
-    for it first."""
+    (the rest goes in the next job). A subscription deleted or disabled meanwhile gets no further send: each page
+    looks for it first. A failed send after ``DISABLE_AFTER_SECONDS`` of nothing but failures disables the
+    subscription, and no retry is asked for."""
     sub = get_subscription(store, sub_id)
     if sub is None:  # unsubscribed: its queue goes, a page a job
         return 0, (None if drop_queue(store, sub_id) else 0.0)
-    if not sub["active"]:
+    if not sub["active"] or disabled(store, sub_id) is not None:
         return 0, None
     indexed(store, sub_id)
     state = delivery_state(store, sub)
@@ -396,6 +427,8 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             return sent, None
         if sent and get_subscription(store, sub_id) is None:
             return sent, 0.0  # deleted during this pass: the next job drops the queue
+        if sent and disabled(store, sub_id) is not None:
+            return sent, None
         for key in keys:
             entry = store.get_document(queue_name(sub_id), key)
             if entry is None or entry["status"] == "delivered":
@@ -408,11 +441,20 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             metrics.webhook_sent(result.ok)
             entry["attempts"].append(attempt_record(result))
             if not result.ok:
+                now = time.time()
                 state["failures"] += 1
+                if state["failures"] == 1 or state.get("failing_since") is None:
+                    state["failing_since"] = now
                 delay = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (state["failures"] - 1))
                 entry["status"] = "retrying"
                 store.put_document(queue_name(sub_id), key, entry)
-                state["next_attempt_at"] = time.time() + delay
+                if now - state["failing_since"] > DISABLE_AFTER_SECONDS:
+                    state["next_attempt_at"] = None
+                    store.put_document(STATE, sub_id, state)
+                    pause(store, sub_id, "failing")
+                    log.warning("webhook subscription %s disabled: %d failed sends", sub_id, state["failures"])
+                    return sent, None
+                state["next_attempt_at"] = now + delay
                 store.put_document(STATE, sub_id, state)
                 return sent, delay
             entry["status"] = "delivered"
@@ -420,6 +462,7 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             store.put_document(queue_name(sub_id), key, entry)
             store.delete_document(pending_name(sub_id), key)
             state["failures"] = 0
+            state["failing_since"] = None
             sent += 1
         state["next_attempt_at"] = None
         store.put_document(STATE, sub_id, state)
@@ -485,12 +528,16 @@ def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
         store.delete_document(pending_name(sub_id), entry["key"])
         state = delivery_state(store, sub)
         if state.get("next_attempt_at"):  # the receiver is back: the queue goes on now
-            store.put_document(STATE, sub_id, {**state, "failures": 0, "next_attempt_at": None})
+            store.put_document(STATE, sub_id, {**state, "failures": 0, "failing_since": None, "next_attempt_at": None})
     return entry
 
 
 def describe(store: DocumentStore, sub: Doc, with_secret: bool = False) -> dict[str, Any]:
-    out = {k: sub[k] for k in ("id", "url", "events", "created_at", "active")}
+    out = {k: sub[k] for k in ("id", "url", "events", "created_at")}
+    off = disabled(store, sub["id"])
+    out["active"] = sub["active"] and off is None
+    out["disabled_reason"] = None if off is None else off["reason"]
+    out["disabled_at"] = None if off is None else off["at"]
     out["failures"] = delivery_state(store, sub)["failures"]
     if with_secret:
         out["secret"] = sub["secret"]

@@ -560,3 +560,109 @@ def test_a_key_with_more_subscriptions_than_the_cap_from_before_it_reaches_them_
         store.delete_document(webhooks.by_key_name("key"), sub["id"])
     assert len(webhooks.subscriptions_for(store, "key")) == 150
     assert len(webhooks.emit(store, "key", "game.turn", {"version": 1}, "g")) == 150
+
+
+class Clock:
+    """Stands for the time module in ``workers.webhooks``: a wall clock moved by hand."""
+
+    def __init__(self, start: float) -> None:
+        self.now = start
+
+    def time(self) -> float:
+        return self.now
+
+    def time_ns(self) -> int:
+        return int(self.now * 1e9)
+
+
+def fail(sent: list[dict]):
+    def send(sub_, item, timeout=None):
+        sent.append(item)
+        return webhook_targets.SendResult(False, "http_5xx", 503)
+
+    return send
+
+
+def test_a_receiver_failing_for_days_is_disabled_and_its_key_s_new_events_are_not_queued(monkeypatch):
+    store = MemoryStore()
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(webhooks, "time", clock)
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    other = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/other", ["game.turn"])
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", fail(sent))
+    webhooks.emit(store, "key", "game.turn", {"version": 1}, "g")
+    assert webhooks.deliver(store, sub["id"]) == (0, webhooks.BACKOFF_BASE)
+    clock.now += webhooks.DISABLE_AFTER_SECONDS - 1
+    webhooks.deliver(store, sub["id"])
+    assert webhooks.describe(store, webhooks.get_subscription(store, sub["id"]))["active"] is True, "not yet"
+    clock.now += 2
+    assert webhooks.deliver(store, sub["id"]) == (0, None), "no retry is scheduled for a disabled subscription"
+    shown = webhooks.describe(store, webhooks.get_subscription(store, sub["id"]))
+    assert shown["active"] is False and shown["disabled_reason"] == "failing", shown
+    assert shown["disabled_at"] is not None and shown["failures"] == 3
+    tries = len(sent)
+    assert webhooks.emit(store, "key", "game.turn", {"version": 2}, "g") == [other["id"]]
+    assert [entry["data"]["version"] for entry in webhooks.deliveries(store, sub["id"])] == [1], "kept, not added to"
+    assert webhooks.deliver(store, sub["id"]) == (0, None) and len(sent) == tries, "a disabled queue is not sent"
+
+
+def test_a_success_between_failures_starts_the_count_of_days_again(monkeypatch):
+    store = MemoryStore()
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(webhooks, "time", clock)
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", fail(sent))
+    webhooks.emit(store, "key", "game.turn", {"version": 1}, "g")
+    webhooks.deliver(store, sub["id"])
+    clock.now += webhooks.DISABLE_AFTER_SECONDS - 60
+    monkeypatch.setattr(webhooks, "send", succeed(sent))
+    assert webhooks.deliver(store, sub["id"]) == (1, None)
+    monkeypatch.setattr(webhooks, "send", fail(sent))
+    webhooks.emit(store, "key", "game.turn", {"version": 2}, "g")
+    clock.now += 120
+    assert webhooks.deliver(store, sub["id"]) == (0, webhooks.BACKOFF_BASE)
+    assert webhooks.describe(store, webhooks.get_subscription(store, sub["id"]))["active"] is True
+
+
+def test_an_integrator_pauses_and_resumes_a_subscription_and_the_held_queue_goes_out_in_order(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.down = True
+    game = keyed_game(client, key)
+    state = webhooks.delivery_state(runtime.store, sub)
+    runtime.store.put_document(webhooks.STATE, sub["id"], {**state, "failing_since": time.time() - 6 * 24 * 3600})
+    runtime.sweep(now=time.time() + 3600)
+    shown = client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()
+    assert shown["active"] is False and shown["disabled_reason"] == "failing", shown
+    held = [
+        d["id"] for d in client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    ]
+    assert held and receiver.accepted == []
+    receiver.down = False
+    resumed = client.patch(f"/webhooks/{sub['id']}", json={"active": True}, headers=auth(key))
+    assert resumed.status_code == 200, resumed.get_json()
+    assert resumed.get_json()["active"] is True and resumed.get_json()["disabled_at"] is None
+    assert resumed.get_json()["failures"] == 0
+    for _ in range(5):
+        runtime.sweep(now=time.time() + 60)
+    assert [d["id"] for d in receiver.accepted] == held, "the held queue, in order, once"
+    paused = client.patch(f"/webhooks/{sub['id']}", json={"active": False}, headers=auth(key)).get_json()
+    assert paused["active"] is False and paused["disabled_reason"] == "paused"
+    play_out(client, game)
+    runtime.sweep(now=time.time() + 60)
+    assert [d["id"] for d in receiver.accepted] == held, "nothing sent or queued while paused"
+    assert len(client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]) == len(held)
+
+
+def test_only_the_owner_may_pause_a_subscription_and_the_body_is_checked(site, receiver):
+    runtime, client, key = site
+    _, other = apikeys.create_key(runtime.store, "other")
+    sub = subscribe(client, key, receiver.url)
+    assert client.patch(f"/webhooks/{sub['id']}", json={"active": False}, headers=auth(other)).status_code == 404
+    assert client.patch(f"/webhooks/{sub['id']}", json={"active": False}).status_code == 401
+    for body in ({}, {"active": "no"}, {"active": True, "url": "http://example.com/"}, [True]):
+        bad = client.patch(f"/webhooks/{sub['id']}", json=body, headers=auth(key))
+        assert bad.status_code == 400 and bad.get_json()["code"] == "invalid_request", (body, bad.get_json())
+    assert client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()["active"] is True
