@@ -3,11 +3,14 @@ import { h, fill, api, title, seatName, rememberSeat, rememberInvites, toast } f
 
 export async function showLobby(main) {
   document.title = 'Tradewinds — lobby';
-  const [{ data: types }, active, finished] = await Promise.all([
+  const [{ data: types }, active, ...ended] = await Promise.all([
     api('GET', '/game-types'),
     api('GET', '/games?status=active&limit=30'),
-    api('GET', '/games?status=finished&limit=30'),
+    ...ENDED.map((status) => api('GET', `/games?status=${status}&limit=30`)),
   ]);
+  // the games that ended, by any of the ways a game ends, newest first
+  const endedGames = ended.flatMap((r) => r.data.games)
+    .sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, 30);
   const hosted = types.filter((t) => !t.name.startsWith('secret'));
   fill(main,
     h('h1', {}, 'Lobby'),
@@ -16,10 +19,15 @@ export async function showLobby(main) {
       createForm(hosted)),
     h('section', { class: 'panel', 'aria-labelledby': 'active-games' },
       h('h2', { id: 'active-games' }, 'Active games'), gameList(active.data.games, types)),
-    h('section', { class: 'panel', 'aria-labelledby': 'finished-games' },
-      h('h2', { id: 'finished-games' }, 'Finished games'), gameList(finished.data.games, types)),
+    h('section', { class: 'panel', 'aria-labelledby': 'ended-games' },
+      h('h2', { id: 'ended-games' }, 'Ended games'), gameList(endedGames, types)),
   );
 }
+
+const ENDED = ['finished', 'aborted', 'abandoned'];
+// How a game that ended without a result is told in the lists.
+const ENDING = { aborted: 'aborted', abandoned: 'abandoned: nobody moved for too long' };
+const NAME_KEY = 'tradewinds:name';
 
 function typeTitle(types, name) {
   const t = types.find((x) => x.name === name);
@@ -37,6 +45,7 @@ function gameList(games, types) {
       mine ? h('strong', { class: 'tag' }, 'yours · ') : null,
       h('span', { class: 'game-title' }, `${typeTitle(types, g.game_type)} — ${who}`),
       h('span', { class: 'muted' }, ` · move ${g.version} · ${new Date(g.created_at).toLocaleString()}`),
+      ENDING[g.status] ? h('span', { class: 'ending' }, ` · ${ENDING[g.status]}`) : null,
       h('span', { class: 'links' },
         mine && g.status === 'active' ? h('a', { class: 'button', href: `/?game=${g.id}` }, 'Play') : null,
         h('a', { class: 'button secondary', href: `/?game=${g.id}#watch`, 'aria-label': `Watch game ${g.id}` }, 'Watch'),
@@ -76,6 +85,8 @@ function createForm(types) {
   const seatsBox = h('fieldset', { class: 'seats' });
   const optionsBox = h('fieldset', { class: 'options' });
   const result = h('div', { class: 'created', 'aria-live': 'polite' });
+  const nameInput = h('input', { type: 'text', id: 'my-name', maxlength: 64, autocomplete: 'nickname',
+    value: localStorage.getItem(NAME_KEY) || '' });
   const clockMinutes = h('input', { type: 'number', id: 'clock-minutes', min: 0, max: 600, value: 0 });
   const clockBox = h('fieldset', { class: 'clock-options' }, h('legend', {}, 'Clock'),
     h('div', { class: 'field' }, h('label', { for: 'clock-minutes' }, 'Minutes per seat'), clockMinutes,
@@ -119,8 +130,17 @@ function createForm(types) {
     event.preventDefault();
     const t = current();
     const kinds = [...seatsBox.querySelectorAll('select.seat-kind')].map((s) => s.value);
+    if (kinds.every((k) => k.startsWith('bot:'))) {
+      // the server hosts games of bots only for integrators with an API key
+      const words = 'A game here needs a person at the table: make one seat "Me", or invite another human.';
+      fill(result, h('p', { class: 'error', role: 'alert' }, words));
+      return;
+    }
+    const myName = nameInput.value.trim();
+    if (myName) localStorage.setItem(NAME_KEY, myName);
+    else localStorage.removeItem(NAME_KEY);
     const seats = kinds.map((k, i) => (k.startsWith('bot:') ? { kind: 'bot', level: k.slice(4) }
-      : { kind: 'human', name: `Player ${i + 1}` }));
+      : { kind: 'human', name: k === 'me' && myName ? myName : `Player ${i + 1}` }));
     const options = {};
     for (const input of optionsBox.querySelectorAll('input, select')) {
       const type = input.dataset.type;
@@ -167,6 +187,8 @@ function createForm(types) {
   fill(form,
     h('div', { class: 'field' }, h('label', { for: 'game-type' }, 'Game'), typeSelect),
     h('div', { class: 'field' }, h('label', { for: 'player-count' }, 'Players'), countSelect),
+    h('div', { class: 'field' }, h('label', { for: 'my-name' }, 'Your name'), nameInput,
+      h('small', { class: 'muted' }, 'Shown at the table for the seat marked "Me"; this browser remembers it.')),
     seatsBox, optionsBox, clockBox,
     h('button', { type: 'submit', class: 'button' }, 'Create game'),
     result);

@@ -23,9 +23,10 @@ GAMES = {
 }
 
 
-def create_from_lobby(page, base, game_type, players=2, options=None, seats=None, clock_minutes=0):
+def create_from_lobby(page, base, game_type, players=2, options=None, seats=None, clock_minutes=0, keep_page=False):
     """Fill the lobby's form (visible controls only) and land on the new game's table."""
-    page.goto(base + "/")
+    if not keep_page:
+        page.goto(base + "/")
     page.get_by_label("Game", exact=True).select_option(game_type)
     page.get_by_label("Players").select_option(str(players))
     for i, kind in enumerate(seats or []):
@@ -160,6 +161,34 @@ def test_one_seat_at_most_is_me_in_the_lobby(live_server, context, console):
     assert page.get_by_label("Seat 1", exact=True).input_value() == "human"
     page.get_by_role("button", name="Create game").click()
     assert "#seat=" in page.get_by_label("Invite link for seat 1").input_value()
+
+
+def test_the_lobby_names_my_seat_and_remembers_the_name(live_server, context, console):
+    page = console.watch(context.new_page())
+    page.goto(live_server.url + "/")
+    page.get_by_label("Your name").fill("Ada Lovelace")
+    game_id = create_from_lobby(page, live_server.url, "murano", keep_page=True)
+    seats = live_server.client().get(f"/games/{game_id}").get_json()["seats"]
+    assert seats[0]["name"] == "Ada Lovelace" and seats[0]["kind"] == "human", seats
+    page.goto(live_server.url + "/")
+    assert page.get_by_label("Your name").input_value() == "Ada Lovelace"
+
+
+def test_the_lobby_says_a_game_needs_a_person_before_sending_one_of_bots_only(live_server, context, console):
+    """The server refuses a game of bots only without an integrator's key; the form says so itself, in a
+    player's words, and sends nothing."""
+    page = console.watch(context.new_page())
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(live_server.url + "/")
+    page.get_by_label("Game", exact=True).select_option("amerigo")
+    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Seat 1", exact=True).select_option("bot:easy")
+    page.get_by_role("button", name="Create game").click()
+    alert = page.get_by_role("alert")
+    assert "a person" in alert.inner_text() and "Me" in alert.inner_text(), alert.inner_text()
+    assert posts == []
+    shot(page, "lobby-bots-only")
 
 
 def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, context, console):
@@ -431,6 +460,10 @@ def test_the_first_seat_aborts_from_the_table_and_the_table_says_it_ended(live_s
     assert page.locator("section.undo").is_hidden() and page.locator("section.leave").is_hidden()
     assert live_server.client().get(f"/games/{game_id}").get_json()["status"] == "aborted"
     shot(page, "table-aborted")
+    page.goto(live_server.url + "/")  # the lobby lists it among the ended games, said to be aborted
+    ended = page.get_by_role("region", name="Ended games").locator("li", has=page.locator(f'a[href="/?replay={game_id}"]'))
+    assert "aborted" in ended.inner_text(), ended.inner_text()
+    shot(page, "lobby-ended")
 
 
 def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):
