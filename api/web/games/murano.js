@@ -14,6 +14,22 @@ function ringCell(i) {
   return [19 - i, 6];
 }
 
+// Where the ring's long words may break (soft hyphens): a phone's ring space holds about seven letters a line,
+// and the browser's own hyphenation has no dictionary on some systems, where "Production" broke as "Product-ion".
+const BREAKS = {
+  gondoliers: 'gon-do-liers', gondolier: 'gon-do-lier', production: 'pro-duc-tion', character: 'char-ac-ter',
+  characters: 'char-ac-ters', special: 'spe-cial', building: 'build-ing', buildings: 'build-ings', factory: 'fac-to-ry',
+};
+
+export function breakable(text) {
+  return String(text).replace(/[A-Za-z]+/g, (word) => {
+    const pattern = BREAKS[word.toLowerCase()];
+    if (!pattern) return word;
+    let at = 0;
+    return pattern.split('-').map((part) => word.slice(at, (at += part.length))).join('\u00AD');
+  });
+}
+
 function ring(s, ctx, centre) {
   const shipsAt = new Map();
   s.ships.forEach((pos, ship) => shipsAt.set(pos, [...(shipsAt.get(pos) || []), ship]));
@@ -25,7 +41,7 @@ function ring(s, ctx, centre) {
       piece(ctx, (c) => (c.type === 'move_ship' || c.type === 'pass') && c.to === space,
         { class: `space a-${action}${ships.length ? ' has-ship' : ''}${anchors.has(space) ? ' anchor' : ''}` },
         h('span', { class: 'n' }, `${space}`),
-        h('span', { class: 'act' }, ctx.name(action)),
+        h('span', { class: 'act' }, breakable(ctx.name(action))),
         ships.length ? h('span', { class: 'ships-here' }, ships.map((ship) => h('span', {
           class: `boat${ship === s.red_ship ? ' red' : ''}`, title: `ship ${ship}${ship === s.red_ship ? ' (red)' : ''}`,
         }, `${ship}`))) : null));
