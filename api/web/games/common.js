@@ -72,7 +72,8 @@ export function track(name, min, max, marks, ctx, scores = {}) {
     const here = marks.filter((m) => Math.min(max, Math.max(min, m.at)) === i);
     cells.push(h('li', { class: `cell${scores[i] !== undefined ? ' scores' : ''}`, title: `${i}${scores[i] !== undefined ? `: ${scores[i]} VP` : ''}` },
       h('span', { class: 'n' }, `${i}`),
-      here.map((m) => h('span', { class: `marker ${m.seat !== undefined ? `s${m.seat}` : m.class || ''}` }, h('span', { class: 'dot' }), m.label || ''))));
+      here.length ? h('span', { class: 'markers' },
+        here.map((m) => h('span', { class: `marker ${m.seat !== undefined ? `s${m.seat}` : m.class || ''}` }, h('span', { class: 'dot' }), m.label || ''))) : null));
   }
   const said = marks.map((m) => `${m.seat !== undefined ? seatName(ctx.seats[m.seat]) : m.label} at ${m.at}`).join(', ');
   return h('div', { class: 'track' }, h('span', { class: 'track-name' }, name),
