@@ -5,7 +5,8 @@ de-duplication key), ``webhook-timestamp`` (Unix seconds) and ``webhook-signatur
 HMAC-SHA256 of "id.timestamp.body">`` keyed with the subscription's secret (``whsec_<base64>``).
 
 Ordering: the events of one game are derived from its stream in version order by ``sync_game``
-(one process at a time per game, under a lock), appended to each subscription's queue, and
+(one process at a time per game, under a lock), appended to each subscription's queue (under keys that never go
+back within a game, whatever the clocks of the machines that sync it: ``GameKeys``), and
 ``deliver`` sends a subscription's queue strictly in order, stopping at the first failure and trying
 again later with exponential back-off. A receiver that is down for a while therefore gets every event
 once it is back, in order per game. One that fails every attempt for ``DISABLE_AFTER_SECONDS`` is disabled: its
@@ -223,9 +224,12 @@ def deliveries(store: DocumentStore, sub_id: str, limit: int = 100, offset: int 
 
 
 # ------------------------------------------------------------------------------------- emitting
-def enqueue_event(store: EventStore, sub: Doc, kind: str, data: Doc, game_id: str | None = None) -> Doc:
-    """Add one event to a subscription's ordered queue (keys sort in emission order)."""
-    key = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
+def enqueue_event(
+    store: EventStore, sub: Doc, kind: str, data: Doc, game_id: str | None = None, at_ns: int | None = None
+) -> Doc:
+    """Add one event to a subscription's ordered queue (keys sort in emission order: by ``at_ns``, nanoseconds,
+    the clock's by default)."""
+    key = f"{time.time_ns() if at_ns is None else at_ns:020d}-{uuid.uuid4().hex[:8]}"
     entry: Doc = {
         "key": key,
         "id": "msg_" + uuid.uuid4().hex,
@@ -251,7 +255,14 @@ def queue_entry(store: DocumentStore, sub_id: str, entry: Doc) -> None:
     store.put_document(pending_name(sub_id), entry["key"], {})
 
 
-def emit(store: EventStore, key_id: str | None, kind: str, data: Doc, game_id: str | None = None) -> list[str]:
+def emit(
+    store: EventStore,
+    key_id: str | None,
+    kind: str,
+    data: Doc,
+    game_id: str | None = None,
+    at_ns: int | None = None,
+) -> list[str]:
     """Queue an event for every active subscription of this integrator that wants it; returns their ids."""
     if key_id is None:
         return []
@@ -261,8 +272,21 @@ def emit(store: EventStore, key_id: str | None, kind: str, data: Doc, game_id: s
         if s["active"] and kind in s["events"] and disabled(store, s["id"]) is None
     ]
     for sub in targets:
-        enqueue_event(store, sub, kind, data, game_id)
+        enqueue_event(store, sub, kind, data, game_id, at_ns)
     return [s["id"] for s in targets]
+
+
+class GameKeys:
+    """The queue-key times of one game's events, in nanoseconds: the clock's, but always after the last one its
+    previous sync used (kept in the game's cursor as ``key_ns``), so that a sync on a machine whose clock is
+    behind still queues the game's events after the ones before."""
+
+    def __init__(self, cursor: Doc) -> None:
+        self.last = int(cursor.get("key_ns", 0))
+
+    def next(self) -> int:
+        self.last = max(time.time_ns(), self.last + 1)
+        return self.last
 
 
 def sync_game(service: GameService, game_id: str) -> list[str]:
@@ -273,6 +297,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
     if key_id is None or not subscriptions_for(store, key_id):
         return []
     cursor = store.get_document(CURSORS, game_id) or {"generation": 0, "version": 0}
+    keys = GameKeys(cursor)
     touched: set[str] = set()
     if cursor["generation"] != info.generation:
         # the game was undone since the last sync, maybe more than once: the events from the lowest version it went
@@ -285,11 +310,12 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                 "game.truncated",
                 {"game_id": game_id, "generation": info.generation, "version": back_to},
                 game_id,
+                keys.next(),
             )
         )
-        cursor = {"generation": info.generation, "version": back_to}
+        cursor = {"generation": info.generation, "version": back_to, "key_ns": keys.last}
     if cursor["version"] >= info.version:
-        store.put_document(CURSORS, game_id, cursor)
+        store.put_document(CURSORS, game_id, {**cursor, "key_ns": keys.last})
         return sorted(touched)
     rules = service.rules_for(info)
     state = service.load(game_id, at_version=cursor["version"]).state if cursor["version"] else rules.initial_state()
@@ -316,6 +342,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                     "game.started",
                     {**base, "seats": seats, "tournament_id": info.metadata.get("tournament_id")},
                     game_id,
+                    keys.next(),
                 )
             )
         ending = facts.ENDINGS.get(event.type)
@@ -339,6 +366,7 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                         "tournament_id": info.metadata.get("tournament_id"),
                     },
                     game_id,
+                    keys.next(),
                 )
             )
         elif facts.is_platform(event.data):
@@ -356,9 +384,10 @@ def sync_game(service: GameService, game_id: str) -> list[str]:
                         "deadline": turn_deadline(info.metadata.get("clock"), event.meta.get("clock")),
                     },
                     game_id,
+                    keys.next(),
                 )
             )
-    store.put_document(CURSORS, game_id, {"generation": info.generation, "version": info.version})
+    store.put_document(CURSORS, game_id, {"generation": info.generation, "version": info.version, "key_ns": keys.last})
     return sorted(touched)
 
 

@@ -666,3 +666,27 @@ def test_only_the_owner_may_pause_a_subscription_and_the_body_is_checked(site, r
         bad = client.patch(f"/webhooks/{sub['id']}", json=body, headers=auth(key))
         assert bad.status_code == 400 and bad.get_json()["code"] == "invalid_request", (body, bad.get_json())
     assert client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()["active"] is True
+
+
+def test_a_game_s_events_keep_their_order_when_the_syncing_clock_goes_back(site, receiver, monkeypatch):
+    """Two syncs of one game may run on two machines whose clocks differ: the second's events still queue after
+    the first's (queue keys sort in emission order, and a game's keys never go back)."""
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.down = True  # everything stays in the queue, in its order
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(webhooks, "time", clock)
+    game = keyed_game(client, key, rounds=2)
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    for _ in range(3):
+        clock.now -= 60  # the next sync runs where the clock reads a minute earlier
+        state = client.get(f"/games/{game['id']}").get_json()
+        bank = client.post(
+            f"/games/{game['id']}/commands",
+            json={"command": {"type": "bank", "amount": 1}},
+            headers=auth(tokens[state["to_act"][0]]),
+        )
+        assert bank.status_code == 200, bank.get_json()
+    log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
+    versions = [d["data"]["version"] for d in log]
+    assert len(versions) == 5 and versions == sorted(versions) and log[0]["type"] == "game.started", versions
