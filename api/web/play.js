@@ -73,6 +73,7 @@ async function refresh(t, el) {
   t.clockAt = Date.now();
   t.legal = legal;
   t.narrowed = null;
+  t.picked = {};
   if (t.board) draw(t, el);
 }
 
@@ -419,12 +420,56 @@ function drawCommands(t, el) {
     fill(el.commands, h('h2', {}, 'Your moves'), h('p', { class: 'muted waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Not your turn.'));
     return;
   }
-  const shown = t.narrowed || t.legal.choices;
-  fill(el.commands, h('h2', {}, t.narrowed ? `Moves for that piece (${shown.length} of ${t.legal.choices.length})` : `Your moves (${shown.length})`),
+  const base = t.narrowed || t.legal.choices;
+  const picked = t.picked || {};
+  const shown = base.filter((c) => matches(c, picked));
+  const total = t.legal.choices.length;
+  fill(el.commands, h('h2', {}, t.narrowed ? `Moves for that piece (${shown.length} of ${total})`
+    : `Your moves (${shown.length === total ? total : `${shown.length} of ${total}`})`),
     t.narrowed ? h('button', { type: 'button', class: 'button secondary', onclick: () => { t.narrowed = null; drawCommands(t, el); } }, 'Show all moves') : null,
+    narrowing(t, el, base, picked),
     h('div', { class: 'choice-list' }, shown.map((c) => h('button', {
       type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
     }, c.label, h('span', { class: 'tag' }, [c.cost ? `costs ${c.cost}` : '', c.gain ? `brings ${c.gain}` : '', c.points ? `${c.points} VP` : ''].filter(Boolean).map((x) => ` · ${x}`).join(''))))));
+}
+
+// A long list of moves (Archipelago's set-up offers over a hundred placements) is narrowed field by field: one list
+// per field of the commands whose value differs between them, each offering the values the other choices leave.
+const MANY_MOVES = 12;
+const FIELD_WORDS = { pos: 'Position', at: 'Position', rot: 'Rotation', to: 'To', from: 'From' };
+const FIELD_ORDER = ['type', 'tile', 'face', 'pos', 'at', 'rot'];  // as a move's label says them; others after
+const fieldRank = (f) => (FIELD_ORDER.includes(f) ? FIELD_ORDER.indexOf(f) : FIELD_ORDER.length);
+const fieldKey = (value) => JSON.stringify(value ?? null);
+const matches = (choice, picked) => Object.entries(picked).every(([f, v]) => fieldKey(choice.command[f]) === v);
+
+function fieldText(t, value) {
+  if (value === null || value === undefined) return 'none';
+  if (Array.isArray(value)) return value.map((v) => fieldText(t, v)).join(', ');
+  if (typeof value === 'object') return `(${Object.values(value).join(', ')})`;
+  return typeof value === 'string' ? (t.namer ??= namer(t.type))(value) : String(value);
+}
+
+function narrowing(t, el, base, picked) {
+  if (base.length <= MANY_MOVES) return null;
+  const fields = [...new Set(base.flatMap((c) => Object.keys(c.command)))]
+    .filter((f) => new Set(base.map((c) => fieldKey(c.command[f]))).size > 1)
+    .sort((a, b) => fieldRank(a) - fieldRank(b));
+  if (!fields.length) return null;
+  return h('div', { class: 'narrowing' }, fields.map((f) => {
+    const others = Object.fromEntries(Object.entries(picked).filter(([k]) => k !== f));
+    const values = new Map(base.filter((c) => matches(c, others)).map((c) => [fieldKey(c.command[f]), c.command[f]]));
+    const id = `narrow-${f}`;
+    const select = h('select', { id, onchange: (event) => {
+      const next = { ...picked };
+      if (event.target.value) next[f] = event.target.value;
+      else delete next[f];
+      t.picked = next;
+      drawCommands(t, el);
+      el.commands.querySelector(`#${id}`)?.focus();
+    } }, h('option', { value: '' }, 'any'),
+    [...values].map(([key, value]) => h('option', { value: key, selected: picked[f] === key ? true : null }, fieldText(t, value))));
+    return h('span', { class: 'narrow-field' }, h('label', { for: id }, FIELD_WORDS[f] || title(f)), select);
+  }));
 }
 
 function drawUndo(t, el) {

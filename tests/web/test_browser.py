@@ -191,6 +191,35 @@ def test_the_lobby_says_a_game_needs_a_person_before_sending_one_of_bots_only(li
     shot(page, "lobby-bots-only")
 
 
+def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, console):
+    """Archipelago's set-up offers dozens of placements (tile, face, place, rotation): one list per field of
+    the moves narrows them down to the move wanted, and that move is played."""
+    page = console.watch(context.new_page())
+    create_from_lobby(
+        page, live_server.url, "archipelago", players=3, seats=["me", "bot:easy", "bot:easy"], options={"length": "short"}
+    )
+    page.locator("button.choice:not([disabled])").first.wait_for()
+    total = page.locator("button.choice").count()
+    assert total > 30, total
+    shown = total
+    for label in ("Tile", "Face", "Position", "Rotation"):
+        narrowing = page.get_by_label(label, exact=True)
+        values = narrowing.locator("option").all_inner_texts()
+        assert values[0] == "any" and len(values) >= 2, (label, values)  # "any", then what the others leave
+        if len(values) == 2:
+            continue  # one value left for this field: choosing it narrows nothing
+        narrowing.select_option(index=1)
+        assert page.get_by_label(label, exact=True).evaluate("el => el === document.activeElement")
+        fewer = page.locator("button.choice").count()
+        assert fewer < shown, (label, fewer, shown)
+        shown = fewer
+    assert shown == 1 and page.get_by_role("heading", name=f"Your moves (1 of {total})").is_visible()
+    shot(page, "moves-narrowed")
+    before = page.locator("#version").get_attribute("data-version")
+    page.locator("button.choice:not([disabled])").click()
+    page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+
+
 def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, context, console):
     first = console.watch(context.new_page())
     first.goto(live_server.url + "/")
