@@ -80,10 +80,11 @@ def _geometry(g: Geometry) -> dict[str, Any]:
 
 def _street(face: str, customers: dict[str, Any]) -> dict[str, Any]:
     walkers = ", ".join(f"{n} {c}" for c, n in customers.items()) or "no"
+    noun = "customer" if sum(customers.values()) == 1 else "customers"
     return {
         "id": face,
         "kind": "street",
-        "name": f"Street ({walkers} customers)",
+        "name": f"Street ({walkers} {noun})",
         "cost": None,
         "points": None,
         "effect": f"A street tile with {walkers} customer(s); customers bring income to shops of their colour "

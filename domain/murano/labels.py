@@ -13,7 +13,11 @@ _KIND = {"glass_factory": "glass factory", "shop": "shop", "palace": "palace", "
 
 
 def _space(space: str) -> str:
+    """``Navagero:r1c0`` as a player reads it: "Navagero, row 2, column 1"."""
     island, _, cell = space.partition(":")
+    row, _, column = cell.removeprefix("r").partition("c")
+    if row.isdigit() and column.isdigit():
+        return f"{data.ISLAND_NAMES.get(island, island)}, row {int(row) + 1}, column {int(column) + 1}"
     return f"{data.ISLAND_NAMES.get(island, island)} {cell}"
 
 

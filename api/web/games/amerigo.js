@@ -168,20 +168,22 @@ export function sentence(e, w) {
     case 'TileTaken': return `${who} plans a ${d.kind} ${w.name(d.shape)}${ap(d.gold)}.`;
     case 'TilePlaced': return `${who} builds a ${d.kind} ${w.name(d.shape)} on island ${d.island}${d.vp ? ` for ${d.vp} VP` : ''}${d.commodities && d.commodities.length ? `, gaining ${w.list(d.commodities)}` : ''}.`;
     case 'ProductionBought': return `${who} buys ${w.name(d.token)}${ap(d.gold)}.`;
-    case 'ProgressAdvanced': return `${who} advances ${w.n(d.n, 'space')} on the progress track${ap(d.gold)}.`;
-    case 'SpecialAdvanced': return `${who} advances ${w.n(d.n, 'space')} on the special track to ${d.position}${ap(d.gold)}.`;
-    case 'CannonsLoaded': return `${who} loads ${w.n(d.n, 'cannon')}${ap(d.gold)}.`;
+    case 'ProgressAdvanced': return d.n ? `${who} advances ${w.n(d.n, 'space')} on the progress track${ap(d.gold)}.`
+      : `${who}'s disc is already on the last space of the progress track.`;
+    case 'SpecialAdvanced': return d.n ? `${who} advances ${w.n(d.n, 'space')} on the special track to ${d.position}${ap(d.gold)}.`
+      : `${who}'s disc is already on the last space of the special track.`;
+    case 'CannonsLoaded': return d.n ? `${who} loads ${w.n(d.n, 'cannon')}${ap(d.gold)}.` : `${who}'s cannons are all loaded already.`;
     case 'ProgressTokenTaken': return `${who} takes ${w.name(d.token)} from ${d.space}.`;
     case 'GoldTokenUsed': return `${who} cashes ${w.name(d.token)} for ${d.gold} gold.`;
     case 'ChestCashed': return `${who} cashes a treasure chest${d.gold ? ` for ${d.gold} gold` : ''}.`;
-    case 'TrackOverflowed': return `${who} is past the end of the ${d.track} track and takes ${d.gold} gold.`;
+    case 'TrackOverflowed': return `${who} has action points left at the end of the ${d.track} track and takes ${d.gold} gold for them.`;
     case 'PiratesAttacked': return `Pirates of strength ${d.strength} attack: ${d.outcomes.map((o) => `${w.who(o.seat)} ${o.fended ? 'fends them off' : `loses ${o.vp_lost} VP`}`).join(', ')}.`;
     case 'ProgressDisplayRefreshed': return 'The progress display is refreshed.';
     case 'ProductionDisplayCleared': return 'The production display is cleared.';
     case 'FastPassageUsed': return `${who} uses Fast passage.`;
     case 'FairWindsUsed': return `${who} uses Fair winds.`;
     case 'ChronicleUsed': return `${who} uses the Chronicle${d.vp ? ` for ${d.vp} VP` : ''}.`;
-    case 'GameEnded': return `The game ends: ${d.final.map((f) => `${w.who(f.seat)} ${f.total} VP`).join(', ')}.`;
+    case 'GameEnded': return `The game ends: ${d.final.map((f) => `${w.who(f.seat)} has ${f.total} VP`).join(', ')}.`;
     default: return null;
   }
 }

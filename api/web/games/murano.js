@@ -131,13 +131,15 @@ export function render(s, ctx) {
 // The event log in words.
 function where(w, space) {
   const [island, cell] = String(space).split(':');
+  const square = /^r(\d+)c(\d+)$/.exec(cell || '');
+  if (square) return `${w.name(island)} at row ${Number(square[1]) + 1}, column ${Number(square[2]) + 1}`;
   return `${w.name(island)} ${cell || ''}`.trim();
 }
 
 function tile(w, kind, face) {
   if (kind === 'shop') return face ? `a ${face} shop` : 'a shop';
   if (kind === 'palace') return face ? `a palace with ${w.n(face, 'crest')}` : 'a palace';
-  if (kind === 'street') return face ? w.name(face).toLowerCase() : 'a street';
+  if (kind === 'street') return face ? `a ${w.name(face).toLowerCase()}` : 'a street';
   return `a ${String(kind).replace(/_/g, ' ')}`;
 }
 
@@ -179,7 +181,7 @@ export function sentence(e, w) {
     case 'CardAssigned': return `${who} assigns ${w.name(d.card)} to ${w.name(d.island)} for ${d.vp} VP.`;
     case 'BonusScored': return `${who} scores ${d.vp} VP${d.card ? ` with ${w.name(d.card)}` : ''}.`;
     case 'ScoringFinished': return `${who} finishes scoring${d.vp ? ` with ${d.vp} VP more` : ''}.`;
-    case 'GameOver': return `The game is over: ${d.vp.map((v, s) => `${w.who(s)} ${v} VP`).join(', ')}.`;
+    case 'GameOver': return `The game is over: ${d.vp.map((v, s) => `${w.who(s)} has ${v} VP`).join(', ')}.`;
     default: return null;
   }
 }

@@ -102,7 +102,7 @@ export function sentence(e, w) {
     case 'HospiceColonistPlaced': return `${who}'s hospice puts a colonist on the new ${d.tile} tile.`;
     case 'UniversityColonistPlaced': return `${who}'s university puts a colonist in the new building.`;
     case 'ColonistShipRefilled': return `The colonist ship is refilled with ${w.n(d.colonists, 'colonist')}${d.ends_game ? ' (too few left: the game will end)' : ''}.`;
-    case 'GoodsProduced': return `Production: ${d.production.map((p) => `${w.who(p.seat)} ${goods(p.goods)}${p.factory_doubloons ? ` and ${p.factory_doubloons} from the factory` : ''}`).join('; ')}.`;
+    case 'GoodsProduced': return `Production: ${d.production.map((p) => `${w.who(p.seat)} gets ${goods(p.goods)}${p.factory_doubloons ? ` (and ${w.n(p.factory_doubloons, 'doubloon')} from the factory)` : ''}`).join('; ')}.`;
     case 'ExtraGoodTaken': return `${who} takes one more ${d.good} as craftsman.`;
     case 'GoodSold': return `${who} sells ${d.good} to the trading house for ${w.n(d.price, 'doubloon')}.`;
     case 'TradingHouseEmptied': return `The trading house is emptied (${w.list(d.goods, (x) => x)}).`;
@@ -113,7 +113,7 @@ export function sentence(e, w) {
     case 'WarehouseKindChosen': return `${who} stores ${d.good} in a warehouse.`;
     case 'Passed': return `${who} passes.`;
     case 'RoundEnded': return `Round ${d.round} ends${d.bonus_roles && d.bonus_roles.length ? `; a doubloon goes on ${w.list(d.bonus_roles, (x) => `the ${x}`)}` : ''}.`;
-    case 'GameEnded': return `The game ends (${w.list(d.triggers, (x) => x.replace(/_/g, ' '))}): ${d.scores.map((v, s) => `${w.who(s)} ${v}`).join(', ')} points.`;
+    case 'GameEnded': return `The game ends (${w.list(d.triggers, (x) => x.replace(/_/g, ' '))}): ${d.scores.map((v, s) => `${w.who(s)} has ${w.n(v, 'point')}`).join(', ')}.`;
     default: return null;
   }
 }
