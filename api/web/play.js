@@ -565,22 +565,43 @@ function drawClock(t, el) {
 function drawLog(t, el) {
   if (!t.board || !t.game) return;
   if (!t.words) t.words = words(t.type, t.game.seats);
-  fill(el.log, t.log.slice(-200).map((e) => logItem(e, t.board, t.words)));
+  // a run of lines that say the same thing of the same seat ("puts a colonist on a corn plantation", seven
+  // times over in Puerto Rico's mayor phase) is one line with its count
+  const runs = [];
+  for (const e of t.log.slice(-200)) {
+    const text = eventText(e, t.board, t.words);
+    const last = runs[runs.length - 1];
+    if (last && last.text === text && last.subject === subjectOf(e, t.board)) {
+      last.count += 1;
+      last.through = e.version;
+    } else {
+      runs.push({ e, text, subject: subjectOf(e, t.board), count: 1, through: e.version });
+    }
+  }
+  fill(el.log, runs.map((r) => logItem(r.e, t.board, t.words, {}, (x) => x, r)));
   el.log.scrollTop = el.log.scrollHeight;
   drawUndo(t, el);  // "take back my last move" needs the log to know where that move began
 }
 
-/** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence. */
-export function logItem(e, board, w, attrs = {}, wrap = (x) => x) {
-  // whom the sentence is about: the event's seat (a game's module may say otherwise); a game-wide event ("Round 2
-  // begins") has none, whoever's move brought it
+/** Whom a log line is about: the event's seat (a game's module may say otherwise); a game-wide event ("Round 2
+ * begins") has none, whoever's move brought it. */
+function subjectOf(e, board) {
   const named = board && board.subject ? board.subject(e) : e.data && e.data.seat;
-  const subject = Number.isInteger(named) ? named : null;
+  return Number.isInteger(named) ? named : null;
+}
+
+/** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence; for a run of
+ * the same line (``run``: its count and last version), the versions it spans and how many times. */
+export function logItem(e, board, w, attrs = {}, wrap = (x) => x, run = { count: 1 }) {
+  const subject = subjectOf(e, board);
   const has = subject !== null;
+  const many = run.count > 1;
   return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
-    wrap([h('span', { class: 'v', 'aria-label': `move ${e.version}` }, `${e.version}`),
-      h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
-      eventText(e, board, w)]));
+    wrap([h('span', { class: 'v', 'aria-label': many ? `moves ${e.version} to ${run.through}` : `move ${e.version}` },
+      many ? `${e.version}–${run.through}` : `${e.version}`),
+    h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
+    eventText(e, board, w),
+    many ? h('span', { class: 'times', 'aria-label': `${run.count} times` }, ` ×${run.count}`) : null]));
 }
 
 export { title };

@@ -220,6 +220,27 @@ def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, c
     page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
 
 
+def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, context, console):
+    """Puerto Rico's mayor phase puts colonists one by one: a run of the same line of the same seat is one line
+    with the versions it spans and its count."""
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico", players=3, seats=["me", "bot:easy", "bot:easy"])
+    runs = page.locator(".log li", has=page.locator(".times"))
+    moves = 0
+    while not runs.count() and moves < 300:
+        moves += play_moves(page, 1)
+    line = runs.first
+    first, last = (int(v) for v in line.locator(".v").inner_text().split("–"))
+    count = int(line.locator(".times").inner_text().strip().lstrip("×"))
+    assert count >= 2 and last - first + 1 == count, line.inner_text()
+    events = live_server.client().get(f"/games/{game_id_of(page)}/events?after={first - 1}&limit={count}")
+    said = events.get_json()["events"]
+    assert [e["version"] for e in said] == list(range(first, last + 1)), said
+    assert len({(e["type"], str(e["data"])) for e in said}) == 1, said  # the same event, over and over
+    line.scroll_into_view_if_needed()
+    shot(page, "log-runs")
+
+
 def test_undo_between_two_humans_is_asked_and_declined(live_server, browser, context, console):
     first = console.watch(context.new_page())
     first.goto(live_server.url + "/")
