@@ -183,7 +183,7 @@ def install(app: Flask) -> None:
             origins=origins,
             expose_headers=EXPOSED_HEADERS,
             allow_headers=ALLOWED_HEADERS,
-            methods=["GET", "POST", "DELETE", "OPTIONS"],
+            methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
             max_age=600,
         )
 

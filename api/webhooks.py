@@ -210,15 +210,19 @@ class Subscription(MethodView):
         """Pause or resume a subscription
 
         A paused subscription, or one disabled after failing for days, sends nothing and queues no new event; its
-        queue is kept. Resuming sends that queue, in order, and what happens from then on; what happened in
-        between is in each game's events (`GET /games/{game_id}/events`)."""
+        queue is kept. Resuming clears its failures and sends that queue, in order, and what happens from then
+        on; what happened in between is in each game's events (`GET /games/{game_id}/events`). Resuming an
+        active subscription changes nothing."""
         store = service().documents
         sub = own_subscription(sub_id)
         if body["active"]:
-            webhooks.resume(store, sub)
-            service().schedule_deliveries([sub_id])
+            if webhooks.resume(store, sub):
+                service().schedule_deliveries([sub_id])
         else:
             webhooks.pause(store, sub_id)
+            if webhooks.get_subscription(store, sub_id) is None:  # deleted meanwhile: the pause goes with it
+                store.delete_document(webhooks.DISABLED, sub_id)
+                own_subscription(sub_id)  # the 404
         return webhooks.describe(store, sub)
 
     @blp.response(204)

@@ -141,11 +141,15 @@ def pause(store: DocumentStore, sub_id: str, reason: str = "paused") -> None:
         store.put_document(DISABLED, sub_id, {"reason": reason, "at": utc_now_iso()})
 
 
-def resume(store: DocumentStore, sub: Doc) -> None:
-    """Enable a subscription again with a clean slate: no failures counted, no back-off (its caller schedules a
-    delivery job, which sends the queue kept while it was disabled)."""
+def resume(store: DocumentStore, sub: Doc) -> bool:
+    """Enable a disabled subscription again with a clean slate: no failures counted, no back-off (its caller
+    schedules a delivery job, which sends the queue kept while it was disabled). An active one is left as it is
+    (its failures keep counting towards disabling it); returns whether it was disabled."""
+    if disabled(store, sub["id"]) is None:
+        return False
     store.put_document(STATE, sub["id"], {"failures": 0, "next_attempt_at": None})
     store.delete_document(DISABLED, sub["id"])
+    return True
 
 
 def indexed(store: DocumentStore, sub_id: str) -> None:
@@ -438,9 +442,10 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
     log. Each page is read from the front: an entry stored behind the pass (its key is taken before it is
     stored, so another game's entry, keyed later, may be stored first) is sent next, before any of its game's
     later entries, which are stored after it. After ``max_sends`` sends it stops and returns a retry in 0 s
-    (the rest goes in the next job). A subscription deleted or disabled meanwhile gets no further send: each page
+    (the rest goes in the next job). A subscription deleted or disabled meanwhile gets no further send: each send
     looks for it first. A failed send after ``DISABLE_AFTER_SECONDS`` of nothing but failures disables the
-    subscription, and no retry is asked for."""
+    subscription, and no retry is asked for; the first success after failures clears them in the stored state at
+    once (a job may stop long before its page ends)."""
     sub = get_subscription(store, sub_id)
     if sub is None:  # unsubscribed: its queue goes, a page a job
         return 0, (None if drop_queue(store, sub_id) else 0.0)
@@ -454,10 +459,6 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
         if not keys:
             prune_log(store, sub_id)
             return sent, None
-        if sent and get_subscription(store, sub_id) is None:
-            return sent, 0.0  # deleted during this pass: the next job drops the queue
-        if sent and disabled(store, sub_id) is not None:
-            return sent, None
         for key in keys:
             entry = store.get_document(queue_name(sub_id), key)
             if entry is None or entry["status"] == "delivered":
@@ -466,6 +467,10 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
                 continue
             if max_sends is not None and sent >= max_sends:
                 return sent, 0.0
+            if sent and get_subscription(store, sub_id) is None:
+                return sent, 0.0  # deleted during this pass: the next job drops the queue
+            if sent and disabled(store, sub_id) is not None:
+                return sent, None  # paused during this pass
             result = send(sub, entry)
             metrics.webhook_sent(result.ok)
             entry["attempts"].append(attempt_record(result))
@@ -490,8 +495,9 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
             entry["delivered_at"] = utc_now_iso()
             store.put_document(queue_name(sub_id), key, entry)
             store.delete_document(pending_name(sub_id), key)
-            state["failures"] = 0
-            state["failing_since"] = None
+            if state["failures"] or state.get("next_attempt_at"):
+                state.update(failures=0, failing_since=None, next_attempt_at=None)
+                store.put_document(STATE, sub_id, state)
             sent += 1
         state["next_attempt_at"] = None
         store.put_document(STATE, sub_id, state)

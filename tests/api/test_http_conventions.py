@@ -199,6 +199,21 @@ def test_cors_answers_listed_origins_only(runtime):
     assert "Access-Control-Allow-Origin" not in other.headers
 
 
+def test_cors_allows_every_method_the_api_routes(runtime):
+    """A browser on a listed origin may call every operation: each method a route answers is in the preflight's
+    allowed methods (PATCH came with the webhook pause)."""
+    app = create_app(runtime, {"CORS_ORIGINS": ["https://table.example"]})
+    client = app.test_client()
+    routed = {m for rule in app.url_map.iter_rules() for m in rule.methods or ()} - {"HEAD", "OPTIONS"}
+    assert {"GET", "POST", "PATCH", "DELETE"} <= routed
+    for method in sorted(routed):
+        preflight = client.options(
+            "/webhooks/wh_0123456789abcdef0123",
+            headers={"Origin": "https://table.example", "Access-Control-Request-Method": method},
+        )
+        assert method in preflight.headers.get("Access-Control-Allow-Methods", ""), (method, dict(preflight.headers))
+
+
 def test_every_response_names_the_api_version_of_the_document(client):
     version = yaml.safe_load((ROOT / "openapi.yaml").read_text())["info"]["version"]
     assert client.get("/health").headers["API-Version"] == version

@@ -196,7 +196,12 @@ def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, c
     the moves narrows them down to the move wanted, and that move is played."""
     page = console.watch(context.new_page())
     create_from_lobby(
-        page, live_server.url, "archipelago", players=3, seats=["me", "bot:easy", "bot:easy"], options={"length": "short"}
+        page,
+        live_server.url,
+        "archipelago",
+        players=3,
+        seats=["me", "bot:easy", "bot:easy"],
+        options={"length": "short"},
     )
     page.locator("button.choice:not([disabled])").first.wait_for()
     total = page.locator("button.choice").count()
@@ -511,7 +516,9 @@ def test_the_first_seat_aborts_from_the_table_and_the_table_says_it_ended(live_s
     assert live_server.client().get(f"/games/{game_id}").get_json()["status"] == "aborted"
     shot(page, "table-aborted")
     page.goto(live_server.url + "/")  # the lobby lists it among the ended games, said to be aborted
-    ended = page.get_by_role("region", name="Ended games").locator("li", has=page.locator(f'a[href="/?replay={game_id}"]'))
+    ended = page.get_by_role("region", name="Ended games").locator(
+        "li", has=page.locator(f'a[href="/?replay={game_id}"]')
+    )
     assert "aborted" in ended.inner_text(), ended.inner_text()
     shot(page, "lobby-ended")
 

@@ -690,3 +690,78 @@ def test_a_game_s_events_keep_their_order_when_the_syncing_clock_goes_back(site,
     log = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(key)).get_json()["deliveries"]
     versions = [d["data"]["version"] for d in log]
     assert len(versions) == 5 and versions == sorted(versions) and log[0]["type"] == "game.started", versions
+
+
+def test_a_receiver_back_during_a_long_drain_has_its_failures_forgotten_at_once(monkeypatch):
+    """A job sends at most ``SENDS_PER_JOB``: the first success after failures clears them in the stored state,
+    so one failure later in the drain is not taken for the old outage going on (nor disables it)."""
+    store = MemoryStore()
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(webhooks, "time", clock)
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    for version in range(50):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    sent: list[dict] = []
+    monkeypatch.setattr(webhooks, "send", fail(sent))
+    webhooks.deliver(store, sub["id"])
+    clock.now += webhooks.DISABLE_AFTER_SECONDS - 3600
+    webhooks.deliver(store, sub["id"])
+    monkeypatch.setattr(webhooks, "send", succeed(sent))
+    assert webhooks.deliver(store, sub["id"], max_sends=webhooks.SENDS_PER_JOB) == (webhooks.SENDS_PER_JOB, 0.0)
+    assert webhooks.describe(store, sub)["failures"] == 0
+    clock.now += 7200
+    monkeypatch.setattr(webhooks, "send", fail(sent))
+    assert webhooks.deliver(store, sub["id"]) == (0, webhooks.BACKOFF_BASE), "a first failure: retried in 1 s"
+    assert webhooks.describe(store, sub)["active"] is True
+
+
+def test_a_pause_stops_a_delivery_pass_under_way_before_its_next_send(monkeypatch):
+    store = MemoryStore()
+    sub = webhooks.create_subscription(store, "key", "http://127.0.0.1:9/hook", ["game.turn"])
+    for version in range(10):
+        webhooks.enqueue_event(store, sub, "game.turn", {"version": version}, "g")
+    sent: list[dict] = []
+
+    def send_then_pause(sub_, item, timeout=None):
+        sent.append(item)
+        webhooks.pause(store, sub["id"])  # the integrator's PATCH arrives while this send is out
+        return webhook_targets.SendResult(True, "delivered", 200)
+
+    monkeypatch.setattr(webhooks, "send", send_then_pause)
+    assert webhooks.deliver(store, sub["id"]) == (1, None)
+    assert len(sent) == 1
+
+
+def test_resuming_clears_the_failures_and_an_active_subscription_is_left_as_it_is(site, receiver):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    receiver.down = True
+    keyed_game(client, key)
+    state = webhooks.delivery_state(runtime.store, sub)
+    assert state["failures"] >= 1 and state["next_attempt_at"]
+    again = client.patch(f"/webhooks/{sub['id']}", json={"active": True}, headers=auth(key)).get_json()
+    assert again["failures"] == state["failures"], "resuming an active subscription changes nothing"
+    assert webhooks.delivery_state(runtime.store, sub) == state
+    runtime.store.put_document(webhooks.STATE, sub["id"], {**state, "failing_since": time.time() - 6 * 24 * 3600})
+    runtime.sweep(now=time.time() + 3600)
+    assert client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()["disabled_reason"] == "failing"
+    client.patch(f"/webhooks/{sub['id']}", json={"active": True}, headers=auth(key))
+    runtime.sweep(now=time.time() + 60)  # the receiver is still down: failures of a new count
+    shown = client.get(f"/webhooks/{sub['id']}", headers=auth(key)).get_json()
+    assert shown["active"] is True and 1 <= shown["failures"] <= 2, shown
+    assert webhooks.delivery_state(runtime.store, sub)["failing_since"] > time.time() - 60
+
+
+def test_a_pause_that_loses_the_race_to_a_delete_leaves_nothing_behind(site, receiver, monkeypatch):
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    real_pause = webhooks.pause
+
+    def deleted_first(store, sub_id, reason="paused"):
+        webhooks.delete_subscription(store, webhooks.get_subscription(store, sub_id))
+        real_pause(store, sub_id, reason)
+
+    monkeypatch.setattr(webhooks, "pause", deleted_first)
+    gone = client.patch(f"/webhooks/{sub['id']}", json={"active": False}, headers=auth(key))
+    assert gone.status_code == 404, gone.get_json()
+    assert runtime.store.get_document(webhooks.DISABLED, sub["id"]) is None

@@ -243,7 +243,10 @@ def test_labels_name_the_action_the_mode_the_face_and_the_character():
     build = ready(7, bought(0, "palace", 3))
     build, _ = play(build, {"type": "act"})
     palace_cmd = {"type": "build_building", "kind": "palace", "face": 3, "space": "NAVAGERO:r1c0"}
-    assert RULES.label(build, 0, palace_cmd) == {"label": "Build a palace with 3 crests on Navagero, row 2, column 1", "points": 3}
+    assert RULES.label(build, 0, palace_cmd) == {
+        "label": "Build a palace with 3 crests on Navagero, row 2, column 1",
+        "points": 3,
+    }
     produce = ready(6, *tile(0, "SACCA_MATTIA:r0c1", "glass_factory"), *tile(0, "SACCA_MATTIA:r0c2", "glass_factory"))
     produce, _ = play(produce, {"type": "act"})
     assert RULES.label(produce, 0, {"type": "produce", "factories": 1}) == {
