@@ -370,7 +370,7 @@ function draw(t, el) {
     catalogue: t.type.catalogue, codes: t.type.catalogue.codes || {}, name: (t.namer ??= namer(t.type)), type: t.type, seats: g.seats, me, game: g,
     choices: t.legal ? t.legal.choices : [],
     play: (command) => play(t, el, command),
-    narrow: (choices) => { t.narrowed = choices; drawCommands(t, el); el.commands.querySelector('button.choice')?.focus(); },
+    narrow: (choices) => { t.narrowed = choices; t.picked = {}; drawCommands(t, el); el.commands.querySelector('button.choice')?.focus(); },
   };
   try {
     fill(el.board, t.board.render(g.state, ctx));
@@ -426,7 +426,7 @@ function drawCommands(t, el) {
   const total = t.legal.choices.length;
   fill(el.commands, h('h2', {}, t.narrowed ? `Moves for that piece (${shown.length} of ${total})`
     : `Your moves (${shown.length === total ? total : `${shown.length} of ${total}`})`),
-    t.narrowed ? h('button', { type: 'button', class: 'button secondary', onclick: () => { t.narrowed = null; drawCommands(t, el); } }, 'Show all moves') : null,
+    t.narrowed ? h('button', { type: 'button', class: 'button secondary', onclick: () => { t.narrowed = null; t.picked = {}; drawCommands(t, el); } }, 'Show all moves') : null,
     narrowing(t, el, base, picked),
     h('div', { class: 'choice-list' }, shown.map((c) => h('button', {
       type: 'button', class: 'choice', 'data-type': c.command.type, onclick: () => play(t, el, c.command),
@@ -442,10 +442,18 @@ const fieldRank = (f) => (FIELD_ORDER.includes(f) ? FIELD_ORDER.indexOf(f) : FIE
 const fieldKey = (value) => JSON.stringify(value ?? null);
 const matches = (choice, picked) => Object.entries(picked).every(([f, v]) => fieldKey(choice.command[f]) === v);
 
+// A place as the move labels write it: "(1, 0)".
+const PLACE_KEYS = ['q,r', 'c,r', 'x,y', 'col,row'];  // their keys in sorted order
+
 function fieldText(t, value) {
   if (value === null || value === undefined) return 'none';
-  if (Array.isArray(value)) return value.map((v) => fieldText(t, v)).join(', ');
-  if (typeof value === 'object') return `(${Object.values(value).join(', ')})`;
+  if (Array.isArray(value)) return value.length ? value.map((v) => fieldText(t, v)).join(', ') : 'none';
+  if (typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (!entries.length) return 'none';
+    if (PLACE_KEYS.includes(Object.keys(value).sort().join(','))) return `(${Object.values(value).join(', ')})`;
+    return entries.map(([k, v]) => `${fieldText(t, k)} ${fieldText(t, v)}`).join(', ');
+  }
   return typeof value === 'string' ? (t.namer ??= namer(t.type))(value) : String(value);
 }
 

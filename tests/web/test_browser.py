@@ -206,6 +206,17 @@ def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, c
     page.locator("button.choice:not([disabled])").first.wait_for()
     total = page.locator("button.choice").count()
     assert total > 30, total
+    # a place picked in the list, then another place on the board: the board's choice starts afresh, not narrowed
+    # by the pick too (which would leave none)
+    position = page.get_by_label("Position", exact=True)
+    picked = position.locator("option").nth(1).inner_text()
+    position.select_option(index=1)
+    page.locator("svg g.playable", has_not_text=f"Empty hex {picked}").first.click()
+    heading = page.locator("section h2", has_text="Moves for that piece")
+    assert re.search(rf"\(([1-9]\d*) of {total}\)", heading.inner_text()), heading.inner_text()
+    assert page.locator("button.choice").count() > 0
+    page.get_by_role("button", name="Show all moves").click()
+    assert page.get_by_role("heading", name=f"Your moves ({total})").is_visible()
     shown = total
     for label in ("Tile", "Face", "Position", "Rotation"):
         narrowing = page.get_by_label(label, exact=True)
@@ -223,6 +234,10 @@ def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, c
     before = page.locator("#version").get_attribute("data-version")
     page.locator("button.choice:not([disabled])").click()
     page.wait_for_function(f"document.querySelector('#version')?.dataset.version !== '{before}'")
+    # the next decision's moves are shown whole: the picks went with the list they narrowed
+    page.locator("button.choice:not([disabled])").first.wait_for()
+    count = page.locator("button.choice").count()
+    assert page.get_by_role("heading", name=f"Your moves ({count})").is_visible()
 
 
 def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, context, console):
