@@ -324,6 +324,59 @@ def test_a_phone_can_create_and_play_by_keyboard(live_server, browser, console):
         phone.close()
 
 
+# The places where a ring space's words wrap onto a new line: after a space or at a soft hyphen is a break a
+# reader expects; anything else cut a word in the middle ("Product" / "ion").
+WORD_BREAKS = """() => {
+  const bad = [];
+  for (const act of document.querySelectorAll('ol.ring .space .act')) {
+    const text = act.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    let top = null;
+    for (let i = 0; i < text.length; i += 1) {
+      if (text.data[i] === '\u00ad' || text.data[i] === ' ') continue;
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const rects = range.getClientRects();  // after a hyphenation, the hyphen's box comes first
+      const rect = rects[rects.length - 1];
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2 && !' \u00ad'.includes(text.data[i - 1])) bad.push(act.textContent);
+      top = rect.top;
+    }
+  }
+  return bad;
+}"""
+
+
+def test_a_phone_shows_murano_s_ring_with_words_broken_only_between_syllables(live_server, browser, console):
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True, bypass_csp=True)
+    try:
+        page = console.watch(phone.new_page())
+        create_from_lobby(page, live_server.url, "murano", players=3, seats=["me", "bot:easy", "bot:easy"])
+        page.locator("ol.ring .space .act").first.wait_for()
+        assert page.locator("ol.ring .space .act").count() == 18
+        assert page.evaluate(WORD_BREAKS) == []
+        shot(page, "phone-murano-ring")
+    finally:
+        phone.close()
+
+
+def test_four_seats_on_one_track_space_stay_inside_it(live_server, context, console):
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "amerigo", players=4, seats=["me", "bot:easy", "bot:easy", "bot:easy"])
+    cannon = page.locator(".track", has_text="Cannon")  # nobody loads a cannon before the first action
+    start = cannon.locator(".cell", has=page.locator(".marker"))
+    start.first.wait_for()
+    assert start.count() == 1
+    cell = start.bounding_box()
+    markers = start.locator(".marker")
+    assert markers.count() == 4
+    for i in range(4):
+        box = markers.nth(i).bounding_box()
+        assert cell["x"] <= box["x"] and box["x"] + box["width"] <= cell["x"] + cell["width"] + 0.5, (box, cell)
+        assert cell["y"] <= box["y"] and box["y"] + box["height"] <= cell["y"] + cell["height"] + 0.5, (box, cell)
+
+
 def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console):
     page = console.watch(context.new_page())
     create_from_lobby(page, live_server.url, "puerto_rico", clock_minutes=5)
