@@ -96,7 +96,9 @@ CODES: dict[str, Code] = {
     "busy": Code(
         409, "Too many concurrent moves", ("Other moves kept landing first and this one could not be stored; retry it.")
     ),
-    "game_not_over": Code(409, "The game is not over yet", "Exports exist only for finished games."),
+    "game_not_over": Code(
+        409, "The game is not over yet", "Exports exist only for games that are over: finished, aborted or abandoned."
+    ),
     "out_of_time": Code(
         409,
         "This seat's clock ran out",

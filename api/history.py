@@ -133,7 +133,7 @@ class Export(MethodView):
     )
     @errors(blp, "unknown_game", "game_not_over")
     def get(self, game_id):
-        """Export a finished game as a self-contained, verifiable JSON Lines file"""
+        """Export a game that is over (finished, aborted or abandoned) as a self-contained, verifiable JSON Lines file"""
         lines = history().export_lines(game_id)
         mimetype = request.accept_mimetypes.best_match([NDJSON, "text/plain"], default=NDJSON)
         return Response(

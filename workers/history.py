@@ -325,7 +325,9 @@ class History:
         game = self.service.load(game_id)
         if not game.over:
             raise GameError(
-                "game_not_over", "only a finished game can be exported (its hidden information is public then)"
+                "game_not_over",
+                "only a game that is over (finished, aborted or abandoned) can be exported: its hidden information is"
+                " public then",
             )
         report = self.store.verify(game_id)
         events = self.store.read(game_id)

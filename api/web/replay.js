@@ -1,5 +1,5 @@
 // Replay: step or scrub a game version by version (GET /games/{id}/states/{v}) with the event log beside;
-// download the signed export of a finished game and show what POST /verify says about it.
+// download the signed export of a game that is over and show what POST /verify says about it.
 import { h, fill, api, seatToken, gameType } from './util.js';
 import { words, namer } from './events.js';
 import { loadBoard, logItem } from './play.js';
@@ -53,7 +53,7 @@ export async function showReplay(main, gameId) {
   fill(logEl, log.map((e) => logItem(e, board, w, { 'data-version': e.version },
     (parts) => h('button', { type: 'button', class: 'linklike', onclick: () => { slider.value = String(e.version); show(); } }, parts))));
 
-  const exportPart = game.status === 'finished'
+  const exportPart = game.status !== 'active'  // finished, aborted or abandoned: over, its export open to all
     ? h('button', { type: 'button', class: 'button', id: 'export', onclick: () => exportAndVerify(gameId, verifyEl) }, 'Download the export and verify it')
     : h('p', { class: 'muted' }, 'The export and its verification are available once the game is over.');
 

@@ -134,6 +134,26 @@ def test_replay_scrubs_a_finished_game_and_verifies_its_export(live_server, cont
     assert page.get_by_role("link", name="Save the export file").is_visible()
 
 
+def test_an_aborted_game_s_replay_offers_its_export_to_anyone(live_server, browser, context, console):
+    """An aborted game is over: its export (hidden information and seed included) is open to all, as the API
+    serves it; the replay offers it and its verification, as it does for a finished game."""
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "murano")
+    play_moves(page, 4)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort game").click()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    stranger = browser.new_context(bypass_csp=True)
+    try:
+        other = console.watch(stranger.new_page())
+        other.goto(f"{live_server.url}/?replay={game_id}")
+        other.get_by_role("button", name="Download the export and verify it").click()
+        other.locator("#verify-result").wait_for()
+        assert other.locator("#verify-result").inner_text().startswith("✔ Verified")
+    finally:
+        stranger.close()
+
+
 def test_undo_takes_back_my_last_move(live_server, context, console):
     page = console.watch(context.new_page())
     game_id = create_from_lobby(page, live_server.url, "puerto_rico")
