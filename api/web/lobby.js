@@ -1,5 +1,5 @@
 // The lobby: hosted game types with their options, a form to create a game, and the list of games.
-import { h, fill, api, title, seatName, rememberSeat, rememberInvites, toast } from './util.js';
+import { h, fill, api, title, seatName, rememberSeat, rememberInvites, rememberSetup, toast } from './util.js';
 
 export async function showLobby(main) {
   document.title = 'Tradewinds — lobby';
@@ -159,6 +159,7 @@ function createForm(types) {
       const invites = kinds.map((k, i) => (k === 'human' ? i : null)).filter((i) => i !== null);
       if (mine >= 0) {
         rememberSeat(data.id, tokens.get(mine));
+        rememberSetup(data.id, { body, mine });
         rememberInvites(data.id, invites.map((i) => ({ seat: i, url: `${location.origin}/?game=${data.id}#seat=${tokens.get(i)}` })));
       }
       const tableUrl = mine >= 0 ? `/?game=${data.id}#seat=${tokens.get(mine)}` : `/?game=${data.id}#watch`;

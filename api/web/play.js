@@ -1,6 +1,6 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
-import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast, invitesOf } from './util.js';
+import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast, invitesOf, rememberSeat, rememberSetup, setupOf } from './util.js';
 import { eventText, words, namer } from './events.js';
 
 const BOARDS = {
@@ -405,11 +405,13 @@ function drawCommands(t, el) {
   if (g.status === 'finished') {
     fill(el.commands, h('h2', {}, 'Final scores'), h('ol', { class: 'final' },
       g.seats.map((s) => s.seat).sort((a, b) => g.result.ranks[a] - g.result.ranks[b])
-        .map((i) => h('li', {}, `${seatName(g.seats[i])}: ${g.result.scores[i]} points (rank ${g.result.ranks[i]})`))));
+        .map((i) => h('li', {}, `${seatName(g.seats[i])}: ${g.result.scores[i]} points (rank ${g.result.ranks[i]})`))),
+    playAgain(t));
     return;
   }
   if (over(g)) {
-    fill(el.commands, h('h2', {}, 'Game ended'), h('p', { class: 'ended' }, ENDED[g.status] || `Game ${g.status}: no result.`));
+    fill(el.commands, h('h2', {}, 'Game ended'), h('p', { class: 'ended' }, ENDED[g.status] || `Game ${g.status}: no result.`),
+      playAgain(t));
     return;
   }
   if (g.your_seat === null) {
@@ -478,6 +480,28 @@ function narrowing(t, el, base, picked) {
     [...values].map(([key, value]) => h('option', { value: key, selected: picked[f] === key ? true : null }, fieldText(t, value))));
     return h('span', { class: 'narrow-field' }, h('label', { for: id }, FIELD_WORDS[f] || title(f)), select);
   }));
+}
+
+/** A game this browser set up against bots only, once over, is played again at once: the same game, options,
+ * clock and seats (a new deal), this browser in the same seat. With other people at the table it is not offered:
+ * they would need new invitations, which the lobby hands out. */
+function playAgain(t) {
+  const setup = setupOf(t.id);
+  if (!setup || setup.body.seats.some((s, i) => s.kind === 'human' && i !== setup.mine)) return null;
+  const button = h('button', { type: 'button', class: 'button', onclick: async () => {
+    button.disabled = true;
+    try {
+      const { data } = await api('POST', '/games', { body: setup.body });
+      const token = data.seat_tokens.find((s) => s.seat === setup.mine).token;
+      rememberSeat(data.id, token);
+      rememberSetup(data.id, setup);
+      location.assign(`/?game=${data.id}#seat=${token}`);
+    } catch (err) {
+      toast(err.message);
+      button.disabled = false;
+    }
+  } }, 'Play again with the same set-up');
+  return h('p', {}, button);
 }
 
 function drawUndo(t, el) {

@@ -113,6 +113,20 @@ export function invitesOf(gameId) {
   }
 }
 
+/** How this browser set a game up (the creation request and which seat is its own), kept to play it again. */
+export function rememberSetup(gameId, setup) {
+  localStorage.setItem(`tradewinds:setup:${gameId}`, JSON.stringify(setup));
+}
+
+export function setupOf(gameId) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`tradewinds:setup:${gameId}`) || 'null');
+    return kept && kept.body && Number.isInteger(kept.mine) ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
 const typeCache = new Map();
 /** The static description of a game type (catalogue, commands), fetched once. */
 export async function gameType(name) {

@@ -611,6 +611,37 @@ def test_the_first_seat_aborts_from_the_table_and_the_table_says_it_ended(live_s
     shot(page, "lobby-ended")
 
 
+def test_a_game_against_bots_that_ended_is_played_again_with_the_same_set_up(live_server, context, console):
+    page = console.watch(context.new_page())
+    page.goto(live_server.url + "/")
+    page.get_by_label("Your name").fill("Grace")
+    first = create_from_lobby(
+        page,
+        live_server.url,
+        "archipelago",
+        players=3,
+        seats=["bot:easy", "me", "bot:medium"],
+        options={"length": "short"},
+        keep_page=True,
+    )
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort game").click()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    client = live_server.client()
+    page.get_by_role("button", name="Play again with the same set-up").click()
+    page.wait_for_url(re.compile(r"\?game=(?!" + first + r")"))
+    page.locator("#version").wait_for()
+    second = game_id_of(page)
+    old, new = client.get(f"/games/{first}").get_json(), client.get(f"/games/{second}").get_json()
+    assert second != first and new["game_type"] == "archipelago" and new["status"] == "active"
+    assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
+        (s["kind"], s["level"], s["name"]) for s in old["seats"]
+    ]
+    assert new["seats"][1]["name"] == "Grace" and new["state"]["options"] == old["state"]["options"]
+    assert new["state"]["options"]["length"] == "short"
+    assert page.get_by_text("you are seat 2").is_visible()
+
+
 def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):
     page = console.watch(context.new_page())
     game_id = create_from_lobby(page, live_server.url, "murano")
