@@ -364,7 +364,10 @@ function draw(t, el) {
       h('span', { class: 'muted', id: 'version', 'data-version': g.version }, ` move ${g.version}`),
       h('span', { class: 'muted', id: 'live-note' }, t.live === 'long-poll' ? ' · live by polling' : '')));
   drawClock(t, el);
-  const waiting = !over(g) && !(me !== null && g.to_act.includes(me));
+  const myTurn = !over(g) && me !== null && g.to_act.includes(me);
+  // a player who waits in another tab sees in the tab's title that the move is theirs
+  document.title = `${myTurn ? '● Your turn — ' : ''}Tradewinds — ${t.type.title}`;
+  const waiting = !over(g) && !myTurn;
   fill(el.status, waiting ? h('span', { class: 'spinner', 'aria-hidden': 'true' }) : null, statusText(t));
   const ctx = {
     catalogue: t.type.catalogue, codes: t.type.catalogue.codes || {}, name: (t.namer ??= namer(t.type)), type: t.type, seats: g.seats, me, game: g,

@@ -642,6 +642,27 @@ def test_a_game_against_bots_that_ended_is_played_again_with_the_same_set_up(liv
     assert page.get_by_text("you are seat 2").is_visible()
 
 
+def test_the_tab_title_says_when_the_move_is_mine(live_server, context, console):
+    page = console.watch(context.new_page())
+    page.goto(live_server.url + "/")
+    page.get_by_label("Game", exact=True).select_option("puerto_rico")
+    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Seat 2", exact=True).select_option("human")
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("link", name="Go to my table").click()
+    page.locator("#version").wait_for()
+    page.wait_for_function("document.title.startsWith('● Your turn')")
+    for _ in range(10):  # moves of mine until the other human is to move
+        page.wait_for_function(
+            "document.querySelector('p.waiting') || document.querySelector('button.choice:not([disabled])')"
+        )
+        if page.locator("p.waiting").count():
+            break
+        page.locator("button.choice:not([disabled])").first.click()
+    page.locator("p.waiting").wait_for()
+    page.wait_for_function("document.title === 'Tradewinds — Puerto Rico'")
+
+
 def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):
     page = console.watch(context.new_page())
     game_id = create_from_lobby(page, live_server.url, "murano")
