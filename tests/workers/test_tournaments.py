@@ -262,9 +262,9 @@ def test_a_subscription_deleted_as_a_round_starts_does_not_keep_the_event_queued
     ).get_json()
     real = webhooks.enqueue_event
 
-    def deleted_first(store, target, kind, data, game_id=None):
+    def deleted_first(store, target, kind, data, game_id=None, at_ns=None):
         webhooks.delete_subscription(store, target)  # DELETE /webhooks/{id}, from another request, just then
-        return real(store, target, kind, data, game_id)
+        return real(store, target, kind, data, game_id, at_ns)
 
     monkeypatch.setattr(webhooks, "enqueue_event", deleted_first)
     assert create(client, key).status_code == 201
