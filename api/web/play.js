@@ -450,7 +450,7 @@ const matches = (choice, picked) => Object.entries(picked).every(([f, v]) => fie
 // A place as the move labels write it: "(1, 0)".
 const PLACE_KEYS = ['q,r', 'c,r', 'x,y', 'col,row'];  // their keys in sorted order
 
-function fieldText(t, value) {
+export function fieldText(t, value) {
   if (value === null || value === undefined) return 'none';
   if (Array.isArray(value)) return value.length ? value.map((v) => fieldText(t, v)).join(', ') : 'none';
   if (typeof value === 'object') {
@@ -459,7 +459,11 @@ function fieldText(t, value) {
     if (PLACE_KEYS.includes(Object.keys(value).sort().join(','))) return `(${Object.values(value).join(', ')})`;
     return entries.map(([k, v]) => `${fieldText(t, k)} ${fieldText(t, v)}`).join(', ');
   }
-  return typeof value === 'string' ? (t.namer ??= namer(t.type))(value) : String(value);
+  if (typeof value !== 'string') return String(value);
+  const name = (t.namer ??= namer(t.type));
+  const square = /^([A-Za-z_]+):r(\d+)c(\d+)$/.exec(value);  // a square of a named board part, as labels say it
+  if (square) return `${name(square[1])}, row ${Number(square[2]) + 1}, column ${Number(square[3]) + 1}`;
+  return name(value);
 }
 
 function narrowing(t, el, base, picked) {
@@ -500,7 +504,7 @@ function playAgain(t) {
       rememberSetup(data.id, setup);
       location.assign(`/?game=${data.id}#seat=${token}`);
     } catch (err) {
-      toast(err.message);
+      toast(err.code === 'too_many_bot_games' ? `${err.message} Your other games are in the lobby.` : err.message);
       button.disabled = false;
     }
   } }, 'Play again with the same set-up');
@@ -606,7 +610,8 @@ function drawLog(t, el) {
   for (const e of t.log.slice(-200)) {
     const text = eventText(e, t.board, t.words);
     const last = runs[runs.length - 1];
-    if (last && last.text === text && last.subject === subjectOf(e, t.board)) {
+    // (the next version only: an event the page holds twice stays two lines, for all to see)
+    if (last && last.text === text && last.subject === subjectOf(e, t.board) && e.version === last.through + 1) {
       last.count += 1;
       last.through = e.version;
     } else {

@@ -121,7 +121,10 @@ export function rememberSetup(gameId, setup) {
 export function setupOf(gameId) {
   try {
     const kept = JSON.parse(localStorage.getItem(`tradewinds:setup:${gameId}`) || 'null');
-    return kept && kept.body && Number.isInteger(kept.mine) ? kept : null;
+    const seats = kept && kept.body && kept.body.seats;
+    const whole = Array.isArray(seats) && seats.every((s) => s && typeof s === 'object')
+      && Number.isInteger(kept.mine) && kept.mine >= 0 && kept.mine < seats.length && seats[kept.mine].kind === 'human';
+    return whole ? kept : null;  // anything else (an older page's, or edited by hand) is not played again
   } catch {
     return null;
   }

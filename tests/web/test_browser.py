@@ -260,6 +260,33 @@ def test_a_long_list_of_moves_is_narrowed_field_by_field(live_server, context, c
     assert page.get_by_role("heading", name=f"Your moves ({count})").is_visible()
 
 
+def test_the_field_lists_name_their_values_as_a_player_reads_them(live_server, context, console):
+    page = console.watch(context.new_page())
+    page.goto(live_server.url + "/")
+    page.get_by_role("heading", name="Lobby").wait_for()
+    said = page.evaluate(
+        """async () => {
+          const { fieldText } = await import('/web/play.js');
+          const { gameType } = await import('/web/util.js');
+          const murano = { type: await gameType('murano') };
+          const archipelago = { type: await gameType('archipelago') };
+          return [
+            fieldText(murano, 'NAVAGERO:r1c0'),
+            fieldText(archipelago, { q: 1, r: -1 }),
+            fieldText(archipelago, { CATTLE: 1 }),
+            fieldText(archipelago, { FISH: 2, WOOD: 1 }),
+            fieldText(archipelago, []),
+            fieldText(archipelago, null),
+            fieldText(archipelago, 3),
+          ];
+        }"""
+    )
+    assert said[0] == "Navagero, row 2, column 1", said
+    assert said[1] == "(1, -1)", said
+    assert said[2] != said[3] and "1" in said[2] and "2" in said[3] and ":" not in said[2], said
+    assert said[4:] == ["none", "none", "3"], said
+
+
 def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, context, console):
     """Puerto Rico's mayor phase puts colonists one by one: a run of the same line of the same seat is one line
     with the versions it spans and its count."""
@@ -268,7 +295,11 @@ def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, c
     runs = page.locator(".log li", has=page.locator(".times"))
     moves = 0
     while not runs.count() and moves < 300:
-        moves += play_moves(page, 1)
+        played = play_moves(page, 1)
+        if not played:
+            break  # the game is over
+        moves += played
+    assert runs.count(), f"no run of the same line in {moves} moves"
     line = runs.first
     first, last = (int(v) for v in line.locator(".v").inner_text().split("–"))
     count = int(line.locator(".times").inner_text().strip().lstrip("×"))
@@ -661,6 +692,22 @@ def test_the_tab_title_says_when_the_move_is_mine(live_server, context, console)
         page.locator("button.choice:not([disabled])").first.click()
     page.locator("p.waiting").wait_for()
     page.wait_for_function("document.title === 'Tradewinds — Puerto Rico'")
+
+
+def test_a_kept_set_up_that_does_not_hold_together_is_not_offered_again(live_server, context, console):
+    """localStorage holds whatever was written there: a set-up without its seats (an older page's, or edited by
+    hand) leaves the ended table whole, without the button, rather than breaking it."""
+    page = console.watch(context.new_page())
+    game_id = create_from_lobby(page, live_server.url, "murano")
+    page.evaluate(
+        f"""localStorage.setItem('tradewinds:setup:{game_id}', '{{"body": {{"game_type": "murano"}}, "mine": 0}}')"""
+    )
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort game").click()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    page.reload()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    assert page.get_by_role("button", name="Play again with the same set-up").count() == 0
 
 
 def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):

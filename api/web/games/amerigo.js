@@ -164,15 +164,15 @@ export function sentence(e, w) {
     case 'ShipPlaced': return `${who} puts ship ${d.ship} on frame space ${d.frame}.`;
     case 'ShipMoved': return `${who} sails ship ${d.ship} to ${at(w, d.to)} (${w.n(d.distance, 'step')})${ap(d.gold)}.`;
     case 'TradingPostFounded': return `${who} founds a trading post on island ${d.island} at ${at(w, d.square)}${d.discovery_vp ? ` and scores ${d.discovery_vp} VP for the discovery` : ''}.`;
-    case 'IslandCompleted': return `${who} completes island ${d.island} for ${d.vp} VP${d.chest ? ' and its treasure chest' : ''}; trading posts score ${d.scores.length ? d.scores.map((x) => `${w.who(x.seat)} ${x.vp} VP`).join(', ') : 'nothing'}.`;
+    case 'IslandCompleted': return `${who} completes island ${d.island} for ${d.vp} VP${d.chest ? ' and its treasure chest' : ''}; trading posts score ${d.scores.length ? d.scores.map((x) => `${x.vp} VP for ${w.who(x.seat)}`).join(', ') : 'nothing'}.`;
     case 'TileTaken': return `${who} plans a ${d.kind} ${w.name(d.shape)}${ap(d.gold)}.`;
     case 'TilePlaced': return `${who} builds a ${d.kind} ${w.name(d.shape)} on island ${d.island}${d.vp ? ` for ${d.vp} VP` : ''}${d.commodities && d.commodities.length ? `, gaining ${w.list(d.commodities)}` : ''}.`;
     case 'ProductionBought': return `${who} buys ${w.name(d.token)}${ap(d.gold)}.`;
-    case 'ProgressAdvanced': return d.n ? `${who} advances ${w.n(d.n, 'space')} on the progress track${ap(d.gold)}.`
+    case 'ProgressAdvanced': return d.n !== 0 ? `${who} advances ${w.n(d.n, 'space')} on the progress track${ap(d.gold)}.`
       : `${who}'s disc is already on the last space of the progress track.`;
-    case 'SpecialAdvanced': return d.n ? `${who} advances ${w.n(d.n, 'space')} on the special track to ${d.position}${ap(d.gold)}.`
+    case 'SpecialAdvanced': return d.n !== 0 ? `${who} advances ${w.n(d.n, 'space')} on the special track to ${d.position}${ap(d.gold)}.`
       : `${who}'s disc is already on the last space of the special track.`;
-    case 'CannonsLoaded': return d.n ? `${who} loads ${w.n(d.n, 'cannon')}${ap(d.gold)}.` : `${who}'s cannons are all loaded already.`;
+    case 'CannonsLoaded': return d.n !== 0 ? `${who} loads ${w.n(d.n, 'cannon')}${ap(d.gold)}.` : `${who}'s cannons are all loaded already.`;
     case 'ProgressTokenTaken': return `${who} takes ${w.name(d.token)} from ${d.space}.`;
     case 'GoldTokenUsed': return `${who} cashes ${w.name(d.token)} for ${d.gold} gold.`;
     case 'ChestCashed': return `${who} cashes a treasure chest${d.gold ? ` for ${d.gold} gold` : ''}.`;

@@ -171,7 +171,7 @@ export function sentence(e, w) {
     case 'RoundEnded': return `Round ${d.round} ends.`;
     case 'BiddingStarted': return 'Bidding for turn order begins.';
     case 'BidCommitted': return `${who} places a bid${d.amount !== undefined && d.amount !== null ? ` of ${d.amount}` : ''}.`;
-    case 'BidsRevealed': return `Bids: ${d.bids.map((b) => `${w.who(b.seat)} ${b.amount}`).join(', ')}.`;
+    case 'BidsRevealed': return `Bids: ${d.bids.map((b) => `${w.who(b.seat)} bids ${b.amount}`).join(', ')}.`;
     case 'AuctionWon': return `${who} wins the bidding.`;
     case 'OrderPicked': return `${who} puts ${d.picked === d.seat ? 'themselves' : w.who(d.picked)} next in the turn order.`;
     case 'TurnOrderSet': return `Turn order: ${w.list(d.order, (s) => w.who(s))}.`;
