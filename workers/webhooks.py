@@ -1,4 +1,4 @@
-"""Signed webhooks for integrators: subscriptions, an ordered delivery queue, retries with back-off, disabling a receiver that stays down.
+"""Signed webhooks for integrators: subscriptions, an ordered delivery queue, back-off, disabling dead receivers.
 
 Deliveries follow the Standard Webhooks convention: headers ``webhook-id`` (the receiver's
 de-duplication key), ``webhook-timestamp`` (Unix seconds) and ``webhook-signature: v1,<base64
