@@ -415,17 +415,20 @@ def test_a_phone_shows_murano_s_ring_with_words_broken_only_between_syllables(li
 def test_four_seats_on_one_track_space_stay_inside_it(live_server, context, console):
     page = console.watch(context.new_page())
     create_from_lobby(page, live_server.url, "amerigo", players=4, seats=["me", "bot:easy", "bot:easy", "bot:easy"])
-    cannon = page.locator(".track", has_text="Cannon")  # nobody loads a cannon before the first action
-    start = cannon.locator(".cell", has=page.locator(".marker"))
-    start.first.wait_for()
-    assert start.count() == 1
-    cell = start.bounding_box()
-    markers = start.locator(".marker")
-    assert markers.count() == 4
-    for i in range(4):
-        box = markers.nth(i).bounding_box()
-        assert cell["x"] <= box["x"] and box["x"] + box["width"] <= cell["x"] + cell["width"] + 0.5, (box, cell)
-        assert cell["y"] <= box["y"] and box["y"] + box["height"] <= cell["y"] + cell["height"] + 0.5, (box, cell)
+    marked = page.locator(".track .cell", has=page.locator(".marker"))
+    marked.first.wait_for()
+    # bots may move before the page shows the game (the turn order is drawn), but each moves one disc on one track
+    # a turn: some start space still holds three or four seats
+    most = 0
+    for c in range(marked.count()):
+        cell = marked.nth(c).bounding_box()
+        markers = marked.nth(c).locator(".marker")
+        most = max(most, markers.count())
+        for i in range(markers.count()):
+            box = markers.nth(i).bounding_box()
+            assert cell["x"] <= box["x"] and box["x"] + box["width"] <= cell["x"] + cell["width"] + 0.5, (box, cell)
+            assert cell["y"] <= box["y"] and box["y"] + box["height"] <= cell["y"] + cell["height"] + 0.5, (box, cell)
+    assert most >= 3, most
 
 
 def test_the_clock_of_the_seat_to_act_counts_down(live_server, context, console):
