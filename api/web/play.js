@@ -1,6 +1,6 @@
 // The table: the board of the game (one module per game), the legal commands as labelled buttons,
 // the event log, undo, clocks and live updates through the long-polled event log.
-import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast, invitesOf, rememberSeat, rememberSetup, setupOf } from './util.js';
+import { h, fill, api, ApiError, newKey, title, seatName, seatToken, gameType, toast, invitesOf, rememberSeat, rememberSetup, setupOf, rowColumn } from './util.js';
 import { eventText, words, namer } from './events.js';
 
 const BOARDS = {
@@ -461,9 +461,9 @@ export function fieldText(t, value) {
   }
   if (typeof value !== 'string') return String(value);
   const name = (t.namer ??= namer(t.type));
-  const square = /^([A-Za-z_]+):r(\d+)c(\d+)$/.exec(value);  // a square of a named board part, as labels say it
-  if (square) return `${name(square[1])}, row ${Number(square[2]) + 1}, column ${Number(square[3]) + 1}`;
-  return name(value);
+  const [part, cell, ...more] = value.split(':');  // a square of a named board part ("NAVAGERO:r1c0"), as labels say it
+  const square = !more.length && /^[A-Za-z_]+$/.test(part) && rowColumn(cell);
+  return square ? `${name(part)}, ${square}` : name(value);
 }
 
 function narrowing(t, el, base, picked) {
@@ -609,13 +609,14 @@ function drawLog(t, el) {
   const runs = [];
   for (const e of t.log.slice(-200)) {
     const text = eventText(e, t.board, t.words);
+    const subject = subjectOf(e, t.board);
     const last = runs[runs.length - 1];
     // (the next version only: an event the page holds twice stays two lines, for all to see)
-    if (last && last.text === text && last.subject === subjectOf(e, t.board) && e.version === last.through + 1) {
+    if (last && last.text === text && last.subject === subject && e.version === last.through + 1) {
       last.count += 1;
       last.through = e.version;
     } else {
-      runs.push({ e, text, subject: subjectOf(e, t.board), count: 1, through: e.version });
+      runs.push({ e, text, subject, count: 1, through: e.version });
     }
   }
   fill(el.log, runs.map((r) => logItem(r.e, t.board, t.words, {}, (x) => x, r)));
@@ -631,16 +632,17 @@ function subjectOf(e, board) {
 }
 
 /** One line of the log: the version, a dot in the colour of the seat that acted, and the sentence; for a run of
- * the same line (``run``: its count and last version), the versions it spans and how many times. */
+ * the same line (``run``: its count, last version, and the text and subject the table found for it), the versions
+ * it spans and how many times. */
 export function logItem(e, board, w, attrs = {}, wrap = (x) => x, run = { count: 1 }) {
-  const subject = subjectOf(e, board);
+  const subject = 'subject' in run ? run.subject : subjectOf(e, board);
   const has = subject !== null;
   const many = run.count > 1;
   return h('li', { ...attrs, class: `${attrs.class || ''}${has ? ` s${subject}` : ' game'}` },
     wrap([h('span', { class: 'v', 'aria-label': many ? `moves ${e.version} to ${run.through}` : `move ${e.version}` },
       many ? `${e.version}–${run.through}` : `${e.version}`),
     h('span', { class: 'dot', 'aria-hidden': 'true', style: has ? null : 'visibility: hidden' }),
-    eventText(e, board, w),
+    'text' in run ? run.text : eventText(e, board, w),
     many ? h('span', { class: 'times', 'aria-label': `${run.count} times` }, ` ×${run.count}`) : null]));
 }
 

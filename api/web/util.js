@@ -105,11 +105,16 @@ export function rememberInvites(gameId, invites) {
 }
 
 export function invitesOf(gameId) {
+  const kept = stored(`tradewinds:invites:${gameId}`);
+  return Array.isArray(kept) ? kept : [];
+}
+
+/** What this browser keeps under ``key``, parsed, or null (nothing kept, or not JSON: edited by hand). */
+function stored(key) {
   try {
-    const kept = JSON.parse(localStorage.getItem(`tradewinds:invites:${gameId}`) || '[]');
-    return Array.isArray(kept) ? kept : [];
+    return JSON.parse(localStorage.getItem(key) || 'null');
   } catch {
-    return [];
+    return null;
   }
 }
 
@@ -119,15 +124,17 @@ export function rememberSetup(gameId, setup) {
 }
 
 export function setupOf(gameId) {
-  try {
-    const kept = JSON.parse(localStorage.getItem(`tradewinds:setup:${gameId}`) || 'null');
-    const seats = kept && kept.body && kept.body.seats;
-    const whole = Array.isArray(seats) && seats.every((s) => s && typeof s === 'object')
-      && Number.isInteger(kept.mine) && kept.mine >= 0 && kept.mine < seats.length && seats[kept.mine].kind === 'human';
-    return whole ? kept : null;  // anything else (an older page's, or edited by hand) is not played again
-  } catch {
-    return null;
-  }
+  const kept = stored(`tradewinds:setup:${gameId}`);
+  const seats = kept && kept.body && kept.body.seats;
+  const whole = Array.isArray(seats) && seats.every((s) => s && typeof s === 'object')
+    && Number.isInteger(kept.mine) && kept.mine >= 0 && kept.mine < seats.length && seats[kept.mine].kind === 'human';
+  return whole ? kept : null;  // anything else (an older page's, or edited by hand) is not played again
+}
+
+/** A board square's code ("r1c0") as a player reads it ("row 2, column 1"), or null for any other text. */
+export function rowColumn(cell) {
+  const square = /^r(\d+)c(\d+)$/.exec(cell || '');
+  return square ? `row ${Number(square[1]) + 1}, column ${Number(square[2]) + 1}` : null;
 }
 
 const typeCache = new Map();

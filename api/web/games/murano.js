@@ -1,7 +1,7 @@
 // Murano: the action ring (18 spaces around the lagoon, counterclockwise) with the ships on it; each island drawn
 // from the catalogue's grid (building plots, streets, water) with the tiles built on it and its gondola dock;
 // the supplies in the middle of the ring; each player's gold, VP, beads, gondoliers, hand and characters.
-import { h, title, counts, facts, seatName } from '../util.js';
+import { h, title, counts, facts, seatName, rowColumn } from '../util.js';
 import { piece, playerBoxes } from './common.js';
 
 const COLOURS = ['white', 'brown', 'orange', 'grey'];
@@ -131,9 +131,8 @@ export function render(s, ctx) {
 // The event log in words.
 function where(w, space) {
   const [island, cell] = String(space).split(':');
-  const square = /^r(\d+)c(\d+)$/.exec(cell || '');
-  if (square) return `${w.name(island)} at row ${Number(square[1]) + 1}, column ${Number(square[2]) + 1}`;
-  return `${w.name(island)} ${cell || ''}`.trim();
+  const square = rowColumn(cell);
+  return square ? `${w.name(island)} at ${square}` : `${w.name(island)} ${cell || ''}`.trim();
 }
 
 function tile(w, kind, face) {
