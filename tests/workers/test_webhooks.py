@@ -374,12 +374,18 @@ class CountingStore(MemoryStore):
         return page
 
 
-def succeed(sent: list[dict]):
+def answered(sent: list[dict], result: webhook_targets.SendResult):
+    """A stand-in for ``webhooks.send`` that records each item and answers ``result``."""
+
     def send(sub_, item, timeout=None):
         sent.append(item)
-        return webhook_targets.SendResult(True, "delivered", 200)
+        return result
 
     return send
+
+
+def succeed(sent: list[dict]):
+    return answered(sent, webhook_targets.SendResult(True, "delivered", 200))
 
 
 def test_a_delivery_pass_reads_what_is_pending_not_the_delivered_log(monkeypatch):
@@ -576,11 +582,7 @@ class Clock:
 
 
 def fail(sent: list[dict]):
-    def send(sub_, item, timeout=None):
-        sent.append(item)
-        return webhook_targets.SendResult(False, "http_5xx", 503)
-
-    return send
+    return answered(sent, webhook_targets.SendResult(False, "http_5xx", 503))
 
 
 def test_a_receiver_failing_for_days_is_disabled_and_its_key_s_new_events_are_not_queued(monkeypatch):
