@@ -300,15 +300,23 @@ def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, c
             break  # the game is over
         moves += played
     assert runs.count(), f"no run of the same line in {moves} moves"
-    line = runs.first
-    first, last = (int(v) for v in line.locator(".v").inner_text().split("–"))
-    count = int(line.locator(".times").inner_text().strip().lstrip("×"))
-    assert count >= 2 and last - first + 1 == count, line.inner_text()
+    # The bots move on after the click, and each new event redraws the log: wait until the move is the player's
+    # again (nothing more arrives), then read and scroll the line each in one step, never through a held element.
+    page.wait_for_function(
+        "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
+        timeout=30_000,
+    )
+    span, times, text = runs.first.evaluate(
+        "li => [li.querySelector('.v').textContent, li.querySelector('.times').textContent, li.textContent]"
+    )
+    first, last = (int(v) for v in span.split("–"))
+    count = int(times.strip().lstrip("×"))
+    assert count >= 2 and last - first + 1 == count, text
     events = live_server.client().get(f"/games/{game_id_of(page)}/events?after={first - 1}&limit={count}")
     said = events.get_json()["events"]
     assert [e["version"] for e in said] == list(range(first, last + 1)), said
     assert len({(e["type"], str(e["data"])) for e in said}) == 1, said  # the same event, over and over
-    line.scroll_into_view_if_needed()
+    runs.first.evaluate("li => li.scrollIntoView({block: 'center'})")
     shot(page, "log-runs")
 
 
