@@ -90,7 +90,7 @@ def catalogue() -> dict[str, Any]:
             {
                 "id": shape,
                 "kind": "tile_shape",
-                "name": f"{size}-square tile ({shape})",
+                "name": f"{D.SHAPE_NAMES[shape]} tile",
                 "cost": size,
                 "points": D.NEUTRAL_VP_PER_SQUARE[0] * size,
                 "count": D.NEUTRAL_COUNTS[shape],

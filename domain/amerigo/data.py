@@ -197,6 +197,17 @@ SHAPE_CELLS = {
     "S6R": ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)),
 }
 SHAPE_SIZE = {s: len(c) for s, c in SHAPE_CELLS.items()}
+# How a player names each shape (catalogue, move labels, messages); the codes stay in commands and events.
+SHAPE_NAMES = {
+    "S1": "1-square",
+    "S2": "2-square",
+    "S3I": "straight 3-square",
+    "S3L": "bent 3-square",
+    "S4I": "straight 4-square",
+    "S4O": "square 4-square",
+    "S5U": "U-shaped 5-square",
+    "S6R": "6-square",
+}
 NEUTRAL_COUNTS = {"S1": 6, "S2": 6, "S3I": 5, "S3L": 5, "S4I": 4, "S4O": 4, "S5U": 4, "S6R": 3}  # [D]
 VILLAGE_COUNTS = {"S1": 4, "S2": 4, "S3I": 2, "S3L": 2, "S4I": 2, "S4O": 2}  # [D]
 VILLAGE_SHAPES = tuple(VILLAGE_COUNTS)

@@ -27,6 +27,7 @@ from .data import (
     PRODUCTION_COST,
     PROGRESS_DISPLAY_SPACES,
     RED,
+    SHAPE_NAMES,
     SHAPE_SIZE,
     SHAPES,
     TIME_VALUE_BY_ROUND,
@@ -400,6 +401,11 @@ def _kind_shape(cmd: dict[str, Any]) -> tuple[str, str]:
     return kind, shape
 
 
+def _shape(shape: str) -> str:
+    """A shape as a player names it, with the code a command gives: "bent 3-square (S3L)"."""
+    return f"{SHAPE_NAMES[shape]} ({shape})"
+
+
 def neutral_limit(s: State, seat: int) -> int:
     return 2 if s.players[seat].has("P14") else 1
 
@@ -411,11 +417,11 @@ def _plan_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) ->
     p = s.players[seat]
     if tkind == VILLAGE:
         if p.village_left[VILLAGE_SHAPES.index(shape)] <= 0:
-            raise _illegal(f"you have no unplanned village tile {shape} left")
+            raise _illegal(f"you have no {_shape(shape)} village tile left to plan")
         cost = VILLAGE_COST
     else:
         if s.neutral_supply[SHAPES.index(shape)] <= 0:
-            raise _illegal(f"no neutral tile {shape} is left in the supply")
+            raise _illegal(f"no {_shape(shape)} neutral tile is left in the supply")
         if s.neutral_taken >= neutral_limit(s, seat):
             raise _illegal("you may take only one neutral tile per action (two with P14)")
         cost = SHAPE_SIZE[shape]
@@ -434,7 +440,7 @@ def _build_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -
     p = s.players[seat]
     slot = (VILLAGE_SLOT if tkind == VILLAGE else NEUTRAL_SLOT)[shape]
     if p.planned[slot] <= 0:
-        raise _illegal(f"you have no planned {tkind} tile {shape}")
+        raise _illegal(f"you have no planned {_shape(shape)} {tkind} tile")
     raw = cmd.get("squares")
     if not isinstance(raw, list) or len(raw) != SHAPE_SIZE[shape]:
         raise _invalid(f'\'squares\' must be a list of {SHAPE_SIZE[shape]} squares {{"r": .., "c": ..}}')
@@ -446,7 +452,7 @@ def _build_step(ctx: Ctx, s: State, cmd: dict[str, Any], kind: str, seat: int) -
     min_r = min(r for r, _ in coords)
     min_c = min(c for _, c in coords)
     if frozenset((r - min_r, c - min_c) for r, c in coords) not in ORIENTATION_SETS[shape]:
-        raise _illegal(f"those squares do not form the shape {shape}")
+        raise _illegal(f"those squares do not form the {_shape(shape)} shape")
     problem = placement_ok(s, seat, squares)
     if problem:
         raise _illegal(problem)

@@ -16,7 +16,7 @@ _TRACK = {"cannon": "cannon", "progress": "progress", "special": "special-action
 
 
 def _where(loc: dict[str, int]) -> str:
-    return f"frame space {loc['frame']}" if "frame" in loc else f"square ({loc['r']}, {loc['c']})"
+    return f"frame space {loc['frame']}" if "frame" in loc else f"row {loc['r'] + 1}, column {loc['c'] + 1}"
 
 
 def _cost(s: State, ap: int) -> dict[str, int]:
@@ -68,11 +68,14 @@ def label(s: State, seat: int, c: dict[str, Any]) -> dict[str, Any]:
         return {"label": f"Advance {plural(c['n'], 'space')} on the {track} track{_pay(s, c['n'])}", **_cost(s, c["n"])}
     if kind == "take_tile":
         ap = D.VILLAGE_COST if c["kind"] == D.VILLAGE else D.SHAPE_SIZE[c["shape"]]
-        return {"label": f"Plan a {c['kind']} {c['shape']} tile ({ap} AP){_pay(s, ap)}", **_cost(s, ap)}
+        return {"label": f"Plan a {c['kind']} {D.SHAPE_NAMES[c['shape']]} tile ({ap} AP){_pay(s, ap)}", **_cost(s, ap)}
     if kind == "place_tile":
         ap = D.VILLAGE_COST if c["kind"] == D.VILLAGE else D.SHAPE_SIZE[c["shape"]]
         first = c["squares"][0] if c["squares"] else {"r": 0, "c": 0}
-        return {"label": f"Build the {c['kind']} {c['shape']} tile at {_where(first)}{_pay(s, ap)}", **_cost(s, ap)}
+        return {
+            "label": f"Build the {c['kind']} {D.SHAPE_NAMES[c['shape']]} tile at {_where(first)}{_pay(s, ap)}",
+            **_cost(s, ap),
+        }
     if kind == "buy_production":
         _, commodity, mark, cost, _n = c["token"].split("-")
         name = D.COMMODITY_NAMES[D.COMMODITY_INDEX[commodity]]

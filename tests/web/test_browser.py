@@ -81,6 +81,9 @@ def test_a_full_game_against_an_easy_bot(live_server, context, console, game_typ
     assert api["status"] == "finished"
     shown = sorted(float(re.search(r": ([\d.]+) points", s).group(1)) for s in scores)
     assert shown == sorted(api["result"]["scores"])
+    if game_type == "amerigo":  # tiles are named by shape in words, not by the command's code ("S3L")
+        said = page.locator("main").inner_text()
+        assert "tile" in said and not re.search(r"\bS[1-6][A-Z]?\b", said), re.findall(r".*\bS[1-6][A-Z]?\b.*", said)
 
 
 def test_a_spectator_sees_each_move_within_a_second(live_server, browser, context, console):

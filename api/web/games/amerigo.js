@@ -126,8 +126,15 @@ export function render(s, ctx) {
       ['Trading posts left', p.trading_posts_left], ['Chests', p.chests],
       ['Production', p.production.length ? p.production.map(ctx.name).join(', ') : 'none'],
       ['Progress tokens', (p.progress_tokens || []).length ? p.progress_tokens.map((x) => `${ctx.name(x.token)}${x.used ? ' (used)' : ''}`).join(', ') : 'none'],
-      ['Planned tiles', counts({ ...(p.planned || {}).neutral, ...Object.fromEntries(Object.entries((p.planned || {}).village || {}).map(([k, v]) => [`village ${k}`, v])) })],
+      ['Planned tiles', plannedTiles(ctx, p.planned)],
     ], 'Player')));
+}
+
+/** A player's planned tiles as a list to read: "neutral bent 3-square tile, village 1-square tile ×2". */
+function plannedTiles(ctx, planned) {
+  const tiles = ['neutral', 'village'].flatMap((kind) => Object.entries((planned || {})[kind] || {})
+    .map(([shape, n]) => `${kind} ${ctx.name(shape)}${n > 1 ? ` ×${n}` : ''}`));
+  return tiles.length ? tiles.join(', ') : h('span', { class: 'muted' }, 'none');
 }
 
 // The event log in words.

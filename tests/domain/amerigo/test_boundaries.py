@@ -5,6 +5,7 @@ a built tile's AP and gold, who owns a placed tile, refusal reasons and the resu
 from __future__ import annotations
 
 from domain.amerigo import RULES
+from domain.amerigo import data as D
 from tests.domain.amerigo.scenario import base, fold, gold, one, phase, planned, post, refused, ship_at, sq, token, when
 
 BLUE4 = {"blue": 4, "red": 1}
@@ -133,7 +134,7 @@ def test_build_and_buy_labels_preview_the_gold_and_the_view_names_the_phase_colo
     state = acting("green", {"green": 1}, planned(0, "neutral", "S2"), post(0, sq(2, 4), 0), gold(0, 5))
     command = {"type": "place_tile", "kind": "neutral", "shape": "S2", "squares": [sq(1, 3), sq(2, 3)]}
     assert RULES.label(state, 0, command) == {
-        "label": "Build the neutral S2 tile at square (1, 3) (pay 1 gold)",
+        "label": "Build the neutral 2-square tile at row 2, column 4 (pay 1 gold)",
         "cost": 1,
     }
     assert RULES.view(state, 1)["turn"]["colour"] == "green"
@@ -172,7 +173,7 @@ def test_a_village_tile_can_be_planned_only_while_one_of_that_shape_is_left():
     state = acting("red", {"red": 3}, planned(0, "village", "S3I"), planned(0, "village", "S3I"))
     assert {"type": "take_tile", "kind": "village", "shape": "S3I"} not in RULES.legal_commands(state, 0)
     err = refused(state, {"type": "take_tile", "kind": "village", "shape": "S3I"}, "illegal_command", seat=0)
-    assert err.message == "you have no unplanned village tile S3I left"
+    assert err.message == "you have no straight 3-square (S3I) village tile left to plan"
 
 
 def _last_phase_of_round(rnd, *given):
@@ -207,6 +208,17 @@ def test_the_catalogue_gives_each_neutral_shapes_vp_and_the_frame_size():
     assert effects["S3L"].startswith("Neutral: 3 AP to plan and to build, 6 VP on a small island, 9 on a big one")
     assert effects["S6R"].startswith("Neutral: 6 AP to plan and to build, 12 VP on a small island, 18 on a big one")
     assert "(2W + 2H)" in cat["board"]["frame"]
+
+
+def test_tile_shapes_are_named_as_a_player_says_them_and_each_name_is_its_own():
+    """The log and the move list name a shape in words ("bent 3-square"), never by its command code (S3L)."""
+    names = {c["id"]: c["name"] for c in RULES.catalogue()["components"] if c["kind"] == "tile_shape"}
+    assert names["S3L"] == "bent 3-square tile" and names["S4O"] == "square 4-square tile"
+    assert len(set(names.values())) == len(D.SHAPES)
+    assert not any(code in name for name in names.values() for code in D.SHAPES)
+    state = acting("red", {"red": 3})
+    label = RULES.label(state, 0, {"type": "take_tile", "kind": "village", "shape": "S3L"})["label"]
+    assert label == "Plan a village bent 3-square tile (1 AP)"
 
 
 def test_setup_draws_from_the_game_seed_at_stream_version_zero():
