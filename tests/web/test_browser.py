@@ -45,6 +45,14 @@ def game_id_of(page):
     return page.url.split("?game=")[1].split("#")[0]
 
 
+def wait_for_my_move(page):
+    """Until the page offers a move (the last one's answer and the bots' moves are in) or shows the final scores."""
+    page.wait_for_function(
+        "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
+        timeout=30_000,
+    )
+
+
 def play_moves(page, limit):
     """Click the first legal command until the final scores show or `limit` moves were made; returns the count."""
     moves = 0
@@ -53,10 +61,7 @@ def play_moves(page, limit):
     any_choice = page.locator("button.choice:not([disabled])")
     final = page.get_by_role("heading", name="Final scores")
     while moves < limit:
-        page.wait_for_function(
-            "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
-            timeout=30_000,
-        )
+        wait_for_my_move(page)
         if final.is_visible():
             break
         (preferred if preferred.count() else any_choice).first.click()
@@ -143,6 +148,7 @@ def test_an_aborted_game_s_replay_offers_its_export_to_anyone(live_server, brows
     page = console.watch(context.new_page())
     game_id = create_from_lobby(page, live_server.url, "murano")
     play_moves(page, 4)
+    wait_for_my_move(page)  # the last move's answer is in: an abort sent before it would get the move refused
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Abort game").click()
     page.get_by_role("heading", name="Game ended").wait_for()
@@ -305,10 +311,7 @@ def test_the_log_tells_a_run_of_the_same_move_once_with_its_count(live_server, c
     assert runs.count(), f"no run of the same line in {moves} moves"
     # The bots move on after the click, and each new event redraws the log: wait until the move is the player's
     # again (nothing more arrives), then read and scroll the line each in one step, never through a held element.
-    page.wait_for_function(
-        "document.querySelector('button.choice:not([disabled])') || document.querySelector('ol.final')",
-        timeout=30_000,
-    )
+    wait_for_my_move(page)
     span, times, text = runs.first.evaluate(
         "li => [li.querySelector('.v').textContent, li.querySelector('.times').textContent, li.textContent]"
     )
