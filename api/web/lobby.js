@@ -41,11 +41,13 @@ function gameList(games, types) {
   return h('ul', { class: 'games' }, ordered.map((g) => {
     const mine = seated(g);
     const who = g.seats.map(seatName).join(', ');
+    // The game on one line and what is known of it on the next, so that a narrow screen wraps neither mid-list.
     return h('li', {},
-      mine ? h('strong', { class: 'tag' }, 'yours · ') : null,
-      h('span', { class: 'game-title' }, `${typeTitle(types, g.game_type)} — ${who}`),
-      h('span', { class: 'muted' }, ` · move ${g.version} · ${new Date(g.created_at).toLocaleString()}`),
-      ENDING[g.status] ? h('span', { class: 'ending' }, ` · ${ENDING[g.status]}`) : null,
+      h('div', { class: 'game-text' },
+        h('div', { class: 'game-title' }, mine ? h('strong', { class: 'tag' }, 'yours') : null,
+          `${typeTitle(types, g.game_type)} — ${who}`),
+        h('div', { class: 'game-facts muted' }, `move ${g.version} · ${new Date(g.created_at).toLocaleString()}`,
+          ENDING[g.status] ? h('span', { class: 'ending' }, ` · ${ENDING[g.status]}`) : null)),
       h('span', { class: 'links' },
         mine && g.status === 'active' ? h('a', { class: 'button', href: `/?game=${g.id}` }, 'Play') : null,
         h('a', { class: 'button secondary', href: `/?game=${g.id}#watch`, 'aria-label': `Watch game ${g.id}` }, 'Watch'),

@@ -656,6 +656,9 @@ def test_the_first_seat_aborts_from_the_table_and_the_table_says_it_ended(live_s
         "li", has=page.locator(f'a[href="/?replay={game_id}"]')
     )
     assert "aborted" in ended.inner_text(), ended.inner_text()
+    # the game on one line, then its facts on their own line (a phone wrapped them with a "·" opening a line)
+    assert ended.locator(".game-title").inner_text().endswith("Puerto Rico — Player 1, easy bot")
+    assert re.fullmatch(r"move \d+ · .+ · aborted", ended.locator(".game-facts").inner_text())
     shot(page, "lobby-ended")
 
 
