@@ -9,8 +9,9 @@ adds, per player:
   an anchor whose trading-post space is still empty; a ship sitting on such an anchor is worth most;
 - **trading posts**: each post on an island, weighted by how full the island is, earns a share of the
   island's completion score (``tp_score`` of the player's posts times the round's time value);
-- **land to build on**: planned tiles are worth their building VP only where the player has a post on an
-  island with empty land; otherwise little.
+- **land to build on**: a planned tile is worth a part of what building it scores where the player has a post
+  on an island with empty land, less elsewhere, and nothing in the last round (``PLANNED_*``): a tile has
+  still to be built, with as many action points again, and one left unbuilt at the end scores nothing.
 
 The value is the player's worth minus the best opponent's worth.
 """
@@ -24,6 +25,7 @@ from domain.game import keep, relative_to_best_other
 from .board import Board
 from .data import (
     PROGRESS_VP,
+    ROUNDS,
     SHAPE_SIZE,
     SHAPES,
     SPECIAL_VP,
@@ -98,14 +100,23 @@ def _posts_and_land(state: State, seat: int, time_value: int, by_island: list[li
     return value, land
 
 
-# (planned-tile slot, VP a planned tile is worth): a building's VP where the player has land to build it on,
-# a third of it elsewhere; village tiles 1.2 and 0.4
-_PLANNED_WITH_LAND = [(NEUTRAL_SLOT[s], 1.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
-    (VILLAGE_SLOT[s], 1.2) for s in VILLAGE_SHAPES
-]
-_PLANNED_WITHOUT_LAND = [(NEUTRAL_SLOT[s], 0.5 * SHAPE_SIZE[s]) for s in SHAPES] + [
-    (VILLAGE_SLOT[s], 0.4) for s in VILLAGE_SHAPES
-]
+# What a planned tile is worth, in VP: per square of a neutral tile, and per village tile, where the player has
+# land to build it on (a post on an island with empty land) and where it has none.
+PLANNED_PER_SQUARE_WITH_LAND = 0.6
+PLANNED_PER_SQUARE_WITHOUT_LAND = 0.2
+PLANNED_VILLAGE_WITH_LAND = 1.2
+PLANNED_VILLAGE_WITHOUT_LAND = 0.4
+# The share of that worth a planned tile keeps in the last round, when few actions are left to build it.
+PLANNED_LAST_ROUND = 0.0
+
+
+def _planned_weights(land: bool) -> list[tuple[int, float]]:
+    """(planned-tile slot, VP a planned tile there is worth), by the constants above."""
+    square = PLANNED_PER_SQUARE_WITH_LAND if land else PLANNED_PER_SQUARE_WITHOUT_LAND
+    village = PLANNED_VILLAGE_WITH_LAND if land else PLANNED_VILLAGE_WITHOUT_LAND
+    return [(NEUTRAL_SLOT[s], square * SHAPE_SIZE[s]) for s in SHAPES] + [
+        (VILLAGE_SLOT[s], village) for s in VILLAGE_SHAPES
+    ]
 
 
 def worth(state: State, seat: int, shared: Shared | None = None) -> float:
@@ -198,8 +209,10 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
             extra += 3 if t == "P17" else 5
     remaining_rounds = 5 - rnd + 1
     tiles = 0.0
-    for slot, weight in _PLANNED_WITH_LAND if land else _PLANNED_WITHOUT_LAND:
+    for slot, weight in _planned_weights(land):
         tiles += planned[slot] * weight
+    if rnd >= ROUNDS:
+        tiles *= PLANNED_LAST_ROUND
     value = (
         p.vp
         + p.gold

@@ -9,7 +9,7 @@ import pytest
 
 from domain.amerigo import evaluate as evaluate_module
 from domain.amerigo.data import SHAPES, VILLAGE_SHAPES
-from domain.amerigo.evaluate import SHIP_ON_ANCHOR, SHIP_REACH, evaluate, evaluate_all, worth
+from domain.amerigo.evaluate import PLANNED_LAST_ROUND, SHIP_ON_ANCHOR, SHIP_REACH, evaluate, evaluate_all, worth
 from domain.amerigo.rules import AmerigoRules
 from domain.amerigo.state import EMPTY
 from tests.domain.amerigo.scenario import base, fold, gold, phase, planned, post, ship_at, sq, token
@@ -68,6 +68,16 @@ def test_a_planned_tile_is_worth_something_and_more_where_there_is_land_to_build
     gain_with_land = worth_of(with_land, planned(0, kind, shape)) - worth_of(with_land)
     gain_without = worth_of(planned(0, kind, shape)) - worth_of()
     assert gain_with_land > gain_without > 0
+
+
+@pytest.mark.parametrize("kind,shape", [("neutral", "S3L"), ("village", "S1")])
+def test_a_tile_planned_in_the_last_round_is_worth_less_than_one_planned_earlier(kind, shape):
+    """Few actions are left in round 5 to build a planned tile, and one left unbuilt at the end scores nothing:
+    there it keeps PLANNED_LAST_ROUND of its worth (valued in full, the bots planned tiles to their last turn)."""
+    with_land = post(0, sq(2, 4), 0)
+    early = worth_of(with_land, planned(0, kind, shape)) - worth_of(with_land)
+    late = worth_of(ROUND_5, with_land, planned(0, kind, shape)) - worth_of(ROUND_5, with_land)
+    assert early > 0 and late == pytest.approx(early * PLANNED_LAST_ROUND) and late < early
 
 
 def test_a_second_post_on_an_island_is_worth_more_even_late():
