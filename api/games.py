@@ -154,6 +154,7 @@ def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None 
         "generation": game.generation,
         "etag": game.etag,
         "created_at": info.created_at,
+        "options": info.metadata.get("options") or {},
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -385,6 +386,7 @@ class Games(MethodView):
                     "status": info.status,
                     "version": info.version,
                     "created_at": info.created_at,
+                    "options": info.metadata.get("options") or {},
                     "seats": seats_for(info),
                 }
                 for info in infos

@@ -325,6 +325,12 @@ class SeatTokenSchema(Schema):
     token = fields.String(required=True, metadata={"description": "bearer token for this seat; shown once"})
 
 
+OPTIONS_READ = (
+    "the game type's options the game was created with, each one given (the defaults filled in); see GET "
+    "/game-types/{name}"
+)
+
+
 class GameSchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
@@ -336,6 +342,7 @@ class GameSchema(Schema):
     generation = fields.Integer(required=True, metadata={"description": "increments at every undo"})
     etag = fields.String(required=True, metadata={"description": "the value to send in If-Match"})
     created_at = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), required=True, metadata={"description": OPTIONS_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
@@ -388,6 +395,7 @@ class GameSummarySchema(Schema):
     status = fields.String(required=True)
     version = fields.Integer(required=True)
     created_at = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), required=True, metadata={"description": OPTIONS_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
 
 

@@ -489,11 +489,26 @@ function narrowing(t, el, base, picked) {
   }));
 }
 
-/** A game this browser set up against bots only, once over, is played again at once: the same game, options,
- * clock and seats (a new deal), this browser in the same seat. With other people at the table it is not offered:
- * they would need new invitations, which the lobby hands out. */
+/** The set-up of a game as the game itself says it, for a seat this browser holds in a game it did not set up
+ * (opened from a seat link): the game, its options, clock and seats. */
+function setupFromGame(g) {
+  if (g.your_seat === null || g.your_seat === undefined) return null;
+  const seats = g.seats.map((s) => (s.kind === 'human'
+    ? { kind: 'human', ...(s.name ? { name: s.name } : {}) }
+    : { kind: 'bot', ...(s.level ? { level: s.level } : {}), ...(s.name ? { name: s.name } : {}) }));
+  const body = { game_type: g.game_type, options: g.options || {}, seats, undo: g.undo_allowed };
+  if (g.clock) {
+    const { bank_seconds, increment_seconds, on_timeout } = g.clock;
+    body.clock = { bank_seconds, increment_seconds, on_timeout };
+  }
+  return { body, mine: g.your_seat };
+}
+
+/** A game against bots only, once over, is played again at once by the browser that holds its human seat: the
+ * same game, options, clock and seats (a new deal), this browser in the same seat. With other people at the table
+ * it is not offered: they would need new invitations, which the lobby hands out. */
 function playAgain(t) {
-  const setup = setupOf(t.id);
+  const setup = setupOf(t.id) || setupFromGame(t.game);
   if (!setup || setup.body.seats.some((s, i) => s.kind === 'human' && i !== setup.mine)) return null;
   const button = h('button', { type: 'button', class: 'button', onclick: async () => {
     button.disabled = true;

@@ -329,6 +329,24 @@ def test_options_only_set_up_could_refuse_are_a_422_not_a_500(client):
     assert fine.status_code == 201
 
 
+def test_a_game_read_and_listed_says_the_options_it_was_created_with_defaults_filled_in(client):
+    """A client that did not create the game (a spectator, a tournament site, a second browser) learns its options
+    from the game itself: each one the game type has, the creator's where given and the default elsewhere."""
+    seats = [{"kind": "human"}] * 2
+    created = client.post("/games", json={"game_type": "archipelago", "seats": seats, "options": {"length": "short"}})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    kinds = client.get("/game-types/archipelago").get_json()["options"]
+    expected = {o["name"]: o["default"] for o in kinds} | {"length": "short"}
+    assert game["options"] == expected and len(expected) > 1
+    assert client.get(f"/games/{game['id']}").get_json()["options"] == expected
+    listed = client.get("/games?game_type=archipelago").get_json()["games"]
+    assert next(g for g in listed if g["id"] == game["id"])["options"] == expected
+    plain = client.post("/games", json={"game_type": "secret_numbers", "seats": seats}).get_json()
+    defaults = {o["name"]: o["default"] for o in client.get("/game-types/secret_numbers").get_json()["options"]}
+    assert client.get(f"/games/{plain['id']}").get_json()["options"] == defaults != {}
+
+
 def test_names_hold_something_visible_and_nothing_that_turns_text_around(client):
     def named(name):
         seats = [{"kind": "human", "name": name}, {"kind": "human"}]

@@ -693,6 +693,38 @@ def test_a_game_against_bots_that_ended_is_played_again_with_the_same_set_up(liv
     assert page.get_by_text("you are seat 2").is_visible()
 
 
+def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(live_server, context, console):
+    """A game set up elsewhere (a site, over the API) and played from its seat link: once over, this browser can
+    play it again from what the game read says, its options and clock included."""
+    client = live_server.client()
+    body = {
+        "game_type": "archipelago",
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "human", "name": "Ada"}],
+        "options": {"length": "short"},
+        "clock": {"bank_seconds": 900, "increment_seconds": 5, "on_timeout": "forfeit"},
+    }
+    created = client.post("/games", json=body).get_json()
+    page = console.watch(context.new_page())
+    page.goto(f"{live_server.url}/?game={created['id']}#seat={created['seat_tokens'][0]['token']}")
+    page.get_by_text("you are seat 2").wait_for()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort game").click()
+    page.get_by_role("heading", name="Game ended").wait_for()
+    page.get_by_role("button", name="Play again with the same set-up").click()
+    page.wait_for_url(re.compile(r"\?game=(?!" + created["id"] + r")"))
+    page.get_by_text("you are seat 2").wait_for()
+    new = client.get(f"/games/{game_id_of(page)}").get_json()
+    assert new["status"] == "active" and new["options"] == created["options"] and new["options"]["length"] == "short"
+    assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
+        (s["kind"], s["level"], s["name"]) for s in created["seats"]
+    ]
+    assert (new["clock"]["bank_seconds"], new["clock"]["increment_seconds"], new["clock"]["on_timeout"]) == (
+        900,
+        5,
+        "forfeit",
+    )
+
+
 def test_the_tab_title_says_when_the_move_is_mine(live_server, context, console):
     page = console.watch(context.new_page())
     page.goto(live_server.url + "/")
