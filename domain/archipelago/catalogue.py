@@ -179,7 +179,7 @@ def catalogue() -> dict[str, Any]:
         "codes": {
             "resource": {r: r.lower() for r in D.RESOURCES},
             "edge": {"S": "sea", "P": "plain", "M": "mountain"},
-            "face": {"A": "face A of a tile", "B": "face B of a tile"},
+            "face": {"A": "face A", "B": "face B"},
             "action": ACTIONS,
             "building": BUILDING_ABILITIES,
             "market": {"DOM": "the domestic market", "EXP": "the export market"},

@@ -197,7 +197,7 @@ def test_codes_name_the_values_of_the_rules(catalogue):
     codes = catalogue["codes"]
     assert codes["resource"] == {r: r.lower() for r in ("FRUIT", "WOOD", "CATTLE", "STONE", "FISH", "IRON")}
     assert codes["edge"] == {"S": "sea", "P": "plain", "M": "mountain"}  # §3.2
-    assert codes["face"] == {"A": "face A of a tile", "B": "face B of a tile"}
+    assert codes["face"] == {"A": "face A", "B": "face B"}
     assert codes["market"] == {"DOM": "the domestic market", "EXP": "the export market"}  # §3.6
     assert codes["op"] == {"BUY": "buy a cube from the market", "SELL": "sell a cube to the market"}
     assert set(codes["source"]) == {"MARKET", "CUBE", "TOKEN"}  # §6.2, §6.3
