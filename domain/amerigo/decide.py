@@ -397,7 +397,7 @@ def _kind_shape(cmd: dict[str, Any]) -> tuple[str, str]:
     if shape not in SHAPES:
         raise _invalid(f"unknown shape {shape!r}; use one of {', '.join(SHAPES)}")
     if kind == VILLAGE and shape not in VILLAGE_SHAPES:
-        raise _illegal(f"there is no village tile of shape {shape}")
+        raise _illegal(f"there is no {_shape(shape)} village tile")
     return kind, shape
 
 
