@@ -750,9 +750,9 @@ def test_the_tab_title_says_when_the_move_is_mine(live_server, context, console)
     page.wait_for_function("document.title === 'Tradewinds — Puerto Rico'")
 
 
-def test_a_kept_set_up_that_does_not_hold_together_is_not_offered_again(live_server, context, console):
+def test_a_kept_set_up_that_does_not_hold_together_gives_way_to_the_game_s_own(live_server, context, console):
     """localStorage holds whatever was written there: a set-up without its seats (an older page's, or edited by
-    hand) leaves the ended table whole, without the button, rather than breaking it."""
+    hand) is not sent; the ended table stays whole and plays again from what the game read says."""
     page = console.watch(context.new_page())
     game_id = create_from_lobby(page, live_server.url, "murano")
     page.evaluate(
@@ -763,7 +763,13 @@ def test_a_kept_set_up_that_does_not_hold_together_is_not_offered_again(live_ser
     page.get_by_role("heading", name="Game ended").wait_for()
     page.reload()
     page.get_by_role("heading", name="Game ended").wait_for()
-    assert page.get_by_role("button", name="Play again with the same set-up").count() == 0
+    page.get_by_role("button", name="Play again with the same set-up").click()
+    page.wait_for_url(re.compile(r"\?game=(?!" + game_id + r")"))
+    page.get_by_text("you are seat 1").wait_for()
+    client = live_server.client()
+    old, new = client.get(f"/games/{game_id}").get_json(), client.get(f"/games/{game_id_of(page)}").get_json()
+    assert new["game_type"] == "murano" and new["options"] == old["options"]
+    assert [(s["kind"], s["level"]) for s in new["seats"]] == [(s["kind"], s["level"]) for s in old["seats"]]
 
 
 def test_a_seat_resigns_from_the_table_after_saying_so_twice(live_server, context, console):
