@@ -36,7 +36,7 @@ from api.schemas import (
 from domain import registry
 from eventstore.base import Audience, StoredEvent, StreamInfo
 from workers import bot_tables, clocks, facts
-from workers.game_model import LoadedGame, public_seats, with_seat_ids
+from workers.game_model import LoadedGame, public_seats, resign_policy, with_seat_ids
 from workers.history import current_request
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Create games, follow them and play moves")
@@ -146,6 +146,7 @@ def visible_state(game: LoadedGame, seat: int | None) -> dict[str, Any]:
 def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game as ``seat`` sees it; ``moving``: its ``moving_parts``, if the caller has them already."""
     info = game.info
+    resign = resign_policy(info.metadata)
     return {
         "id": info.stream,
         "game_type": info.game_type,
@@ -160,6 +161,8 @@ def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None 
         "state": visible_state(game, seat),
         "result": game.result_dict() if game.over else None,
         "undo_allowed": bool(info.metadata.get("undo", True)),
+        "on_resign": resign["policy"],
+        "resign_level": resign["level"],
         **(moving_parts(game, seat) if moving is None else moving),
     }
 

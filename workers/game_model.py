@@ -136,6 +136,12 @@ def rating_player_id(metadata: dict[str, Any], seat: dict[str, Any]) -> str:
     return f"bot:{seat.get('level')}" if seat["kind"] == "bot" else f"guest:{seat.get('name')}"
 
 
+def resign_policy(metadata: dict[str, Any]) -> dict[str, str]:
+    """What resigning means in a game: ``{"policy": "lose" | "bot", "level": ...}``, as chosen at creation (a game
+    created before the choice was kept: the defaults it was played with)."""
+    return metadata.get("on_resign") or {"policy": "lose", "level": DEFAULT_BOT_LEVEL}
+
+
 def make_etag(generation: int, version: int) -> str:
     return f"{generation}.{version}"
 

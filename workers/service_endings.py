@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from eventstore.base import EventStore, StreamInfo
 from workers import facts
-from workers.game_model import DEFAULT_BOT_LEVEL, GameError, LoadedGame, rating_player_id, with_seat_ids
+from workers.game_model import GameError, LoadedGame, rating_player_id, resign_policy, with_seat_ids
 
 
 class Endings:
@@ -36,7 +36,7 @@ class Endings:
         record = game.seats[seat]
         if record.get("resigned") or record.get("timed_out") or record["kind"] != "human":
             raise GameError("forbidden", f"seat {seat} is played by a bot already")
-        policy = game.info.metadata.get("on_resign") or {"policy": "lose", "level": DEFAULT_BOT_LEVEL}
+        policy = resign_policy(game.info.metadata)
         level = facts.RESIGN_LOSE_LEVEL if policy["policy"] == "lose" else policy["level"]
         event = {"type": facts.RESIGNED, "seat": seat, "on_resign": policy["policy"], "level": level}
         return self.append_facts(game, [event], actor="human", seat=seat)

@@ -491,14 +491,14 @@ function narrowing(t, el, base, picked) {
 
 /** The set-up of a game as the game itself says it, for a seat this browser holds in a game it did not set up
  * (opened from a seat link): the game, its options, clock and seats; a seat a bot took over when its person resigned
- * or ran out of time is a person's again. What the read does not say (what resigning means, a public listing) is
- * left to the defaults. */
+ * or ran out of time is a person's again. A public listing, which the read does not say, is left to the default. */
 function setupFromGame(g) {
   if (g.your_seat === null || g.your_seat === undefined) return null;
   const seats = g.seats.map((s) => (s.kind === 'human' || s.resigned || s.timed_out
     ? { kind: 'human', ...(s.name ? { name: s.name } : {}) }
     : { kind: 'bot', ...(s.level ? { level: s.level } : {}), ...(s.name ? { name: s.name } : {}) }));
-  const body = { game_type: g.game_type, options: g.options || {}, seats, undo: g.undo_allowed };
+  const body = { game_type: g.game_type, options: g.options || {}, seats, undo: g.undo_allowed, on_resign: g.on_resign };
+  if (g.on_resign === 'bot') body.resign_level = g.resign_level;
   if (g.clock) {
     const { bank_seconds, increment_seconds, on_timeout } = g.clock;
     body.clock = { bank_seconds, increment_seconds, on_timeout };

@@ -347,6 +347,18 @@ def test_a_game_read_and_listed_says_the_options_it_was_created_with_defaults_fi
     assert client.get(f"/games/{plain['id']}").get_json()["options"] == defaults != {}
 
 
+def test_a_game_read_says_what_resigning_means_in_it(client):
+    """A seat deciding whether to resign learns from the game what follows: ranked last, or a bot plays on."""
+    seats = [{"kind": "human"}] * 2
+    plain = client.post("/games", json={"game_type": "secret_numbers", "seats": seats}).get_json()
+    assert (plain["on_resign"], plain["resign_level"]) == ("lose", "medium")
+    handed = client.post(
+        "/games", json={"game_type": "secret_numbers", "seats": seats, "on_resign": "bot", "resign_level": "easy"}
+    ).get_json()
+    read = client.get(f"/games/{handed['id']}").get_json()
+    assert (read["on_resign"], read["resign_level"]) == ("bot", "easy")
+
+
 def test_names_hold_something_visible_and_nothing_that_turns_text_around(client):
     def named(name):
         seats = [{"kind": "human", "name": name}, {"kind": "human"}]

@@ -705,6 +705,8 @@ def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(liv
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "human", "name": "Ada"}],
         "options": {"length": "short"},
         "clock": {"bank_seconds": 900, "increment_seconds": 5, "on_timeout": "forfeit"},
+        "on_resign": "bot",
+        "resign_level": "easy",
     }
     created = client.post("/games", json=body).get_json()
     page = console.watch(context.new_page())
@@ -719,6 +721,7 @@ def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(liv
     page.get_by_text("you are seat 2").wait_for()
     new = client.get(f"/games/{game_id_of(page)}").get_json()
     assert new["status"] == "active" and new["options"] == created["options"] and new["options"]["length"] == "short"
+    assert (new["on_resign"], new["resign_level"]) == ("bot", "easy")
     assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
         (s["kind"], s["level"], s["name"]) for s in created["seats"]
     ]
