@@ -342,7 +342,7 @@ class GameSchema(Schema):
     generation = fields.Integer(required=True, metadata={"description": "increments at every undo"})
     etag = fields.String(required=True, metadata={"description": "the value to send in If-Match"})
     created_at = fields.String(required=True)
-    options = fields.Dict(keys=fields.String(), required=True, metadata={"description": OPTIONS_READ})
+    options = fields.Dict(required=True, metadata={"description": OPTIONS_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
@@ -402,7 +402,7 @@ class GameSummarySchema(Schema):
     status = fields.String(required=True)
     version = fields.Integer(required=True)
     created_at = fields.String(required=True)
-    options = fields.Dict(keys=fields.String(), required=True, metadata={"description": OPTIONS_READ})
+    options = fields.Dict(required=True, metadata={"description": OPTIONS_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
 
 
