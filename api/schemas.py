@@ -369,10 +369,13 @@ class GameSchema(Schema):
     undo_allowed = fields.Boolean(required=True)
     on_resign = fields.String(
         required=True,
+        validate=validate.OneOf(["lose", "bot"]),
         metadata={"description": "what resigning means in this game (lose or bot), as chosen at creation"},
     )
     resign_level = fields.String(
-        required=True, metadata={"description": "the bot level that plays on for a seat that resigns (on_resign bot)"}
+        required=True,
+        validate=validate.OneOf(list(BOT_LEVELS)),
+        metadata={"description": "the bot level that plays on for a seat that resigns (on_resign bot)"},
     )
     clock = fields.Nested(ClockStateSchema, allow_none=True, required=True)
     undo_request = fields.Nested(
