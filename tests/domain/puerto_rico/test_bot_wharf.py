@@ -7,9 +7,8 @@ import pytest
 
 from domain import registry
 from domain.bots.levels import make_bot
-from domain.puerto_rico.data import SUGAR
-from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick
-from tests.domain.puerto_rico.test_captain import load, only, wharf
+from tests.domain.puerto_rico.helpers import legal
+from tests.domain.puerto_rico.test_captain import only_a_wharf_option, wharf
 
 RULES = registry.get("puerto_rico")
 
@@ -18,12 +17,6 @@ RULES = registry.get("puerto_rico")
 def test_a_bot_ships_by_its_wharf_the_goods_no_cargo_ship_takes(level):
     """Seat 1's sugar fits no cargo ship (the sugar ship is full): the wharf ships it for VP, where a pass would
     leave it to the storage step, which keeps one barrel."""
-    s = only(new_game(4), 1, sugar=2)
-    give(s, 1, buildings={"wharf": 1, "harbor": 1})
-    give(s, 0, goods={"corn": 1, "indigo": 1})
-    s.ship_kinds[0], s.ship_loads[0] = SUGAR, 5
-    s.goods_supply[SUGAR] -= 5
-    _, s = pick(s, "captain", 0)
-    _, s = act(s, load("corn", 1))
+    s = only_a_wharf_option()
     assert s.current == 1 and legal(s) == [wharf("sugar"), {"type": "pass"}]
     assert make_bot(level, 1).choose(RULES, s, 1) == wharf("sugar")

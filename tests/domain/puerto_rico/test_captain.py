@@ -116,8 +116,9 @@ def test_wharf_is_optional_replaces_a_forced_load_and_takes_any_kind():
     assert s.players[0].vp == 4 + 2
 
 
-def test_player_with_only_wharf_options_may_pass_and_use_it_later():
-    """D42: pass with only wharf options, use it later in the loop."""
+def only_a_wharf_option():
+    """Seat 1 holds 2 sugar, which fits no cargo ship (the sugar ship is full), and a wharf and a harbor; the
+    captain (seat 0) has loaded its corn: seat 1 may ship by its wharf or pass."""
     s = only(new_game(4), 1, sugar=2)
     give(s, 1, buildings={"wharf": 1, "harbor": 1})
     give(s, 0, goods={"corn": 1, "indigo": 1})
@@ -125,6 +126,12 @@ def test_player_with_only_wharf_options_may_pass_and_use_it_later():
     s.goods_supply[SUGAR] -= 5
     _, s = pick(s, "captain", 0)
     _, s = act(s, load("corn", 1))
+    return s
+
+
+def test_player_with_only_wharf_options_may_pass_and_use_it_later():
+    """D42: pass with only wharf options, use it later in the loop."""
+    s = only_a_wharf_option()
     assert s.current == 1 and legal(s) == [wharf("sugar"), PASS]
     events, s = act(s, PASS)
     assert events[0] == {"type": "Passed", "seat": 1, "decision": "load"}
