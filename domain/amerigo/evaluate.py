@@ -122,13 +122,10 @@ PLANNED_VILLAGE_WITHOUT_LAND = 0.4
 PLANNED_LAST_ROUND = 0.0
 
 
-def _planned_weights(land: bool) -> list[tuple[int, float]]:
-    """(planned-tile slot, VP a planned tile there is worth), by the constants above."""
-    square = PLANNED_PER_SQUARE_WITH_LAND if land else PLANNED_PER_SQUARE_WITHOUT_LAND
-    village = PLANNED_VILLAGE_WITH_LAND if land else PLANNED_VILLAGE_WITHOUT_LAND
-    return [(NEUTRAL_SLOT[s], square * SHAPE_SIZE[s]) for s in SHAPES] + [
-        (VILLAGE_SLOT[s], village) for s in VILLAGE_SHAPES
-    ]
+# (planned-tile slot, squares) of each neutral shape, and the slot of each village shape. The constants above are
+# read at every use (``benchmarks/evaluation_ab.py`` sets them while a bot decides), these only once.
+_NEUTRAL_SLOTS = [(NEUTRAL_SLOT[s], SHAPE_SIZE[s]) for s in SHAPES]
+_VILLAGE_SLOTS = [VILLAGE_SLOT[s] for s in VILLAGE_SHAPES]
 
 
 def worth(state: State, seat: int, shared: Shared | None = None) -> float:
@@ -221,8 +218,12 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
             extra += 3 if t == "P17" else 5
     remaining_rounds = 5 - rnd + 1
     tiles = 0.0
-    for slot, weight in _planned_weights(land):
-        tiles += planned[slot] * weight
+    square = PLANNED_PER_SQUARE_WITH_LAND if land else PLANNED_PER_SQUARE_WITHOUT_LAND
+    for slot, size in _NEUTRAL_SLOTS:
+        tiles += planned[slot] * (square * size)
+    village = PLANNED_VILLAGE_WITH_LAND if land else PLANNED_VILLAGE_WITHOUT_LAND
+    for slot in _VILLAGE_SLOTS:
+        tiles += planned[slot] * village
     if rnd >= ROUNDS:
         tiles *= PLANNED_LAST_ROUND
     value = (
