@@ -77,7 +77,8 @@ def test_a_full_game_against_an_easy_bot(live_server, context, console, game_typ
     play_moves(page, 6)
     wait_for_my_move(page)
     shot(page, f"{game_type}-mid")
-    middle = page.locator("main").inner_text()  # the move list, the players' planned tiles and the log
+    # the move list, the players' planned tiles and the log, read mid-game where shape codes may show
+    middle = page.locator("main").inner_text() if game_type == "amerigo" else ""
     play_moves(page, MAX_MOVES)
     final = page.get_by_role("heading", name="Final scores")
     final.wait_for(timeout=30_000)
