@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -67,8 +66,8 @@ GAME_LINKS = {
 
 
 ETAG_HEADER = {
-    "description": "the version (a seat's read adds a suffix for its own view), to send in If-Match (moves) "
-    "or If-None-Match (reads)",
+    "description": "the game's version (a read adds a digest of its body, so each seat's view of a version, and "
+    "each form a read has taken, has its own tag), to send in If-Match (moves) or If-None-Match (reads)",
     "required": True,
     "schema": {"type": "string"},
 }
@@ -76,7 +75,7 @@ IF_NONE_MATCH = {
     "in": "header",
     "name": "If-None-Match",
     "required": False,
-    "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the game is unchanged",
+    "description": "an ETag from an earlier read, a list of them, or `*`: 304 while the read's body is unchanged",
     "schema": {"type": "string", "pattern": "^[\\x20-\\x7e]{0,200}$"},
 }
 
@@ -168,7 +167,7 @@ def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None 
 
 
 def moving_parts(game: LoadedGame, seat: int | None) -> dict[str, Any]:
-    """What of a game's body can change between moves (``read_etag`` reads them), and the seats (the caller's own
+    """What of a game's body can change between moves (``kept_between_moves`` reads them), and the seats (the caller's own
     view of them)."""
     return {
         "seats": seats_for(game.info, game.seats),
@@ -202,15 +201,14 @@ def etag_header(game: LoadedGame) -> dict[str, str]:
     return {"ETag": f'"{game.etag}"'}
 
 
-def read_etag(game: LoadedGame, moving: dict[str, Any]) -> str:
-    """The validator of a game read, from its ``moving_parts``: its version, plus a digest of what changes between
-    moves (a running clock, an open undo request, seats handed to bots) so that If-None-Match never answers 304
-    for a changed body."""
-    parts = {k: moving.get(k) for k in ("clock", "undo_request")}
-    if not any(parts.values()) and not any(s.get("timed_out") for s in moving["seats"]):
-        return game.etag
-    digest = hashlib.sha256(json.dumps([parts, moving["seats"]], sort_keys=True, default=str).encode()).hexdigest()
-    return f"{game.etag}-{digest[:12]}"
+def kept_between_moves(moving: dict[str, Any]) -> bool:
+    """Whether a game read with these ``moving_parts`` can be kept until the game moves: not while a clock runs, an
+    undo request is open or a seat has been handed to a bot, each of which changes the body between moves."""
+    return (
+        not moving.get("clock")
+        and not moving.get("undo_request")
+        and not any(s.get("timed_out") for s in moving["seats"])
+    )
 
 
 VISIBLE = re.compile(r"[\x20-\x7e]{0,200}")
@@ -257,36 +255,35 @@ def not_modified(etag: str) -> bool:
     return tags is None or any(tag == etag for _, tag in tags)
 
 
-def viewer_tag(seat: int | None, variant: str) -> str:
-    """What a read's entity-tag adds for who reads it: each seat sees its own representation of a version (its own
-    hidden information), so one seat's tag must not earn another caller a 304. A spectator's tag is the version's
-    own. If-Match reads only the part before the first ``-``, so a move takes any of these tags."""
-    return ("" if seat is None else f"-s{seat}") + (f"-{variant}" if variant else "")
-
-
 def read_response(
     game: LoadedGame,
     schema: ma.Schema,
     body: Callable[[], dict[str, Any]],
-    etag: str,
     seat: int | None,
     variant: str = "",
+    kept: bool = True,
 ):
-    """A read of ``game`` as ``seat`` sees it: 304 when If-None-Match names ``etag``, else ``body()`` dumped by
-    ``schema`` and encoded. The encoded body is kept with the game's version (``per_version``) when nothing in it
-    moves between moves (``etag`` is the game's own), so a client polling a game that has not moved is sent the
-    bytes the first read of that version made, without building, dumping and encoding the body again.
-    ``variant``: what else the body depends on for the same seat (a caller who sees the seats' external ids)."""
-    tag = etag + viewer_tag(seat, variant)
+    """A read of ``game`` as ``seat`` sees it: ``body()`` dumped by ``schema`` and encoded, or 304 when
+    If-None-Match names its entity-tag. The tag is the game's version and a digest of the encoded body, so it names
+    one representation (RFC 9110 8.8.3): each seat's view of a version has its own (its own hidden information), and
+    a body that changed while the game did not move (a running clock, or a server whose reads now say more) is
+    never answered 304. If-Match reads only the version, the part before the first ``-``, so a move takes any read's
+    tag. ``kept``: the encoded body and its tag are kept with the game's version (``per_version``), so a client
+    polling a game that has not moved is answered from what the first read of that version made. ``variant``: what
+    else the body depends on for the same seat (a caller who sees the seats' external ids)."""
+
+    def encoded() -> tuple[bytes, str]:
+        data = response_body(schema.dump(body()))
+        return data, f"{game.etag}-{hashlib.blake2b(data, digest_size=6).hexdigest()}"
+
+    if kept:
+        data, tag = service().per_version(game, f"{type(schema).__name__}:{variant}", seat, encoded)
+    else:
+        data, tag = encoded()
     headers = {"ETag": f'"{tag}"', "Cache-Control": "private, no-cache"}
     if not_modified(tag):
         return Response(status=304, headers=headers)
-    if etag != game.etag:  # a running clock or an open request: this body is not asked for twice
-        return body(), 200, headers
-    encoded = service().per_version(
-        game, f"{type(schema).__name__}:{variant}", seat, lambda: response_body(schema.dump(body()))
-    )
-    return encoded_response(encoded, 200, headers)
+    return encoded_response(data, 200, headers)
 
 
 GAME_SCHEMA = GameSchema()
@@ -415,7 +412,7 @@ class Game(MethodView):
         moving = moving_parts(game, seat)
         variant = "creator" if caller_created(info) else ""
         return read_response(
-            game, GAME_SCHEMA, lambda: game_body(game, seat, moving), read_etag(game, moving), seat, variant
+            game, GAME_SCHEMA, lambda: game_body(game, seat, moving), seat, variant, kept_between_moves(moving)
         )
 
 
@@ -440,7 +437,7 @@ class LegalCommands(MethodView):
             choices = game_contract.choices(game.rules, game.state, seat, commands)
             return {"seat": seat, "version": game.version, "etag": game.etag, "commands": commands, "choices": choices}
 
-        return read_response(game, LEGAL_COMMANDS_SCHEMA, body, game.etag, seat)
+        return read_response(game, LEGAL_COMMANDS_SCHEMA, body, seat)
 
 
 @blp.route("/<game_id:game_id>/commands")

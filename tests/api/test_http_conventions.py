@@ -44,7 +44,7 @@ def test_if_none_match_gives_304_until_the_game_moves(client):
     url, token = f"/games/{game['id']}", game["seat_tokens"][0]["token"]
     first = client.get(url)
     etag = first.headers["ETag"]
-    assert etag == f'"{game["etag"]}"'
+    assert etag.startswith(f'"{game["etag"]}-')  # the version, then a digest of the body
     for value in (etag, f"W/{etag}", f'"x", {etag}', "*"):
         again = client.get(url, headers={"If-None-Match": value})
         assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data, value
@@ -57,6 +57,30 @@ def test_if_none_match_gives_304_until_the_game_moves(client):
     assert client.post(url + "/commands", json=BANK, headers=auth(token)).status_code == 200
     moved = client.get(url, headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
+
+
+def test_a_read_whose_body_changed_is_not_answered_304_though_the_game_did_not_move(client, runtime, monkeypatch):
+    """A client that cached a read before the server changed what a read says (a new field, a reworded label) and
+    revalidates it gets the new body, not a 304 that would keep the old one for as long as the game does not move
+    (a finished game: for ever). The tag is the version and a digest of the body, so it names one representation."""
+    from api import games as games_api
+
+    game = create_secret_game(client)
+    url, token = f"/games/{game['id']}", game["seat_tokens"][0]["token"]
+    read, legal = client.get(url), client.get(url + "/legal-commands", headers=auth(token))
+    real_body = games_api.game_body
+    assert legal.get_json()["choices"], "the legal commands' choices must change for this test to show anything"
+    monkeypatch.setattr(games_api, "game_body", lambda *a, **k: {**real_body(*a, **k), "resign_level": "hard"})
+    monkeypatch.setattr(games_api.game_contract, "choices", lambda *a: [])
+    runtime.service.forget()  # a server started on the changed code keeps nothing of the old one
+    again = client.get(url, headers={"If-None-Match": read.headers["ETag"]})
+    assert again.status_code == 200 and again.get_json()["resign_level"] == "hard", again.status_code
+    assert again.headers["ETag"] != read.headers["ETag"] and again.get_json()["etag"] == game["etag"]
+    assert client.get(url, headers={"If-None-Match": again.headers["ETag"]}).status_code == 304
+    legal_again = client.get(url + "/legal-commands", headers={**auth(token), "If-None-Match": legal.headers["ETag"]})
+    assert legal_again.status_code == 200 and legal_again.get_json()["choices"] == [], legal_again.status_code
+    moved = client.post(url + "/commands", json=BANK, headers={**auth(token), "If-Match": again.headers["ETag"]})
+    assert moved.status_code == 200, moved.get_json()  # a move takes a read's tag as it takes the version
 
 
 def test_each_seat_s_view_has_its_own_entity_tag(client):
