@@ -33,7 +33,7 @@ from api.schemas import (
     SubmitSchema,
 )
 from domain import registry
-from eventstore.base import Audience, StoredEvent, StreamInfo
+from eventstore.base import Audience, StoredEvent, StreamInfo, is_public
 from workers import bot_tables, clocks, facts
 from workers.game_model import LoadedGame, public_seats, resign_policy, with_seat_ids
 from workers.history import current_request
@@ -155,6 +155,7 @@ def game_body(game: LoadedGame, seat: int | None, moving: dict[str, Any] | None 
         "etag": game.etag,
         "created_at": info.created_at,
         "options": info.metadata.get("options") or {},
+        "public": is_public(info.metadata),
         "to_act": [] if game.over else sorted(game.rules.to_act(game.state)),
         "your_seat": seat,
         "state": visible_state(game, seat),
@@ -387,6 +388,7 @@ class Games(MethodView):
                     "version": info.version,
                     "created_at": info.created_at,
                     "options": info.metadata.get("options") or {},
+                    "public": is_public(info.metadata),
                     "seats": seats_for(info),
                 }
                 for info in infos

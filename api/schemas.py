@@ -329,6 +329,10 @@ OPTIONS_READ = (
     "the game type's options the game was created with, each one given (the defaults filled in); see GET "
     "/game-types/{name}"
 )
+PUBLIC_READ = (
+    "whether GET /games lists the game to callers other than its creator: `public` as given at creation, else true "
+    "for a game created without an API key and false for one created with a key (docs/limits.md)"
+)
 
 
 class GameSchema(Schema):
@@ -343,6 +347,7 @@ class GameSchema(Schema):
     etag = fields.String(required=True, metadata={"description": "the value to send in If-Match"})
     created_at = fields.String(required=True)
     options = fields.Dict(required=True, metadata={"description": OPTIONS_READ})
+    public = fields.Boolean(required=True, metadata={"description": PUBLIC_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "seats that may act now"})
     your_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the caller's seat"})
@@ -406,6 +411,7 @@ class GameSummarySchema(Schema):
     version = fields.Integer(required=True)
     created_at = fields.String(required=True)
     options = fields.Dict(required=True, metadata={"description": OPTIONS_READ})
+    public = fields.Boolean(required=True, metadata={"description": PUBLIC_READ})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
 
 

@@ -491,7 +491,7 @@ function narrowing(t, el, base, picked) {
 
 /** The set-up of a game as the game itself says it, for a seat this browser holds in a game it did not set up
  * (opened from a seat link): the game, its options, clock and seats; a seat a bot took over when its person resigned
- * or ran out of time is a person's again. A public listing, which the read does not say, is left to the default. */
+ * or ran out of time is a person's again, and a game kept out of the lobby's list stays out of it. */
 function setupFromGame(g) {
   if (g.your_seat === null || g.your_seat === undefined) return null;
   const seats = g.seats.map((s) => (s.kind === 'human' || s.resigned || s.timed_out
@@ -499,6 +499,7 @@ function setupFromGame(g) {
     : { kind: 'bot', ...(s.level ? { level: s.level } : {}), ...(s.name ? { name: s.name } : {}) }));
   const body = { game_type: g.game_type, options: g.options || {}, seats, undo: g.undo_allowed, on_resign: g.on_resign };
   if (g.on_resign === 'bot') body.resign_level = g.resign_level;
+  if (typeof g.public === 'boolean') body.public = g.public;
   if (g.clock) {
     const { bank_seconds, increment_seconds, on_timeout } = g.clock;
     body.clock = { bank_seconds, increment_seconds, on_timeout };

@@ -359,6 +359,20 @@ def test_a_game_read_says_what_resigning_means_in_it(client):
     assert (read["on_resign"], read["resign_level"]) == ("bot", "easy")
 
 
+def test_a_game_read_says_whether_the_game_is_listed_to_others(client, runtime):
+    """A tournament site or a second browser learns from the game whether GET /games shows it to other callers:
+    the creator's choice, or the default (listed without a key, unlisted with one)."""
+    seats = [{"kind": "human"}] * 2
+    site, other_site = integrator(runtime), integrator(runtime)
+    cases = [({}, {}, True), ({"public": False}, {}, False), ({}, site, False), ({"public": True}, site, True)]
+    for extra, headers, listed in cases:
+        created = client.post("/games", json={"game_type": "secret_numbers", "seats": seats, **extra}, headers=headers)
+        assert created.status_code == 201 and created.get_json()["public"] is listed, (extra, headers)
+        assert client.get(f"/games/{created.get_json()['id']}").get_json()["public"] is listed, (extra, headers)
+        others = client.get("/games?game_type=secret_numbers&limit=100", headers=other_site).get_json()["games"]
+        assert any(g["id"] == created.get_json()["id"] for g in others) is listed, (extra, headers)
+
+
 def test_names_hold_something_visible_and_nothing_that_turns_text_around(client):
     def named(name):
         seats = [{"kind": "human", "name": name}, {"kind": "human"}]

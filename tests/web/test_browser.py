@@ -698,8 +698,8 @@ def test_a_game_against_bots_that_ended_is_played_again_with_the_same_set_up(liv
 
 def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(live_server, context, console):
     """A game set up elsewhere (a site, over the API) and played from its seat link: once over (here the person
-    resigned, and a bot took the seat), this browser can play it again from what the game read says, its options
-    and clock included, with the person in the seat again."""
+    resigned, and a bot took the seat), this browser can play it again from what the game read says, its options,
+    clock and listing included, with the person in the seat again."""
     client = live_server.client()
     body = {
         "game_type": "archipelago",
@@ -708,6 +708,7 @@ def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(liv
         "clock": {"bank_seconds": 900, "increment_seconds": 5, "on_timeout": "forfeit"},
         "on_resign": "bot",
         "resign_level": "easy",
+        "public": False,
     }
     created = client.post("/games", json=body).get_json()
     page = console.watch(context.new_page())
@@ -722,7 +723,7 @@ def test_a_seat_opened_from_a_link_plays_again_with_the_set_up_the_game_says(liv
     page.get_by_text("you are seat 2").wait_for()
     new = client.get(f"/games/{game_id_of(page)}").get_json()
     assert new["status"] == "active" and new["options"] == created["options"] and new["options"]["length"] == "short"
-    assert (new["on_resign"], new["resign_level"]) == ("bot", "easy")
+    assert (new["on_resign"], new["resign_level"], new["public"]) == ("bot", "easy", False)
     assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
         (s["kind"], s["level"], s["name"]) for s in created["seats"]
     ]
