@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
+from domain.game import keep
+
 from .data import (
     BIG_ISLAND_MIN_LAND,
     COMMODITY_INDEX,
@@ -25,6 +27,10 @@ from .data import (
     TILES,
     WATER_CHARS,
 )
+
+# How many sets of sources a board keeps the distances of (``Board.distances_from``): a search's working set is a
+# few dozen.
+SOURCE_SETS_KEPT = 256
 
 
 @lru_cache(maxsize=128)
@@ -197,6 +203,7 @@ class Board:
                     adj[sq].append(node)
         self.adj = tuple(tuple(dict.fromkeys(a)) for a in adj)
         self._dist: dict[int, tuple[list[int], list[list[int]], list[bool]]] = {}
+        self._from: dict[frozenset[int], list[int]] = {}
         self.node_rc = tuple(divmod(n, nc) if n < self.nsq else None for n in range(self.nsq + self.nframe))
 
     # -- sailing --------------------------------------------------------------------------------------
@@ -208,9 +215,15 @@ class Board:
     def distances_from(self, sources: Iterable[int]) -> list[int]:
         """Sailing distance from the nearest of ``sources`` to every node (-1 = unreachable or land): one
         breadth-first search from all of them at once (sailing is symmetric: the distance to the nearest source
-        is the distance from it)."""
+        is the distance from it). Kept by the set of sources: a search asks for the same few sets (the open
+        anchors, which change only when a post is founded) thousands of times. The list is shared: read it, never
+        change it."""
+        key = frozenset(sources)
+        found = self._from.get(key)
+        if found is not None:
+            return found
         dist = [-1] * (self.nsq + self.nframe)
-        ring = list(sources)
+        ring = list(key)
         for x in ring:
             dist[x] = 0
         adj = self.adj
@@ -224,7 +237,7 @@ class Board:
                         dist[y] = d
                         nxt.append(y)
             ring = nxt
-        return dist
+        return keep(self._from, key, dist, SOURCE_SETS_KEPT)
 
     def distance(self, source: int, target: int, limit: int) -> int:
         """Sailing distance if it is at most ``limit``, else -1."""

@@ -163,3 +163,19 @@ def test_end_action_ends_the_turn():
     state = moving(*ship_at(0, 0, sq(2, 5)), *ship_at(0, 1, sq(3, 1)))
     after, events = when(state, 0, {"type": "end_action"})
     assert events[0] == {"type": "TurnEnded", "seat": 0} and after.turn_seat == 1
+
+
+def test_the_distance_to_the_nearest_of_several_squares_is_the_least_of_the_distances_to_each():
+    """The evaluation's sailing distance to the nearest open anchor (``Board.distances_from``) is kept by the set
+    of anchors: asked again, in any order, it is still the least of the distances from each anchor."""
+    board = fold(base()).board
+    anchors = sorted(board.anchor_tp)
+    for sources in (anchors[:1], anchors[:3], anchors[::2], anchors):
+
+        def nearest(node: int, sources: list[int] = sources) -> int:
+            reached = [d for s in sources if (d := board.distances(s)[node]) >= 0]
+            return min(reached) if reached else -1
+
+        expected = [nearest(node) for node in range(board.nsq + board.nframe)]
+        assert board.distances_from(sources) == expected and -1 in expected and max(expected) > 2
+        assert board.distances_from(reversed(sources)) == expected  # kept, whatever the order
