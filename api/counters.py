@@ -8,7 +8,8 @@ its own, removed when it stops) and names it in ``TRADEWINDS_COUNTERS_FILE`` for
 Nothing here needs to survive a crash: a rate window lasts a minute and a follower slot lapses ``SLOT_TTL``
 seconds after its process stops refreshing it. So the file is written without waiting for the disk
 (``synchronous=OFF``); every operation is one short transaction, so processes wait on each other only for
-microseconds (``busy_timeout`` bounds it).
+microseconds, in a queue (``eventstore.writer_lock``) rather than in SQLite's polling busy handler
+(``busy_timeout`` bounds a wait for a writer that does not queue).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import sqlite3
 import threading
 import time
 from typing import Any
+
+from eventstore.writer_lock import WriterLock
 
 ENV = "TRADEWINDS_COUNTERS_FILE"
 PRUNE_EVERY = 1000  # window hits between two removals of ended windows (per process)
@@ -45,6 +48,7 @@ class CounterFile:
     def __init__(self, path: str) -> None:
         self.path = path
         self._local = threading.local()
+        self._writers = WriterLock(path)
         self._hits = 0
         with self._connection() as conn:
             conn.executescript(SCHEMA)
@@ -63,10 +67,11 @@ class CounterFile:
         """Count one request in ``key``'s window of ``window`` seconds: (the count so far, when it ends)."""
         now = time.time() if now is None else now
         conn = self._connection()
-        count, ends = conn.execute(HIT, (key, now, window)).fetchone()
-        self._hits += 1
-        if self._hits % PRUNE_EVERY == 0:
-            conn.execute("DELETE FROM windows WHERE ends <= ?", (now,))
+        with self._writers.held():
+            count, ends = conn.execute(HIT, (key, now, window)).fetchone()
+            self._hits += 1
+            if self._hits % PRUNE_EVERY == 0:
+                conn.execute("DELETE FROM windows WHERE ends <= ?", (now,))
         return int(count), float(ends)
 
     # -- slots (follower caps) -------------------------------------------------------------------------
@@ -74,35 +79,39 @@ class CounterFile:
         """Take ``slot_id`` in every key, or in none: the first key whose live slots would exceed its cap."""
         now = time.time()
         conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for key, cap in keys:
-                conn.execute("DELETE FROM slots WHERE key = ? AND lapse <= ?", (key, now))
-                (live,) = conn.execute("SELECT COUNT(*) FROM slots WHERE key = ?", (key,)).fetchone()
-                if live >= cap:
-                    conn.execute("ROLLBACK")
-                    return key
-                conn.execute("INSERT OR REPLACE INTO slots VALUES (?, ?, ?)", (key, slot_id, now + ttl))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        with self._writers.held():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for key, cap in keys:
+                    conn.execute("DELETE FROM slots WHERE key = ? AND lapse <= ?", (key, now))
+                    (live,) = conn.execute("SELECT COUNT(*) FROM slots WHERE key = ?", (key,)).fetchone()
+                    if live >= cap:
+                        conn.execute("ROLLBACK")
+                        return key
+                    conn.execute("INSERT OR REPLACE INTO slots VALUES (?, ?, ?)", (key, slot_id, now + ttl))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
         return None
 
     def refresh(self, slot_ids: list[str], ttl: float) -> None:
         """Extend these slots' lapse times (a released slot stays released)."""
         conn = self._connection()
         lapse = time.time() + ttl
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.executemany("UPDATE slots SET lapse = ? WHERE slot = ?", [(lapse, s) for s in slot_ids])
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        with self._writers.held():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany("UPDATE slots SET lapse = ? WHERE slot = ?", [(lapse, s) for s in slot_ids])
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
     def release(self, slot_id: str) -> None:
-        self._connection().execute("DELETE FROM slots WHERE slot = ?", (slot_id,))
+        conn = self._connection()
+        with self._writers.held():
+            conn.execute("DELETE FROM slots WHERE slot = ?", (slot_id,))
 
     def count(self, key: str) -> int:
         (live,) = (

@@ -1,7 +1,8 @@
 """The embedded default store: one SQLite file in WAL mode, a connection per thread.
 
 Appends run in ``BEGIN IMMEDIATE`` transactions, so writers (threads or processes) are serialised by
-SQLite's write lock and positions become visible in position order: a polling ``read_all`` never skips.
+SQLite's write lock and positions become visible in position order: a polling ``read_all`` never skips. Writers
+wait their turn in a queue (``eventstore.writer_lock``) rather than in SQLite's polling busy handler.
 ``synchronous=NORMAL`` in WAL mode: a committed append survives an application crash; only an OS crash
 or power loss can lose the last few commits (never corrupt the file).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -55,6 +56,7 @@ from eventstore.base import (
 from eventstore.outbox import check_outbox
 from eventstore.sqlite_outbox import SqliteOutbox, write_outbox
 from eventstore.verify import verify_events
+from eventstore.writer_lock import WriterLock
 
 _EVENT_COLUMNS = "stream, version, position, generation, data, meta, hash, recorded_at"
 
@@ -125,6 +127,7 @@ class SqliteStore(SqliteOutbox):
             raise ValueError("SqliteStore needs a file path (use memory:// for an in-memory store)")
         self._busy_timeout = busy_timeout
         self._poll_interval = poll_interval
+        self._writers = WriterLock(self.path)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._registry_lock = threading.Lock()
@@ -160,24 +163,27 @@ class SqliteStore(SqliteOutbox):
 
     @contextmanager
     def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
-        try:
-            conn.execute(f"BEGIN {mode}")
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"SQLite database {self.path} is unavailable: {exc}") from None
-        try:
-            yield conn
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        else:
+        """A transaction; a writing one (``IMMEDIATE``) first waits its turn among this file's writers
+        (``WriterLock``), so that it does not poll SQLite's lock."""
+        with self._writers.held() if mode == "IMMEDIATE" else nullcontext():
+            conn = self._conn()
             try:
-                conn.execute("COMMIT")
-            except sqlite3.Error:
+                conn.execute(f"BEGIN {mode}")
+            except sqlite3.OperationalError as exc:
+                raise StoreUnavailable(f"SQLite database {self.path} is unavailable: {exc}") from None
+            try:
+                yield conn
+            except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+            else:
+                try:
+                    conn.execute("COMMIT")
+                except sqlite3.Error:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
 
     def migrate(self) -> None:
         with self._transaction() as conn:
@@ -240,6 +246,7 @@ class SqliteStore(SqliteOutbox):
             except sqlite3.Error:
                 pass
         self._local = threading.local()
+        self._writers.close()
         with self._appended:
             self._append_count += 1
             self._appended.notify_all()

@@ -1,0 +1,81 @@
+"""Writers of one SQLite file take turns in a queue (``eventstore.writer_lock``): never two at once, across the
+threads of a process, across processes, and across a fork (a child must not share its parent's turn)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from eventstore.sqlite import SqliteStore
+from eventstore.writer_lock import WriterLock
+
+ROUNDS = 40
+
+
+def bump(lock: WriterLock, counter: Path, rounds: int = ROUNDS) -> None:
+    """Add 1 to the number in ``counter`` ``rounds`` times, each a slow read-then-write inside the lock: two
+    writers let in at once would lose updates."""
+    for _ in range(rounds):
+        with lock.held():
+            value = int(counter.read_text())
+            time.sleep(0.0005)
+            counter.write_text(str(value + 1))
+
+
+def test_threads_of_one_process_write_one_at_a_time(tmp_path):
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    lock = WriterLock(str(tmp_path / "db"))
+    threads = [threading.Thread(target=bump, args=(lock, counter)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert int(counter.read_text()) == 6 * ROUNDS
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (the way serve starts its request processes)")
+def test_processes_forked_from_one_that_wrote_take_turns_with_it_and_with_each_other(tmp_path):
+    """A lock used before a fork (a server that opened its store, then forked its request processes) must still
+    keep the children apart: an inherited lock file would let every process in at once."""
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    lock = WriterLock(str(tmp_path / "db"))
+    bump(lock, counter, 1)  # the parent has its lock file open before the fork
+    fork = multiprocessing.get_context("fork")
+    children = [fork.Process(target=bump, args=(lock, counter)) for _ in range(3)]
+    for child in children:
+        child.start()
+    bump(lock, counter)
+    for child in children:
+        child.join(60)
+        assert child.exitcode == 0
+    assert int(counter.read_text()) == 1 + 4 * ROUNDS
+
+
+def test_a_store_append_waits_for_the_turn_of_the_writer_ahead_of_it(tmp_path):
+    """The store's writing transactions queue on the lock: while another writer holds its turn, an append waits,
+    and goes through once the turn is given back."""
+    store = SqliteStore(tmp_path / "events.db")
+    try:
+        store.create_stream("s", "t", {})
+        done = threading.Event()
+
+        def append() -> None:
+            store.append("s", [{"type": "x"}], expected_version=0)
+            done.set()
+
+        other = WriterLock(store.path)  # another process's writer, as far as the lock file is concerned
+        with other.held():
+            writer = threading.Thread(target=append)
+            writer.start()
+            assert not done.wait(0.3), "the append went ahead of the writer holding the turn"
+        writer.join(10)
+        assert done.is_set() and store.stream_info("s").version == 1
+    finally:
+        store.close()
