@@ -593,6 +593,21 @@ def test_a_move_made_on_the_board_is_told_in_the_log(live_server, context, conso
     assert "game" in log.locator("li", has_text="The game starts with").get_attribute("class")
 
 
+def test_puerto_rico_s_buildings_for_sale_read_cheapest_first_as_on_the_board(live_server, context, console):
+    """A player looks for what they can afford: the supply is laid out by cost (names in order within a cost), as
+    the board's columns are, not in the alphabet's order."""
+    page = console.watch(context.new_page())
+    create_from_lobby(page, live_server.url, "puerto_rico")
+    tags = page.locator("ul.supply li .tag")
+    tags.first.wait_for()
+    costs = [int(re.match(r"(\d+) doubloon", text).group(1)) for text in tags.all_inner_texts()]
+    names = page.locator("ul.supply li strong").all_inner_texts()
+    assert len(costs) == len(names) > 10 and costs == sorted(costs), costs
+    for cost in set(costs):
+        same = [name for name, c in zip(names, costs, strict=True) if c == cost]
+        assert same == sorted(same), same
+
+
 def test_a_refused_undo_shows_why(live_server, context, console):
     page = console.watch(context.new_page())
     held = []  # the page does not hear of the undo made behind its back

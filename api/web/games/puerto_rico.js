@@ -49,6 +49,8 @@ export function render(s, ctx) {
   const faceUp = h('ul', { class: 'tiles' }, Object.entries(s.face_up_plantations).flatMap(([kind, n]) => Array.from({ length: n }, () => h('li', {},
     piece(ctx, (c) => c.type === 'take_plantation' && c.plantation === kind, { class: `tile c-${kind}` }, title(kind))))),
   h('li', {}, piece(ctx, (c) => c.type === 'take_quarry' || c.type === 'draw_from_hacienda', { class: 'tile c-quarry' }, `Quarries: ${s.quarries}`)));
+  // the supply as the board lays it out: by cost, then by name
+  const byCost = ([a], [b]) => ((cards.get(a)?.cost ?? 99) - (cards.get(b)?.cost ?? 99)) || ctx.name(a).localeCompare(ctx.name(b));
   return h('div', { class: 'pr' },
     h('div', { class: 'row' },
       h('section', { class: 'panel' }, h('h3', {}, `Round ${s.round} · ${title(s.phase)}${s.role && title(s.role) !== title(s.phase) ? ` (${title(s.role)})` : ''}`), roles),
@@ -69,7 +71,7 @@ export function render(s, ctx) {
       ], 'Player'),
       h('div', { class: 'row' }, island(p, ctx, seat === ctx.me), city(p, ctx, seat === ctx.me)))),
     h('section', { class: 'panel' }, h('h3', {}, 'Buildings for sale'),
-      h('ul', { class: 'supply' }, Object.entries(s.building_supply).filter(([, n]) => n).map(([name, n]) => {
+      h('ul', { class: 'supply' }, Object.entries(s.building_supply).filter(([, n]) => n).sort(byCost).map(([name, n]) => {
         const card = cards.get(name) || {};
         return h('li', {}, piece(ctx, (c) => c.type === 'build' && c.building === name, { class: 'building-card', title: card.effect },
           h('strong', {}, ctx.name(name)), h('span', { class: 'tag' }, `${card.cost ?? '?'} doubloon${card.cost === 1 ? '' : 's'} · ${card.points ?? '?'} VP · ${n} left`)));
