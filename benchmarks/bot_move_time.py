@@ -12,11 +12,16 @@ played) is chosen with ``continuing``, so a game's plan (``Rules.plan_weight``) 
 and level: min / median / max seconds per move, the level's budget, MCTS iterations done (median), and the
 median as a ratio to the ``random`` bot's median in the same positions (the anchor: listing the legal commands
 and picking one).
+
+``--no-clock`` leaves the wall-clock budgets out, so each search runs to its iteration budget whatever the
+machine's load, and prints per level the CPU seconds its moves took and a digest of the moves chosen: run in two
+checkouts, after a change meant only to make the bots faster, the digests agree and the CPU seconds compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import time
@@ -52,11 +57,15 @@ def positions(rules, players: int, count: int, seed: int) -> list[tuple[object, 
     return middle[::step][:count]
 
 
-def time_level(rules, level: str, spots, seed: int) -> tuple[list[float], list[int]]:
+def time_level(
+    rules, level: str, spots, seed: int, clock: bool = True, chosen: list | None = None
+) -> tuple[list[float], list[int]]:
+    """Seconds per move and MCTS iterations of ``level`` in each of ``spots``; ``clock``: with the level's
+    wall-clock budget; ``chosen``: a list the moves are appended to."""
     times, iterations = [], []
     for index, (state, seat, continuing) in enumerate(spots):
         bot = make_bot(level, seed + index)
-        budget_ms = getattr(bot, "budget_ms", None)
+        budget_ms = getattr(bot, "budget_ms", None) if clock else None
         started = time.monotonic()
         deadline = None if budget_ms is None else started + budget_ms / 1000.0
 
@@ -64,7 +73,9 @@ def time_level(rules, level: str, spots, seed: int) -> tuple[list[float], list[i
             return deadline is not None and time.monotonic() >= deadline
 
         rng = rng_for(seed, index, "move-time")
-        bot.choose(rules, state, seat, rng, should_stop=should_stop, continuing=continuing)
+        command = bot.choose(rules, state, seat, rng, should_stop=should_stop, continuing=continuing)
+        if chosen is not None:
+            chosen.append(command)
         times.append(time.monotonic() - started)
         iterations.append(getattr(bot, "last_iterations", 0))
     return times, iterations
@@ -77,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="easy,medium,hard")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--no-clock", action="store_true", help="iteration budgets only; print CPU seconds and moves")
     args = parser.parse_args(argv)
     print(f"time per move over {args.positions} mid-game positions, {args.players} players, seed {args.seed}")
     print(
@@ -92,8 +104,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         anchor, _ = time_level(rules, "random", spots, args.seed)
         base = statistics.median(anchor) or 1e-9
+        cpu: list[str] = []
         for level in args.levels.split(","):
-            times, iterations = time_level(rules, level, spots, args.seed)
+            chosen: list = []
+            began = time.process_time()
+            times, iterations = time_level(rules, level, spots, args.seed, not args.no_clock, chosen)
+            digest = hashlib.sha256(repr(chosen).encode()).hexdigest()[:12]
+            cpu.append(
+                f"{game} {level}: {time.process_time() - began:.2f} CPU s for {len(spots)} moves, moves {digest}"
+            )
             budget = BUDGETS.get(level)
             spec = LEVELS.get(level)
             within = "n/a" if budget is None else f"{sum(t <= budget for t in times)}/{len(times)}"
@@ -104,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                 f" {max(times):.3f} | {within} | {mcts} | {statistics.median(times) / base:.0f}x |",
                 flush=True,
             )
+        if args.no_clock:
+            print("\n".join(cpu), flush=True)
     return 0
 
 
