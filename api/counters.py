@@ -18,12 +18,15 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from eventstore.writer_lock import WriterLock
 
 ENV = "TRADEWINDS_COUNTERS_FILE"
 PRUNE_EVERY = 1000  # window hits between two removals of ended windows (per process)
+BUSY_SECONDS = 5.0  # the longest wait for a turn to write
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS windows (key TEXT PRIMARY KEY, count INTEGER NOT NULL, ends REAL NOT NULL);
@@ -53,10 +56,23 @@ class CounterFile:
         with self._connection() as conn:
             conn.executescript(SCHEMA)
 
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This writer's turn among the file's writers, waited for at most ``BUSY_SECONDS`` (then the error SQLite
+        gives when its own wait ends)."""
+        try:
+            self._writers.acquire(BUSY_SECONDS)
+        except TimeoutError:
+            raise sqlite3.OperationalError("database is locked") from None
+        try:
+            yield
+        finally:
+            self._writers.release()
+
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")
             self._local.conn = conn
@@ -67,7 +83,7 @@ class CounterFile:
         """Count one request in ``key``'s window of ``window`` seconds: (the count so far, when it ends)."""
         now = time.time() if now is None else now
         conn = self._connection()
-        with self._writers.held():
+        with self._turn():
             count, ends = conn.execute(HIT, (key, now, window)).fetchone()
             self._hits += 1
             if self._hits % PRUNE_EVERY == 0:
@@ -79,7 +95,7 @@ class CounterFile:
         """Take ``slot_id`` in every key, or in none: the first key whose live slots would exceed its cap."""
         now = time.time()
         conn = self._connection()
-        with self._writers.held():
+        with self._turn():
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for key, cap in keys:
@@ -99,7 +115,7 @@ class CounterFile:
         """Extend these slots' lapse times (a released slot stays released)."""
         conn = self._connection()
         lapse = time.time() + ttl
-        with self._writers.held():
+        with self._turn():
             conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.executemany("UPDATE slots SET lapse = ? WHERE slot = ?", [(lapse, s) for s in slot_ids])
@@ -110,7 +126,7 @@ class CounterFile:
 
     def release(self, slot_id: str) -> None:
         conn = self._connection()
-        with self._writers.held():
+        with self._turn():
             conn.execute("DELETE FROM slots WHERE slot = ?", (slot_id,))
 
     def count(self, key: str) -> int:

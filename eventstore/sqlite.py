@@ -164,8 +164,8 @@ class SqliteStore(SqliteOutbox):
     @contextmanager
     def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:
         """A transaction; a writing one (``IMMEDIATE``) first waits its turn among this file's writers
-        (``WriterLock``), so that it does not poll SQLite's lock."""
-        with self._writers.held() if mode == "IMMEDIATE" else nullcontext():
+        (``WriterLock``, at most ``busy_timeout``), so that it does not poll SQLite's lock."""
+        with self._turn() if mode == "IMMEDIATE" else nullcontext():
             conn = self._conn()
             try:
                 conn.execute(f"BEGIN {mode}")
@@ -184,6 +184,19 @@ class SqliteStore(SqliteOutbox):
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This writer's turn among the file's writers; ``StoreUnavailable`` if it does not come within
+        ``busy_timeout`` (as SQLite's own wait would have ended)."""
+        try:
+            self._writers.acquire(self._busy_timeout)
+        except TimeoutError as exc:
+            raise StoreUnavailable(f"SQLite database {self.path} is busy: {exc}") from None
+        try:
+            yield
+        finally:
+            self._writers.release()
 
     def migrate(self) -> None:
         with self._transaction() as conn:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from eventstore.base import StoreUnavailable
 from eventstore.sqlite import SqliteStore
 from eventstore.writer_lock import WriterLock
 
@@ -21,7 +22,7 @@ def bump(lock: WriterLock, counter: Path, rounds: int = ROUNDS) -> None:
     """Add 1 to the number in ``counter`` ``rounds`` times, each a slow read-then-write inside the lock: two
     writers let in at once would lose updates."""
     for _ in range(rounds):
-        with lock.held():
+        with lock.held(30):
             value = int(counter.read_text())
             time.sleep(0.0005)
             counter.write_text(str(value + 1))
@@ -71,7 +72,7 @@ def test_a_store_append_waits_for_the_turn_of_the_writer_ahead_of_it(tmp_path):
             done.set()
 
         other = WriterLock(store.path)  # another process's writer, as far as the lock file is concerned
-        with other.held():
+        with other.held(30):
             writer = threading.Thread(target=append)
             writer.start()
             assert not done.wait(0.3), "the append went ahead of the writer holding the turn"
@@ -79,3 +80,62 @@ def test_a_store_append_waits_for_the_turn_of_the_writer_ahead_of_it(tmp_path):
         assert done.is_set() and store.stream_info("s").version == 1
     finally:
         store.close()
+
+
+def test_a_writer_that_gets_no_turn_in_the_store_s_busy_timeout_is_told_the_store_is_unavailable(tmp_path):
+    """A writer that holds its turn and hangs (in this process or another) must not hang every other writer with
+    it: after the store's ``busy_timeout`` an append fails as SQLite's own wait failed, and the store recovers."""
+    store = SqliteStore(tmp_path / "events.db", busy_timeout=0.2)
+    try:
+        store.create_stream("s", "t", {})
+        for holder in (WriterLock(store.path), store._writers):  # another process's writer, then one of this one
+            held = threading.Event()
+            let_go = threading.Event()
+
+            def hold(holder: WriterLock, held: threading.Event, let_go: threading.Event) -> None:
+                with holder.held(5):
+                    held.set()
+                    let_go.wait(10)
+
+            thread = threading.Thread(target=hold, args=(holder, held, let_go))
+            thread.start()
+            held.wait(5)
+            with pytest.raises(StoreUnavailable, match="busy"):
+                store.append("s", [{"type": "x"}], expected_version=store.stream_info("s").version)
+            let_go.set()
+            thread.join(10)
+        store.append("s", [{"type": "x"}], expected_version=0)
+        assert store.stream_info("s").version == 1
+    finally:
+        store.close()
+
+
+def test_closing_while_a_writer_holds_its_turn_leaves_that_writer_whole(tmp_path):
+    """A store closed at shutdown while a writer is still in its transaction: the lock file stays open for that
+    writer (closing it would let another process in beside it, and its release would fail), and closes after."""
+    lock = WriterLock(str(tmp_path / "db"))
+    held = threading.Event()
+    let_go = threading.Event()
+    failures: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with lock.held(5):
+                held.set()
+                let_go.wait(10)
+        except BaseException as exc:  # noqa: BLE001 - the test reports it
+            failures.append(exc)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(5)
+    lock.close(timeout=0.1)
+    other = WriterLock(lock.file[: -len("-writer")] if lock.file else None)
+    with pytest.raises(TimeoutError):
+        other.acquire(0.1)  # the writer still holds the file's lock
+    let_go.set()
+    thread.join(10)
+    assert not failures
+    lock.close()
+    with other.held(1):
+        pass
