@@ -330,8 +330,9 @@ OPTIONS_READ = (
     "/game-types/{name}"
 )
 PUBLIC_READ = (
-    "whether GET /games lists the game to callers other than its creator: `public` as given at creation, else true "
-    "for a game created without an API key and false for one created with a key (docs/limits.md)"
+    "whether the game is public: `public` as given at creation, else true for a game created without an API key and "
+    "false for one created with a key. GET /games lists a public game to every API key, and to callers without a "
+    "key when it was created without one (docs/limits.md)"
 )
 
 

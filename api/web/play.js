@@ -491,7 +491,7 @@ function narrowing(t, el, base, picked) {
 
 /** The set-up of a game as the game itself says it, for a seat this browser holds in a game it did not set up
  * (opened from a seat link): the game, its options, clock and seats; a seat a bot took over when its person resigned
- * or ran out of time is a person's again, and a game kept out of the lobby's list stays out of it. */
+ * or ran out of time is a person's again, and the game's public listing is kept (a game that was not public is not). */
 function setupFromGame(g) {
   if (g.your_seat === null || g.your_seat === undefined) return null;
   const seats = g.seats.map((s) => (s.kind === 'human' || s.resigned || s.timed_out
