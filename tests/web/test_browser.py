@@ -79,6 +79,12 @@ def test_a_full_game_against_an_easy_bot(live_server, context, console, game_typ
     shot(page, f"{game_type}-mid")
     # the move list, the players' planned tiles and the log, read mid-game where shape codes may show
     middle = page.locator("main").inner_text() if game_type == "amerigo" else ""
+    if game_type == "archipelago":  # the bank lists resources in the markets' order, not the alphabet's
+        bank = [
+            re.sub(r"\s*\d+$", "", chip)
+            for chip in page.locator("dl", has_text="Bank").locator(".chip").all_inner_texts()
+        ]
+        assert bank == ["Fruit", "Wood", "Cattle", "Stone", "Fish", "Iron"], bank
     play_moves(page, MAX_MOVES)
     final = page.get_by_role("heading", name="Final scores")
     final.wait_for(timeout=30_000)

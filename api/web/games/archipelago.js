@@ -68,7 +68,8 @@ function hexMap(st, ctx) {
   return h('div', {}, root, h('p', { class: 'legend muted' }, 'Two letters per resource icon (Fr fruit, Wo wood, Ca cattle, St stone, Fi fish, Ir iron), ⌂ huts, dots citizens and boats ships in their owner’s colour, a coloured border the controller; + an empty hex where a tile may go.'));
 }
 
-const lower = (obj) => Object.fromEntries(Object.entries(obj || {}).map(([k, v]) => [k.toLowerCase(), v]));
+// resources by name, in the markets' order (fruit, wood, cattle, stone, fish, iron), whatever order the state has
+const lower = (obj) => Object.fromEntries(RES.filter((r) => obj && r in obj).map((r) => [r.toLowerCase(), obj[r]]));
 
 function marketRows(st, ctx, which) {
   const board = ctx.catalogue.board || {};

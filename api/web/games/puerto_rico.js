@@ -67,7 +67,7 @@ export function render(s, ctx) {
     playerBoxes(ctx, s.players, (p, seat) => h('div', {},
       facts([
         ['Doubloons', p.doubloons ?? '?'], ['VP chips', p.vp_chips ?? 'hidden'], ['San Juan', `${p.san_juan} colonist${p.san_juan === 1 ? '' : 's'} waiting`],
-        ['Goods', counts(p.goods)], seat === s.governor ? ['Governor', 'yes'] : null,
+        ['Goods', counts(Object.fromEntries(GOODS.map((g) => [g, (p.goods || {})[g]])))], seat === s.governor ? ['Governor', 'yes'] : null,
       ], 'Player'),
       h('div', { class: 'row' }, island(p, ctx, seat === ctx.me), city(p, ctx, seat === ctx.me)))),
     h('section', { class: 'panel' }, h('h3', {}, 'Buildings for sale'),
