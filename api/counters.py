@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from eventstore.base import StoreUnavailable
 from eventstore.writer_lock import WriterLock
 
 ENV = "TRADEWINDS_COUNTERS_FILE"
@@ -58,14 +59,16 @@ class CounterFile:
 
     @contextmanager
     def _turn(self) -> Iterator[None]:
-        """This writer's turn among the file's writers, waited for at most ``BUSY_SECONDS`` (then the error SQLite
-        gives when its own wait ends)."""
+        """This writer's turn among the file's writers, waited for at most ``BUSY_SECONDS``; the file busy beyond
+        that (or SQLite's own wait ending) is ``StoreUnavailable``, a 503, not an error of the request."""
         try:
             self._writers.acquire(BUSY_SECONDS)
-        except TimeoutError:
-            raise sqlite3.OperationalError("database is locked") from None
+        except TimeoutError as exc:
+            raise StoreUnavailable(f"the counters file is busy: {exc}") from None
         try:
             yield
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"the counters file is unavailable: {exc}") from None
         finally:
             self._writers.release()
 

@@ -194,6 +194,8 @@ class SqliteStore(SqliteOutbox):
         except TimeoutError as exc:
             raise StoreUnavailable(f"SQLite database {self.path} is busy: {exc}") from None
         try:
+            if self._closed:
+                raise StoreUnavailable("the SQLite store is closed")
             yield
         finally:
             self._writers.release()
@@ -251,6 +253,7 @@ class SqliteStore(SqliteOutbox):
 
     def close(self) -> None:
         self._closed = True
+        self._writers.close()  # after the writer in its transaction, if any, is done with its connection
         with self._registry_lock:
             connections, self._connections = self._connections, []
         for conn in connections:
@@ -259,7 +262,6 @@ class SqliteStore(SqliteOutbox):
             except sqlite3.Error:
                 pass
         self._local = threading.local()
-        self._writers.close()
         with self._appended:
             self._append_count += 1
             self._appended.notify_all()

@@ -17,6 +17,7 @@ Where ``fcntl`` is missing (Windows) or the lock file cannot be opened, only the
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import time
@@ -44,8 +45,7 @@ class WriterLock:
         self._fd: int | None = None
         self._locked: int | None = None  # the lock file the writer holding the turn locked
         self._closed = False
-        me = weakref.ref(self)
-        os.register_at_fork(after_in_child=lambda: _after_fork(me))
+        _LOCKS.add(self)
 
     def _after_fork(self) -> None:
         """In a forked child: new locks (one held by a parent's thread at the fork would never be let go here) and
@@ -66,9 +66,10 @@ class WriterLock:
             with self._guard:
                 if self._fd is None and not self._closed:
                     try:
-                        self._fd = os.open(self.file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
-                    except OSError:
-                        self.file = None  # queue within the process only
+                        self._fd = os.open(self.file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                    except OSError as exc:  # this write queues within the process only
+                        if isinstance(exc, PermissionError) or exc.errno == errno.EROFS:
+                            self.file = None  # and every later one: the folder will not let us make the file
         return self._fd
 
     def acquire(self, timeout: float) -> None:
@@ -76,7 +77,7 @@ class WriterLock:
         back."""
         deadline = time.monotonic() + timeout
         threads = self._threads
-        if not threads.acquire(timeout=max(0.0, timeout)):
+        if not threads.acquire(timeout=min(max(0.0, timeout), threading.TIMEOUT_MAX)):
             raise TimeoutError(f"no turn to write within {timeout:g} s")
         try:
             fd = self._file()
@@ -104,6 +105,8 @@ class WriterLock:
         try:
             if fd is not None and fcntl is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+            if self._closed:  # a close that could not wait for this writer left the file open for it
+                self._close_file()
         finally:
             self._threads.release()
 
@@ -118,20 +121,30 @@ class WriterLock:
 
     def close(self, timeout: float = 5.0) -> None:
         """Close the lock file once the writer holding the turn (if any) is done; if it is not done within
-        ``timeout`` seconds, leave the file open for it (closing would let another process in beside it)."""
-        done = self._threads.acquire(timeout=timeout)
-        try:
-            with self._guard:
-                self._closed = True
-                if done and self._fd is not None:
-                    os.close(self._fd)
-                    self._fd = None
-        finally:
-            if done:
+        ``timeout`` seconds, that writer closes it when it gives the turn back (closing it now would let another
+        process in beside it)."""
+        self._closed = True
+        if self._threads.acquire(timeout=min(max(0.0, timeout), threading.TIMEOUT_MAX)):
+            try:
+                self._close_file()
+            finally:
                 self._threads.release()
 
+    def _close_file(self) -> None:
+        with self._guard:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
-def _after_fork(ref: weakref.ReferenceType[WriterLock]) -> None:
-    lock = ref()
-    if lock is not None:
+
+# Every lock of this process, for the one fork hook below (a hook a lock cannot be unregistered; one per lock would
+# pile up in a process that makes many stores).
+_LOCKS: weakref.WeakSet[WriterLock] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for lock in list(_LOCKS):
         lock._after_fork()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

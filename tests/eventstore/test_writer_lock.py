@@ -135,7 +135,68 @@ def test_closing_while_a_writer_holds_its_turn_leaves_that_writer_whole(tmp_path
         other.acquire(0.1)  # the writer still holds the file's lock
     let_go.set()
     thread.join(10)
-    assert not failures
-    lock.close()
+    assert not failures and lock._fd is None  # the writer closed it as it gave the turn back
     with other.held(1):
         pass
+    done = WriterLock(str(tmp_path / "other.db"))
+    with done.held(1):
+        pass
+    done.close()
+    assert done._fd is None
+
+
+def test_a_store_closed_while_an_append_is_in_its_transaction_lets_the_append_finish(tmp_path, monkeypatch):
+    """A store closed at shutdown while an append is between BEGIN and COMMIT: the close waits for it, and the
+    append commits (not "Cannot operate on a closed database", a 500); a write after the close is refused as the
+    store being unavailable (a 503)."""
+    import eventstore.sqlite as sqlite_store
+
+    store = SqliteStore(tmp_path / "events.db")
+    store.create_stream("s", "t", {})
+    inside, go_on = threading.Event(), threading.Event()
+    real_write_outbox = sqlite_store.write_outbox
+
+    def slow_write_outbox(conn, work):
+        inside.set()
+        go_on.wait(10)
+        real_write_outbox(conn, work)
+
+    monkeypatch.setattr(sqlite_store, "write_outbox", slow_write_outbox)
+    failures: list[BaseException] = []
+
+    def append() -> None:
+        try:
+            store.append("s", [{"type": "x"}], expected_version=0)
+        except BaseException as exc:  # noqa: BLE001 - the test reports it
+            failures.append(exc)
+
+    writer = threading.Thread(target=append)
+    writer.start()
+    inside.wait(5)
+    threading.Timer(0.3, go_on.set).start()
+    store.close()
+    writer.join(10)
+    assert not failures, failures
+    with pytest.raises(StoreUnavailable):
+        store.put_document("c", "k", {"a": 1})
+    reopened = SqliteStore(tmp_path / "events.db")
+    try:
+        assert reopened.stream_info("s").version == 1
+    finally:
+        reopened.close()
+
+
+def test_a_counters_file_busy_beyond_its_wait_is_unavailable_not_an_error(tmp_path, monkeypatch):
+    """The request processes' shared counters: a turn that does not come within their wait is a 503 (the store
+    unavailable), not an OperationalError that only the rate limits would catch (a follower's slot would be a 500)."""
+    from api import counters
+
+    monkeypatch.setattr(counters, "BUSY_SECONDS", 0.1)
+    path = str(tmp_path / "counters.sqlite3")
+    file = counters.CounterFile(path)
+    with WriterLock(path).held(5):  # another process's writer that does not let go
+        with pytest.raises(StoreUnavailable):
+            file.take([("game", 3)], "slot-1", 30)
+        with pytest.raises(StoreUnavailable):
+            file.hit("key", 60)
+    assert file.take([("game", 3)], "slot-1", 30) is None and file.hit("key", 60)[0] == 1
