@@ -79,6 +79,9 @@ def test_a_full_game_against_an_easy_bot(live_server, context, console, game_typ
     shot(page, f"{game_type}-mid")
     # the move list, the players' planned tiles and the log, read mid-game where shape codes may show
     middle = page.locator("main").inner_text() if game_type == "amerigo" else ""
+    if game_type == "murano":  # beads in the rules' order, not the alphabet's
+        bag = page.locator(".centre .chip.c-red, .centre .chip.c-green, .centre .chip.c-blue").all_inner_texts()
+        assert [re.sub(r"\s*\d+$", "", chip) for chip in bag] == ["Red", "Green", "Blue"], bag
     if game_type == "archipelago":  # the bank lists resources in the markets' order, not the alphabet's
         bank = [
             re.sub(r"\s*\d+$", "", chip)
