@@ -149,9 +149,11 @@ export function facts(pairs, label) {
   return h('dl', { class: 'facts', 'aria-label': label }, pairs.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
-/** A compact "name: n" chip list of a {name: count} object, skipping zeros unless keepZero. */
-export function counts(obj, keepZero = false) {
-  const entries = Object.entries(obj || {}).filter(([, v]) => keepZero || v);
+/** A compact "name: n" chip list of a {name: count} object, skipping zeros unless keepZero; ``order`` lists the
+ * names in the order the game has them (a JSON body's keys arrive sorted by name), else the object's order. */
+export function counts(obj, keepZero = false, order = null) {
+  const all = order ? order.filter((k) => obj && k in obj).map((k) => [k, obj[k]]) : Object.entries(obj || {});
+  const entries = all.filter(([, v]) => keepZero || v);
   if (!entries.length) return h('span', { class: 'muted' }, 'none');
   return h('span', { class: 'chips' }, entries.map(([k, v]) => h('span', { class: `chip c-${k}` }, `${title(k)} ${v}`)));
 }

@@ -5,6 +5,7 @@ import { h, title, counts, facts, seatName } from '../util.js';
 import { piece, playerBoxes, s as svg, svgPiece, track } from './common.js';
 
 const RES = ['FRUIT', 'WOOD', 'CATTLE', 'STONE', 'FISH', 'IRON'];
+const RES_NAMES = RES.map((r) => r.toLowerCase());  // the markets' order
 const SIZE = 36;
 
 function centre(q, r) {
@@ -68,8 +69,7 @@ function hexMap(st, ctx) {
   return h('div', {}, root, h('p', { class: 'legend muted' }, 'Two letters per resource icon (Fr fruit, Wo wood, Ca cattle, St stone, Fi fish, Ir iron), ⌂ huts, dots citizens and boats ships in their owner’s colour, a coloured border the controller; + an empty hex where a tile may go.'));
 }
 
-// resources by name, in the markets' order (fruit, wood, cattle, stone, fish, iron), whatever order the state has
-const lower = (obj) => Object.fromEntries(RES.filter((r) => obj && r in obj).map((r) => [r.toLowerCase(), obj[r]]));
+const lower = (obj) => Object.fromEntries(Object.entries(obj || {}).map(([k, v]) => [k.toLowerCase(), v]));
 
 function marketRows(st, ctx, which) {
   const board = ctx.catalogue.board || {};
@@ -103,7 +103,7 @@ export function render(st, ctx) {
       st.crisis ? h('p', { class: 'pending' }, `Crisis under way: ${ctx.codes.back_color?.[st.crisis.color] || JSON.stringify(st.crisis)}`) : null),
     h('div', { class: 'row' },
       h('section', { class: 'panel' }, h('h3', {}, 'Markets'), marketRows(st, ctx, 'DOM'), marketRows(st, ctx, 'EXP'),
-        facts([['Bank', counts(lower(st.bank), true)]], 'Bank')),
+        facts([['Bank', counts(lower(st.bank), true, RES_NAMES)]], 'Bank')),
       h('section', { class: 'panel' }, h('h3', {}, 'Evolution market'), market,
         h('h3', {}, 'Turn order and bids'), facts([
           ['Order', (st.order || []).map((x) => seatName(ctx.seats[x])).join(' → ')],
@@ -112,7 +112,7 @@ export function render(st, ctx) {
           (a.picked || []).length ? ['Picked', a.picked.map((x) => seatName(ctx.seats[x])).join(', ')] : null,
         ], 'Bids'))),
     playerBoxes(ctx, st.players, (p) => facts([
-      ['Money', p.money ?? '?'], ['Cubes', counts(lower(p.cubes))], ['Action discs', `${p.ad_available} of ${p.ad_total} free`],
+      ['Money', p.money ?? '?'], ['Cubes', counts(lower(p.cubes), false, RES_NAMES)], ['Action discs', `${p.ad_available} of ${p.ad_total} free`],
       ['Cards', (p.track || []).length ? p.track.map(ctx.name).join(', ') : `${p.cards_owned}`],
       ['Objectives', Array.isArray(p.objectives) ? objectiveList(p.objectives, ctx) : p.objectives ?? 'hidden'],
       ['In supply', `${p.supply_citizens ?? '?'} citizens, ${p.supply_ships ?? '?'} ships`],

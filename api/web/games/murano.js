@@ -5,9 +5,7 @@ import { h, title, counts, facts, seatName, rowColumn } from '../util.js';
 import { piece, playerBoxes } from './common.js';
 
 const COLOURS = ['white', 'brown', 'orange', 'grey'];
-// beads in the rules' order (the JSON body's keys arrive sorted by name)
-const BEADS = ['red', 'green', 'blue'];
-const beads = (held) => Object.fromEntries(BEADS.map((b) => [b, (held || {})[b] ?? 0]));
+const BEADS = ['red', 'green', 'blue'];  // the rules' order
 
 // counterclockwise around a 6 x 5 frame: along the top from the right, down the left, along the bottom, up the right
 function ringCell(i) {
@@ -112,7 +110,7 @@ export function render(s, ctx) {
   const centre = h('div', { class: 'centre' },
     h('strong', {}, `Turn ${s.turns_played + 1}${s.end_triggered ? ' · final turns' : ''}`), pending,
     facts([
-      ['Bead bag', counts(beads(s.bag), true)],
+      ['Bead bag', counts(s.bag, true, BEADS)],
       ['Tiles left', counts(s.supplies)],
       s.empty_supplies.length ? ['Empty', s.empty_supplies.map(title).join(', ')] : null,
     ], 'Supplies'));
@@ -122,7 +120,7 @@ export function render(s, ctx) {
       h('div', { class: 'islands' }, islands),
       h('p', { class: 'legend muted' }, 'S shop (its colour, border in the owner’s colour), P palace with its crests, G glass factory, B special building; dots on streets are customers; boats below an island are its gondolas.')),
     playerBoxes(ctx, s.players, (p) => facts([
-      ['Colour', p.colour], ['Gold', p.gold ?? '?'], ['VP', p.vp ?? '?'], ['Beads', counts(beads(p.beads), true)],
+      ['Colour', p.colour], ['Gold', p.gold ?? '?'], ['VP', p.vp ?? '?'], ['Beads', counts(p.beads, true, BEADS)],
       ['Gondoliers', `${p.personal_gondoliers} personal · ${p.seated_gondoliers} seated · ${p.general_supply_gondoliers} in the general supply`],
       ['Hand', p.hand && p.hand.length ? p.hand.map((x) => (x.face !== null && x.face !== undefined ? `${x.kind === 'palace' ? `palace ${x.face}` : `${x.face} ${x.kind}`}` : title(x.kind))).join(', ') : 'empty'],
       ['Characters', p.characters && p.characters.length ? p.characters.map(ctx.name).join(', ') : `${p.character_count} hidden`],
