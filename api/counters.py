@@ -61,16 +61,11 @@ class CounterFile:
     def _turn(self) -> Iterator[None]:
         """This writer's turn among the file's writers, waited for at most ``BUSY_SECONDS``; the file busy beyond
         that (or SQLite's own wait ending) is ``StoreUnavailable``, a 503, not an error of the request."""
-        try:
-            self._writers.acquire(BUSY_SECONDS)
-        except TimeoutError as exc:
-            raise StoreUnavailable(f"the counters file is busy: {exc}") from None
-        try:
-            yield
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"the counters file is unavailable: {exc}") from None
-        finally:
-            self._writers.release()
+        with self._writers.held(BUSY_SECONDS):
+            try:
+                yield
+            except sqlite3.OperationalError as exc:
+                raise StoreUnavailable(f"the counters file is unavailable: {exc}") from None
 
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)

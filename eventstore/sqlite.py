@@ -188,17 +188,11 @@ class SqliteStore(SqliteOutbox):
     @contextmanager
     def _turn(self) -> Iterator[None]:
         """This writer's turn among the file's writers; ``StoreUnavailable`` if it does not come within
-        ``busy_timeout`` (as SQLite's own wait would have ended)."""
-        try:
-            self._writers.acquire(self._busy_timeout)
-        except TimeoutError as exc:
-            raise StoreUnavailable(f"SQLite database {self.path} is busy: {exc}") from None
-        try:
+        ``busy_timeout`` (as SQLite's own wait would have ended) or the store was closed meanwhile."""
+        with self._writers.held(self._busy_timeout):
             if self._closed:
                 raise StoreUnavailable("the SQLite store is closed")
             yield
-        finally:
-            self._writers.release()
 
     def migrate(self) -> None:
         with self._transaction() as conn:

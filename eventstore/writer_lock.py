@@ -9,8 +9,9 @@ across processes, tried again within 2 ms of being let go (or of its holder's de
 guards the data: a writer that does not take this lock (another program) is kept out as before; this only decides
 who asks next.
 
-A wait has a limit, like SQLite's ``busy_timeout``: ``held(timeout)`` raises ``TimeoutError`` when the turn has
-not come by then (a holder that hangs must not hang every writer of every process with it).
+A wait has a limit, like SQLite's ``busy_timeout``: ``acquire(timeout)`` raises ``TimeoutError`` and
+``held(timeout)`` ``StoreUnavailable`` when the turn has not come by then (a holder that hangs must not hang every
+writer of every process with it).
 
 Where ``fcntl`` is missing (Windows) or the lock file cannot be opened, only the threads of one process queue.
 """
@@ -24,6 +25,8 @@ import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from eventstore.base import StoreUnavailable
 
 try:
     import fcntl
@@ -39,6 +42,7 @@ class WriterLock:
     """One queue of writers for the SQLite file at ``path`` (``None``: the threads of this process only)."""
 
     def __init__(self, path: str | None) -> None:
+        self.path = path
         self.file = None if path is None or fcntl is None else f"{path}-writer"
         self._guard = threading.Lock()  # opening and closing the lock file
         self._threads = threading.Lock()  # this process's writers, one at a time
@@ -112,8 +116,12 @@ class WriterLock:
 
     @contextmanager
     def held(self, timeout: float) -> Iterator[None]:
-        """``acquire`` for the block (``TimeoutError`` when the turn does not come within ``timeout`` seconds)."""
-        self.acquire(timeout)
+        """``acquire`` for the block; ``StoreUnavailable`` (a 503) when the turn does not come within ``timeout``
+        seconds, as when SQLite's own wait ends."""
+        try:
+            self.acquire(timeout)
+        except TimeoutError as exc:
+            raise StoreUnavailable(f"SQLite database {self.path} is busy: {exc}") from None
         try:
             yield
         finally:
