@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bot_ladder.py GAMES [--games-list puerto_rico,murano] [--players 2,3] \\
         [--rungs easy/random,medium/easy,hard/medium] [--rung-games medium/easy=40] [--hard mcts:600] \\
-        [--jobs 2] [--seed 1] [--time-limit SECONDS] [--min-share 0.01] [--records FILE]
+        [--jobs 2] [--seed 1] [--time-limit SECONDS] [--min-share 0.01] [--records FILE] [--options JSON]
     python benchmarks/bot_ladder.py 0 --from-records FILE [FILE ...] [--games-list GAME] [--min-share 0]
 
 A rung ``A/B`` seats one ``A`` against ``n - 1`` copies of ``B`` (seats rotated, the ``n`` games of a
@@ -20,11 +20,13 @@ share, whether the rung is climbed, mean scores of A and of B, seconds per decis
 of each command type chosen by A (the level's "command-type shares"; types below ``--min-share``, default 1%,
 are left out; ``--min-share 0`` lists every type chosen, with its count). ``--records FILE`` appends every game's
 record (``workers.simulate.play_game``) to FILE as one JSON line as soon as the game ends, with the rung, player
-count and game type added, so a run stopped early keeps the games it finished (the table counts whole rotation
-blocks only; the file has every finished game). Progress goes to stderr (a line every tenth of a rung's games).
+count and game type added (and the options, with ``--options``), so a run stopped early keeps the games it finished
+(the table counts whole rotation blocks only; the file has every finished game). Progress goes to stderr (a line
+every tenth of a rung's games). ``--options '{"more_fun": true}'`` plays every game with those game options (as
+``tradewinds simulate --options``); the table names them beside the game.
 
 ``--from-records`` plays nothing: it prints the table from such files, the games of every file pooled per game,
-player count and rung, so runs with different ``--seed`` (or stopped at different points) add up. It counts the
+player count, rung and options, so runs with different ``--seed`` (or stopped at different points) add up. It counts the
 complete rotation blocks (a deal's games in every seating; the last column says how many games were outside
 them), reads a game found twice once and leaves out a line that is not a whole record (a run killed while it
 wrote). ``--players`` and ``--rungs`` do not filter what it reads; records written before the game type was
@@ -80,21 +82,30 @@ def rung(
     time_limit: float | None,
     min_share: float = 0.01,
     records_file: str | None = None,
+    options: dict | None = None,
 ) -> str:
     policies = [upper] + [lower] * (players - 1)
-    tasks = plan(game, None, policies, games, seed, rotate=True)
+    tasks = plan(game, None, policies, games, seed, rotate=True, options=options)
     started = time.monotonic()
-    print(f"{game}, {players} players, {upper} vs {lower}: {len(tasks)} games", file=sys.stderr, flush=True)
+    named = game_name(game, options)
+    print(f"{named}, {players} players, {upper} vs {lower}: {len(tasks)} games", file=sys.stderr, flush=True)
 
     def write(record: dict) -> None:  # as the game ends: a run stopped early keeps what it played
         assert records_file is not None
         with open(records_file, "a", encoding="utf-8") as out:
             line = {"rung": f"{upper}/{lower}", "players": players, "game_type": game, **record}
+            if options:
+                line["options"] = options
             out.write(json.dumps(line) + "\n")
 
     records = run(tasks, jobs, Progress(len(tasks), sys.stderr), None, time_limit, write if records_file else None)
     records = records[: len(records) // players * players] or records  # whole rotation blocks
-    return row(game, players, upper, lower, records, f"{time.monotonic() - started:.0f}", min_share)
+    return row(named, players, upper, lower, records, f"{time.monotonic() - started:.0f}", min_share)
+
+
+def game_name(game: str, options: dict | None) -> str:
+    """The game as the table names it: with its options, when any were set."""
+    return f"{game} {json.dumps(options, sort_keys=True)}" if options else game
 
 
 def row(game: str, players: int, upper: str, lower: str, records: list[dict], seconds: str, min_share: float) -> str:
@@ -140,7 +151,7 @@ def whole_blocks(records: list[dict]) -> tuple[list[dict], int, int]:
 def from_records(paths: list[str], game_named: str | None, min_share: float) -> int:
     """Print the ladder table from ``--records`` files, their games pooled per game, player count and rung (runs
     with different ``--seed`` add up), complete rotation blocks only."""
-    groups: dict[tuple[str, int, str], list[dict]] = {}
+    groups: dict[tuple[str, int, str, str], list[dict]] = {}
     for path in paths:
         with open(path, encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
@@ -154,10 +165,11 @@ def from_records(paths: list[str], game_named: str | None, min_share: float) -> 
                 game = record.get("game_type") or game_named
                 if game is None:
                     raise SystemExit(f"{path}:{number}: a record without game_type: name its game with --games-list")
-                groups.setdefault((game, record["players"], record["rung"]), []).append(record)
+                named = game_name(game, record.get("options"))
+                groups.setdefault((named, record["players"], record["rung"], game), []).append(record)
     print(f"bot ladder from {len(paths)} record file(s), complete rotation blocks only")
     print(HEADER)
-    for (game, players, name), records in groups.items():
+    for (game, players, name, _), records in groups.items():
         upper, lower = name.split("/")
         kept, left, repeated = whole_blocks(records)
         if repeated:
@@ -203,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-share", type=float, default=0.01, help="command types below this share are left out")
     parser.add_argument("--records", help="append every game's record to this file (JSON lines)")
     parser.add_argument(
+        "--options", default="", help="game options as JSON for every game, e.g. '{\"more_fun\": true}'"
+    )
+    parser.add_argument(
         "--from-records",
         nargs="+",
         metavar="FILE",
@@ -213,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         named = args.games_list.split(",")
         return from_records(args.from_records, named[0] if len(named) == 1 else None, args.min_share)
     alias = {"hard": args.hard, "medium": args.medium}
+    try:
+        options = json.loads(args.options) if args.options else None
+    except ValueError as exc:
+        parser.error(f"bad --options: {exc}")
+    if options is not None and not isinstance(options, dict):
+        parser.error("bad --options: not a JSON object")
     per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
     print(
         f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
@@ -225,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         for players in counts:
             if not rules.min_players <= players <= rules.max_players:
                 continue
+            try:
+                rules.validate_options(options, players)
+            except ValueError as exc:  # InvalidOptions
+                parser.error(f"bad --options for {game} at {players} players: {exc}")
             for name in args.rungs.split(","):
                 upper, lower = name.split("/")
                 games = int(per_rung.get(name, args.games))
@@ -239,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.time_limit,
                     args.min_share,
                     args.records,
+                    options,
                 )
                 print(line, flush=True)
     return 0

@@ -69,3 +69,47 @@ def test_a_rung_of_one_policy_against_itself_and_a_cut_off_last_line(tmp_path, c
     out = capsys.readouterr()
     assert _rows(out.out)[0].startswith("| murano | 2 | easy vs easy | 2 (")
     assert "not a whole record, left out" in out.err
+
+
+def test_options_play_every_game_with_them_and_their_records_pool_apart(tmp_path, capsys):
+    """``--options`` sets the game options of every game (Archipelago's MORE_FUN deals objectives to keep, so each
+    seat chooses ``keep_objectives``); the records carry them, and read back they pool apart from games without."""
+    ladder = _ladder()
+    with_options, without = tmp_path / "more_fun.jsonl", tmp_path / "plain.jsonl"
+    args = ["2", "--games-list", "archipelago", "--players", "2", "--rungs", "easy/random", "--min-share", "0"]
+    ladder.main([*args, "--records", str(with_options), "--options", '{"more_fun": true}'])
+    played = capsys.readouterr().out
+    ladder.main([*args, "--records", str(without)])
+    capsys.readouterr()
+    records = [json.loads(line) for line in with_options.read_text().splitlines()]
+    assert [r["options"] for r in records] == [{"more_fun": True}] * 2
+    assert all(r["commands"][seat].get("keep_objectives") == 1 for r in records for seat in range(2))
+    assert all("options" not in json.loads(line) for line in without.read_text().splitlines())
+    assert not any(
+        "keep_objectives" in c for line in without.read_text().splitlines() for c in json.loads(line)["commands"]
+    )
+    assert '| archipelago {"more_fun": true} | 2 | easy vs random | 2 (' in played
+
+    ladder.main(["0", "--from-records", str(with_options), str(without), "--min-share", "0"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| archipelago")]
+    assert [row.split(" | 2 |")[0] for row in rows] == ['| archipelago {"more_fun": true}', "| archipelago"]
+
+
+def test_bad_options_stop_the_run_before_any_game_with_the_reason(tmp_path, capsys):
+    ladder = _ladder()
+    records = tmp_path / "none.jsonl"
+    for options, reason in (
+        ('{"more_fun": 1', "bad --options"),
+        ("[1]", "not a JSON object"),
+        ('{"x": 1}', "unknown option"),
+    ):
+        try:
+            ladder.main(
+                ["2", "--games-list", "archipelago", "--players", "2", "--options", options, "--records", str(records)]
+            )
+        except SystemExit as stop:
+            assert stop.code == 2
+        else:
+            raise AssertionError(f"{options} was accepted")
+        assert reason in capsys.readouterr().err
+    assert not records.exists()
