@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.murano import RULES, data
 from domain.murano.state import ASSIGN
 from tests.domain.murano.helpers import (
+    beads,
     bought,
     character,
     decide,
@@ -17,6 +18,7 @@ from tests.domain.murano.helpers import (
     refused,
     seated,
     setup_event,
+    special,
     started,
     street,
     tile,
@@ -353,3 +355,41 @@ def test_lenient_variant_offers_stop(monkeypatch):
         "vp": 3,
     }
     assert state.vp[0] == 5 + 15 + 2
+
+
+def test_tiles_in_hand_beads_and_gold_score_nothing_at_the_end_and_gold_only_breaks_the_tie():
+    """§15: buildings in hand, beads and leftover gold are not scored; gold decides between equal scores."""
+    state = given(*opening(n=2, start=1))
+    state = given(
+        bought(0, "palace", face=state.palaces[0]),
+        bought(0, "shop", face=state.shops[0]),
+        bought(0, "glass_factory"),
+        *beads(0, "red", 3),
+        *beads(0, "blue", 2),
+        gold(0, 40),
+        {"type": "EndTriggered", "seat": 1, "empty": ["shops", "palaces"]},
+        state=state,
+    )
+    assert len(state.hand[0]) == 3 and sum(state.beads[0]) == 5 and state.vp == [5, 5]
+    state, _ = pass_turn(state)  # seat 1 ends its triggering turn
+    state, _ = pass_turn(state)  # seat 0's final turn, then scoring
+    result = RULES.result(state)
+    assert RULES.is_over(state) and len(state.hand[0]) == 3 and sum(state.beads[0]) == 5
+    assert result.scores == [10, 10]  # 5 start VP and 5 personal gondoliers each: nothing for the rest
+    assert result.tiebreaks[0] > result.tiebreaks[1] and result.ranks == [1, 2]
+
+
+def test_no_limit_on_tiles_in_hand_beads_or_cards_held():
+    """§5: a player holding many tiles, beads, character cards and special cards still buys, and each is kept."""
+    characters = sorted(data.CHARACTERS)[:8]
+    specials = sorted(data.SPECIAL_CARDS)[:6]
+    setup = given(*opening())
+    many = [bought(0, "shop", face=face) for face in setup.shops[:9]]
+    many += beads(0, "red", 4) + beads(0, "green", 4) + beads(0, "blue", 4)
+    many += [character(0, card) for card in characters] + [special(0, card) for card in specials]
+    state = ready(BUY_PALACE, gold(0, 60), *many)
+    assert len(state.hand[0]) == 9 and sum(state.beads[0]) == 12
+    assert len(state.chars[0]) == 8 and len(state.specials[0]) == 6
+    state, events = play(state, {"type": "act"}, {"type": "choose_buy_mode", "mode": "top"})
+    assert "TileBought" in types(events) and len(state.hand[0]) == 10
+    assert sum(state.beads[0]) == 12 and len(state.chars[0]) == 8 and len(state.specials[0]) == 6
