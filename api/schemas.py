@@ -669,12 +669,22 @@ class VerifyBodySchema(Schema):
 
 
 class VerifyReportSchema(Schema):
-    ok = fields.Boolean(required=True)
+    ok = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "every check passed: the chain, its trusted signature, the set-up, the result, and the"
+            " header's game id, options, seed, seats, status, set-up version, creation time, version and generation"
+            " as the signed chain holds them (not state_version, the exporting server's state format)"
+        },
+    )
     game_type = fields.String(allow_none=True, required=True)
     events = fields.Integer(required=True)
     chain_ok = fields.Boolean(required=True)
     broken_version = fields.Integer(allow_none=True, required=True)
-    signature_ok = fields.Boolean(required=True, metadata={"description": "the head's signature is valid"})
+    signature_ok = fields.Boolean(
+        required=True,
+        metadata={"description": "the head's signature is valid, and the export's key id and algorithm are the key's"},
+    )
     key_trusted = fields.Boolean(
         required=True, metadata={"description": "the signing key is this server's (GET /signing-key)"}
     )

@@ -469,9 +469,13 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
     chain = verify_events(stream, events, head[1], head[2], genesis, head[0])
     report["chain_ok"] = chain.ok and creation["game_type"] == header["game_type"]
     report["broken_version"] = chain.broken_version
-    report["signature_ok"] = signature_valid(public_key, head_message(stream, *head), signed)
+    # the key id and algorithm a reader is shown must be those of the key that signed, not words beside it
+    report["signature_ok"] = (
+        signature_valid(public_key, head_message(stream, *head), signed)
+        and signature.get("algorithm") == ALGORITHM
+        and signature.get("key_id") == key_id_of(public_key)
+    )
     report["key_trusted"] = public_key in trusted
-    names = [(s.get("seat"), s.get("name")) for s in header["seats"]]
     if not chain.ok or not report["signature_ok"] or not report["key_trusted"]:
         report["detail"] = (
             chain.detail
@@ -480,9 +484,6 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
             if not report["signature_ok"]
             else "the chain is signed by a key this verifier does not trust"
         )
-        return report
-    if names != [(s.get("seat"), s.get("name")) for s in metadata.get("seats", [])]:
-        report["detail"] = "the header's seats differ from the seats the signed chain was created with"
         return report
     data = [e.data for e in events]
     try:
@@ -500,18 +501,49 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
             replayed = {"recorded_in_chain": known.result, "replayed": replayed}
         report["replayed_result"] = replayed
         report["status"] = known.status
+        status = known.status if known.status != facts.ACTIVE or not rules.is_over(state) else facts.FINISHED_STATUS
+        chained = _chained_header(stream, creation, head, known, status)
     except Exception as exc:  # a log this code's rules cannot fold is a failed verification, not a crash
         report["detail"] = f"the current rules cannot replay this log: {exc!r}"
         return report
-    report["result_reproduced"] = report["replayed_result"] == header.get("result")
-    report["ok"] = bool(report["setup_reproduced"] and report["result_reproduced"])
+    # JSON's values compared as written (in Python True == 1 == 1.0, which a forger could swap)
+    report["result_reproduced"] = canonical_json(report["replayed_result"]) == canonical_json(header.get("result"))
+    differing = [k for k, v in chained.items() if canonical_json(header.get(k)) != canonical_json(v)]
+    report["ok"] = bool(report["setup_reproduced"] and report["result_reproduced"] and not differing)
     report["detail"] = (
         f"{len(events)} events verified; head signed by key {report['key_id']}; result reproduced"
         if report["ok"]
         else "hash chain and signature intact, but "
-        + ("the set-up does not follow from the seed" if not report["setup_reproduced"] else "the result differs")
+        + (
+            "the set-up does not follow from the seed"
+            if not report["setup_reproduced"]
+            else "the result differs"
+            if not report["result_reproduced"]
+            else f"the header's {', '.join(differing)} {'differs' if len(differing) == 1 else 'differ'} from what"
+            " the signed chain holds"
+        )
     )
     return report
+
+
+def _chained_header(
+    stream: str, creation: dict[str, Any], head: tuple[int, int, str], known: facts.Facts, status: str
+) -> dict[str, Any]:
+    """The header fields of an export (``History.export_lines``) as the signed chain gives them: the stream as
+    created, the signed head and the facts its events fold to. Not among them: ``state_version`` (the exporting
+    server's state format, no fact of the game) and ``result`` (checked by replaying the moves)."""
+    metadata = creation["metadata"]
+    return {
+        "game_id": stream,
+        "options": metadata.get("options"),
+        "seed": metadata.get("seed"),
+        "seats": public_seats({"seats": list(known.seats)}, EXPORT_SEAT_FIELDS),
+        "status": status,
+        "setup_version": metadata.get("setup_version", 1),
+        "created_at": creation["created_at"],
+        "version": head[1],
+        "generation": head[0],
+    }
 
 
 # What verify_export reads of an export, by its shape: anything else is a malformed export, reported as such.

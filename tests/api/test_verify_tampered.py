@@ -101,3 +101,35 @@ def test_the_api_answers_a_tampered_export_with_a_report(client):
         assert answer.status_code == 200, (what, answer.get_data()[:300])
         report = answer.get_json()
         assert report["ok"] is False and report["detail"], (what, report)
+
+
+def test_any_edit_of_what_the_export_says_fails_verification(client, runtime):
+    """Every value of the header and of the first and last events, edited to another JSON value (True for 1, 1.0
+    for 1 and other values equal in Python but not in JSON included), fails: the header's game id, seed, options,
+    seats, status, versions and key id are checked against the signed chain as its result is. Only
+    ``state_version``, the exporting server's state format, is no fact of the game."""
+    text = finished_export(client)
+    lines = text.splitlines()
+    rows = [json.loads(line) for line in lines]
+    trusted = [runtime.key.public_key]
+    assert verify_export(lines, trusted)["ok"]
+    passed, tried = [], 0
+    for index in (0, 1, len(rows) - 1):
+        for at in paths(rows[index]):
+            if at == ("state_version",):
+                continue
+            old: Any = rows[index]
+            for key in at:
+                old = old[key]
+            for new in [*ODD, 0, 1, 1.0, False, "2026-01-01T00:00:00Z"]:
+                if json.dumps(new) == json.dumps(old):
+                    continue
+                changed = list(lines)
+                changed[index] = json.dumps(replaced(rows[index], at, new))
+                tried += 1
+                if verify_export(changed, trusted)["ok"]:
+                    passed.append((index, at, new))
+    assert tried > 500 and passed == []
+    edited = json.dumps({**rows[0], "seed": rows[0]["seed"] + 1})
+    report = verify_export([edited, *lines[1:]], trusted)
+    assert not report["ok"] and report["detail"].endswith("the header's seed differs from what the signed chain holds")
