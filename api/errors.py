@@ -159,8 +159,8 @@ CODES: dict[str, Code] = {
         422,
         "Not a cursor of this listing",
         (
-            "`cursor` must be the `next_cursor` of an earlier page: the id of a game this caller is shown. Start "
-            "again without a cursor."
+            "`cursor` must be the `next_cursor` of an earlier page: the id of a game this caller is shown (of "
+            "`GET /tournaments`: one of the key's tournaments). Start again without a cursor."
         ),
     ),
     "invalid_event_id": Code(

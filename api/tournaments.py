@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
-from flask import url_for
+from flask import request, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -128,8 +130,23 @@ class TournamentSchema(ma.Schema):
     finished_at = fields.String(allow_none=True, required=True)
 
 
+class TournamentListQuerySchema(ma.Schema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^t_[0-9a-f]{20}$"),
+        metadata={
+            "description": 'the `next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header)'
+        },
+    )
+
+
 class TournamentListSchema(ma.Schema):
-    tournaments = fields.List(fields.Nested(TournamentSchema), required=True)
+    tournaments = fields.List(fields.Nested(TournamentSchema), required=True, metadata={"description": "newest first"})
+    next_cursor = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "pass as `cursor` for the next page; null on the last page"},
+    )
 
 
 class LeaderboardQuerySchema(ma.Schema):
@@ -210,13 +227,28 @@ class TournamentList(MethodView):
             {"Location": url_for("tournaments.Tournament", tournament_id=created["id"])},
         )
 
-    @blp.response(200, TournamentListSchema())
-    @errors(blp, "unauthorized")
+    @blp.arguments(TournamentListQuerySchema(), location="query")
+    @blp.response(
+        200,
+        TournamentListSchema(),
+        headers={
+            "Link": {
+                "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
+                "schema": {"type": "string"},
+            }
+        },
+    )
+    @errors(blp, "unauthorized", "invalid_cursor")
     @blp.doc(operationId="listTournaments", security=KEY_AUTH)
-    def get(self):
-        """The API key's tournaments"""
+    def get(self, query):
+        """The API key's tournaments, newest first, a page at a time (cursor pagination)"""
         key = require_key()
-        return {"tournaments": [body_for(t) for t in tournaments().list_for(key.key_id)]}
+        found, next_cursor = tournaments().list_for(key.key_id, query["limit"], query.get("cursor"))
+        headers = {}
+        if next_cursor:
+            args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "cursor"}
+            headers["Link"] = f'<{url_for("tournaments.TournamentList", **args, cursor=next_cursor)}>; rel="next"'
+        return {"tournaments": [body_for(t) for t in found], "next_cursor": next_cursor}, 200, headers
 
 
 @blp.route("/tournaments/<tournament_id:tournament_id>")

@@ -381,11 +381,13 @@ class MemoryStore:
             doc = self._documents.get(collection, {}).get(key)
             return json_copy(doc, "document") if doc is not None else None
 
-    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    def list_documents(
+        self, collection: str, limit: int = 100, offset: int = 0, after: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
         check_paging(limit, offset)
         with self._lock:
             docs = self._documents.get(collection, {})
-            keys = sorted(docs)[offset : offset + limit]
+            keys = sorted(k for k in docs if after is None or k > after)[offset : offset + limit]
             return [(k, json_copy(docs[k], "document")) for k in keys]
 
     def delete_document(self, collection: str, key: str) -> None:

@@ -672,12 +672,15 @@ class PostgresStore(PostgresOutbox):
             ).fetchone()
         return row[0] if row else None
 
-    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    def list_documents(
+        self, collection: str, limit: int = 100, offset: int = 0, after: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
         check_paging(limit, offset)
         with self._connection() as conn:
             rows = conn.execute(
-                "SELECT key, doc FROM documents WHERE collection = %s ORDER BY key LIMIT %s OFFSET %s",
-                (collection, limit, offset),
+                "SELECT key, doc FROM documents WHERE collection = %s AND (%s::text IS NULL OR key > %s)"
+                " ORDER BY key LIMIT %s OFFSET %s",
+                (collection, after, after, limit, offset),
             ).fetchall()
         return [(key, doc) for key, doc in rows]
 

@@ -635,11 +635,13 @@ class SqliteStore(SqliteOutbox):
         )
         return json_loads(row[0]) if row else None
 
-    def list_documents(self, collection: str, limit: int = 100, offset: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    def list_documents(
+        self, collection: str, limit: int = 100, offset: int = 0, after: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
         check_paging(limit, offset)
         rows = self._conn().execute(
-            "SELECT key, doc FROM documents WHERE collection = ? ORDER BY key LIMIT ? OFFSET ?",
-            (collection, limit, offset),
+            "SELECT key, doc FROM documents WHERE collection = ? AND (? IS NULL OR key > ?) ORDER BY key LIMIT ? OFFSET ?",
+            (collection, after, after, limit, offset),
         )
         return [(key, json_loads(doc)) for key, doc in rows]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain import registry
@@ -22,6 +23,22 @@ from workers.games import GameService
 
 COLLECTION = "tournaments"
 FORMATS = ("round_robin", "swiss")
+INDEXES = "tournament_indexes"  # which index builds are done (the per-key index of tournaments stored before it)
+# an order key of a tournament in its key's index: newest first (microseconds until this far-off instant)
+_NEWEST_FIRST_FROM = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def by_key_name(key_id: str) -> str:
+    """An API key's tournaments (an empty document each, keyed by ``index_key``): its list, a page at a time,
+    without reading every tournament."""
+    return f"tournaments_of:{key_id}"
+
+
+def index_key(t: dict[str, Any]) -> str:
+    """The tournament's key in its API key's index: newest first by creation, then by id."""
+    created = datetime.fromisoformat(t["created_at"].replace("Z", "+00:00"))
+    before = (_NEWEST_FIRST_FROM - created) // timedelta(microseconds=1)
+    return f"{before:020d}:{t['id']}"
 
 
 class Tournaments:
@@ -86,11 +103,14 @@ class Tournaments:
             "created_at": utc_now_iso(),
             "finished_at": None,
         }
+        # the key's index first: an index entry whose tournament is missing is skipped, never the other way round
+        self.store.put_document(by_key_name(key_id), index_key(tournament), {})
         try:
             issued = self._start_round(tournament)
         except BaseException:
             # not left listed as running with a round that never got its tables (the games already made expire)
             self.store.delete_document(COLLECTION, tournament["id"])
+            self.store.delete_document(by_key_name(key_id), index_key(tournament))
             raise
         return tournament, issued
 
@@ -270,8 +290,39 @@ class Tournaments:
                 table.pop("seat_tokens", None)
         self.store.put_document(COLLECTION, t["id"], t)
 
-    def list_for(self, key_id: str) -> list[dict[str, Any]]:
-        return [doc for _, doc in self.store.list_documents(COLLECTION, limit=10_000) if doc["key_id"] == key_id]
+    def list_for(self, key_id: str, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the key's tournaments, newest first, after the tournament ``cursor`` (one of the key's: else
+        ``GameError("invalid_cursor")``); and the cursor of the next page (``None`` on the last)."""
+        self._keys_indexed()
+        after = None
+        if cursor is not None:
+            start = self.get(cursor)
+            if start is None or start["key_id"] != key_id:
+                raise GameError(
+                    "invalid_cursor", "cursor names no tournament of this key; start again without a cursor"
+                )
+            after = index_key(start)
+        found: list[dict[str, Any]] = []
+        while len(found) <= limit:
+            batch = self.store.list_documents(by_key_name(key_id), limit=limit + 1 - len(found), after=after)
+            if not batch:
+                break
+            after = batch[-1][0]
+            for key, _ in batch:
+                t = self.get(key.partition(":")[2])
+                if t is not None and t["key_id"] == key_id:  # a creation that failed left its entry a moment
+                    found.append(t)
+        more = len(found) > limit
+        return found[:limit], found[limit - 1]["id"] if more else None
+
+    def _keys_indexed(self) -> None:
+        """Tournaments stored before the per-key index get their entries once, from a scan of all (tournaments
+        are deleted only when their creation fails, so a scan by offset misses none that stay)."""
+        if self.store.get_document(INDEXES, "tournaments_by_key") is not None:
+            return
+        for _, t in webhooks.all_documents(self.store, COLLECTION):
+            self.store.put_document(by_key_name(t["key_id"]), index_key(t), {})
+        self.store.put_document(INDEXES, "tournaments_by_key", {"built_at": utc_now_iso()})
 
 
 def stand_in(number: int) -> str:

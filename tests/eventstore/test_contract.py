@@ -588,6 +588,18 @@ def test_documents_put_get_list_delete(store: EventStore) -> None:
         store.put_document("api_keys", "k4", ["not", "a", "dict"])
 
 
+def test_documents_listed_after_a_key_page_on_from_where_a_page_ended(store: EventStore) -> None:
+    keys = ["0009:t_b", "0009:t_a", "0010:t_c", "0123:t_d", "1000:t_e"]
+    for key in keys:
+        store.put_document("tournaments_of:k", key, {})
+    store.put_document("tournaments_of:other", "0009:t_z", {})
+    assert [k for k, _ in store.list_documents("tournaments_of:k", after="0009:t_a")] == sorted(keys)[1:]
+    assert [k for k, _ in store.list_documents("tournaments_of:k", limit=2, after="0009")] == sorted(keys)[:2]
+    assert [k for k, _ in store.list_documents("tournaments_of:k", limit=1, offset=1, after="0010:t_c")] == ["1000:t_e"]
+    assert store.list_documents("tournaments_of:k", after="1000:t_e") == []
+    assert [k for k, _ in store.list_documents("tournaments_of:k", after=None)] == sorted(keys)
+
+
 def test_take_document_hands_a_document_to_exactly_one_of_racing_takers(store):
     import threading
 

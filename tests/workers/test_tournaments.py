@@ -272,3 +272,48 @@ def test_a_subscription_deleted_as_a_round_starts_does_not_keep_the_event_queued
     runtime.sweep(now=time.time() + 60)
     for collection in (webhooks.queue_name, webhooks.pending_name, webhooks.messages_name):
         assert runtime.store.list_documents(collection(sub["id"])) == [], collection
+
+
+def test_a_keys_tournaments_page_newest_first_whatever_other_keys_hold(site):
+    """``GET /tournaments``: the key's own tournaments, newest first, ``limit`` at a time with ``next_cursor`` and a
+    ``Link`` header, read through the key's index (10,001 tournaments of another key once hid them: the list read
+    the first 10,000 of all and kept the key's); another key's tournament is no cursor."""
+    runtime, client, key = site
+    humans = {"options": {"rounds": 1}, "participants": [{"external_id": f"p{i}"} for i in range(3)]}
+    made = [create(client, key, name=f"Cup {i}", **humans).get_json()["id"] for i in range(5)]
+    other = {"key_id": "someone-else", "created_at": "2026-01-01T00:00:00.000000Z", "rounds": []}
+    for i in range(10_001):  # sorted before the key's own ids, as once
+        runtime.store.put_document("tournaments", f"t_0{i:019d}", {**other, "id": f"t_0{i:019d}"})
+    pages, cursor, links = [], None, []
+    while True:
+        answer = client.get(
+            "/tournaments", query_string={"limit": 2, **({"cursor": cursor} if cursor else {})}, headers=auth(key)
+        )
+        assert answer.status_code == 200, answer.get_json()
+        body = answer.get_json()
+        pages.append([t["id"] for t in body["tournaments"]])
+        links.append(answer.headers.get("Link"))
+        cursor = body["next_cursor"]
+        if cursor is None:
+            break
+        assert f"cursor={cursor}" in links[-1] and "limit=2" in links[-1]
+    assert pages == [made[4:2:-1], made[2:0:-1], made[:1]] and links[-1] is None
+    refused = client.get("/tournaments", query_string={"cursor": "t_00000000000000000001"}, headers=auth(key))
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_cursor"
+    assert client.get("/tournaments", query_string={"limit": 101}, headers=auth(key)).status_code == 400
+
+
+def test_tournaments_stored_before_the_keys_index_are_listed(site):
+    """A tournament stored with no entry in its key's index (a server before the index) is indexed at the first
+    listing, in its place by creation."""
+    runtime, client, key = site
+    from workers import tournaments
+
+    humans = {"options": {"rounds": 1}, "participants": [{"external_id": f"p{i}"} for i in range(3)]}
+    new = create(client, key, **humans).get_json()["id"]
+    old = runtime.store.get_document("tournaments", new)
+    old = {**old, "id": "t_" + "0" * 20, "created_at": "2026-01-01T00:00:00.000000Z"}
+    runtime.store.put_document("tournaments", old["id"], old)
+    runtime.store.delete_document(tournaments.INDEXES, "tournaments_by_key")
+    listed = client.get("/tournaments", headers=auth(key)).get_json()
+    assert [t["id"] for t in listed["tournaments"]] == [new, old["id"]] and listed["next_cursor"] is None
