@@ -8,7 +8,7 @@ which of ``serve``'s request processes, the job runner, a worker) and ``message`
 Whatever a line holds, it is passed through ``redact`` as the last step of formatting: seat tokens
 (``tws_``), integrator keys (``twk_``), stream tickets (``twst_``), webhook secrets (``whsec_``), bearer
 credentials, secret-looking query parameters (``ticket=``, ``token=``, ``key=``, ...) and passwords in
-URLs become ``[redacted]``. The formatter is the last thing a line passes through, so an exception
+URLs become ``[redacted]``, written plainly or percent-escaped. The formatter is the last thing a line passes through, so an exception
 message or a third-party library's log line is scrubbed as well as ours.
 
 ``TRADEWINDS_LOG_FORMAT=text`` gives plain lines (redacted alike) for a terminal; ``TRADEWINDS_LOG_LEVEL``
@@ -32,7 +32,8 @@ request_id: ContextVar[str | None] = ContextVar("tradewinds_request_id", default
 SECRET_PREFIXES = ("tws_", "twk_", "twst_", "whsec_")
 _SECRETS: list[tuple[re.Pattern[str], str]] = [
     # the project's own credentials, wherever they appear (the prefix stays, to tell what was there)
-    (re.compile(r"\b(twst|tws|twk|whsec)_[A-Za-z0-9_\-+/=]+"), r"\1_[redacted]"),
+    # (after a word's edge, or right after a percent-escape such as the %22 of an escaped quote)
+    (re.compile(r"(?:\b|(?<=%[0-9A-Fa-f]{2}))(twst|tws|twk|whsec)_[A-Za-z0-9_\-+/=]+"), r"\1_[redacted]"),
     # any bearer credential (a metrics token, a foreign token in an error message)
     (re.compile(r"(?i)\b(bearer)(\s+|%20|\+)[^\s\"',;&]+"), r"\1 [redacted]"),
     # query parameters that carry credentials
@@ -47,10 +48,24 @@ _SECRETS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+# A percent-escape of a character that may stand in a credential or a query's syntax (letters, digits, ``_-.~+/=``,
+# ``?&;``): written out before the patterns look, so that ``?%74icket=%74wst%5F...`` cannot pass for something else.
+# Other escapes (a newline, a quote, a space) stay escaped: decoding them could forge a line of a text log.
+_SPELLED = re.compile(r"%([0-9A-Fa-f]{2})")
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~+/=?&;")
+
+
+def _spelled_out(match: re.Match[str]) -> str:
+    char = chr(int(match.group(1), 16))
+    return char if char in _PLAIN else match.group(0)
+
+
 def redact(text: str) -> str:
-    """The text without credentials (see the module's docstring for what counts)."""
+    """The text without credentials (see the module's docstring for what counts), percent-escaped ones included."""
     if not text:
         return text
+    if "%" in text:
+        text = _SPELLED.sub(_spelled_out, text)
     for pattern, replacement in _SECRETS:
         text = pattern.sub(replacement, text)
     return text

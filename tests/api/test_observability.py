@@ -302,6 +302,8 @@ def test_no_token_key_or_ticket_reaches_a_log_line(client, runtime, lines):
     client.get(f"/games/{game['id']}/stream?ticket={ticket['ticket']}&max_seconds=0")
     client.get(f"/games/{game['id']}/stream?max_seconds=0&ticket={ticket['ticket']}")
     client.get(f"/games/{game['id']}?token={seat}&key={key}")
+    spelled = ticket["ticket"].replace("twst_", "%74wst%5F", 1)
+    client.get(f"/games/{game['id']}/stream?%74icket={spelled}&format=xml")  # refused: the ticket stays good
     client.get(f"/games/{game['id']}", headers=auth(seat + "-wrong"))
     client.get("/webhooks", headers=auth(key[:-2]))  # an unknown key
     logging.getLogger("tests").error("a careless message: Authorization: Bearer %s, key %s", seat, key)
@@ -324,6 +326,9 @@ def test_no_token_key_or_ticket_reaches_a_log_line(client, runtime, lines):
         ("key twk_ABCDEFGHIJKLmnop and whsec_aGVsbG8rd29ybGQ=", "twk_[redacted] and whsec_[redacted]", "ABCDEFGH"),
         ("connect to postgresql://tw:pa55word@db/tw failed", "postgresql://tw:[redacted]@db/tw", "pa55word"),
         ('{"url": "redis://:hunter22@redis:6379/0"}', "redis://:[redacted]@redis", "hunter22"),
+        ("GET /g/1/stream?%74icket=%74wst%5Fabcdefghijkl&format=xml", "ticket=[redacted]&format=xml", "abcdefgh"),
+        ("/x?%6B%65%79=sesame%21", "key=[redacted]", "sesame"),
+        ("/x?a=%0A%22tws%5FZm9vYmFyYmF6cXV4", "%0A%22tws_[redacted]", "Zm9vYmFy"),
     ],
 )
 def test_redaction_covers_each_kind_of_credential(line, kept, gone):
