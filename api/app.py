@@ -118,7 +118,7 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         },
         PRODUCES={
             "history.Export": ("application/x-ndjson", "text/plain"),
-            "live.Stream": ("text/event-stream",),
+            "live.Stream": ("text/event-stream", "application/x-ndjson"),  # by its format (the handler checks)
             "meta.ProblemPage": ("application/json", "text/html"),
         },
     )

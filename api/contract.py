@@ -18,8 +18,9 @@ from api.errors import CODES, PROBLEM_CONTENT_TYPE
 API_VERSION_HEADER = "API-Version"
 CODES_KEY = "x-problem-codes"
 
-# every operation: the Accept header, the rate limits and a store outage
-ALWAYS = ("not_acceptable", "rate_limited", "unavailable")
+# every operation: the Accept header, the rate limits, a store outage, and the checks any request's query string
+# and body meet before the operation reads them (a repeated or non-ASCII query parameter, a body too large)
+ALWAYS = ("not_acceptable", "rate_limited", "unavailable", "invalid_request", "payload_too_large")
 WITH_INPUT = ("invalid_request",)  # a path, query or header parameter, or a body
 WITH_BODY = ("invalid_request", "payload_too_large", "unsupported_media_type")
 # codes no operation lists because they are answered before any operation is chosen

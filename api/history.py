@@ -68,7 +68,7 @@ class Undo(MethodView):
 @blp.route("/games/<game_id:game_id>/undo/accept")
 class UndoAccept(MethodView):
     @blp.response(200, UNDO_RESULT_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "stale_version")
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "stale_version", "game_over")
     @blp.doc(operationId="acceptUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Agree to the open undo request; the last agreement performs it"""
@@ -78,7 +78,7 @@ class UndoAccept(MethodView):
 @blp.route("/games/<game_id:game_id>/undo/decline")
 class UndoDecline(MethodView):
     @blp.response(200, UNDO_RESULT_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request")
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "game_over")
     @blp.doc(operationId="declineUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Refuse the open undo request; it closes"""

@@ -335,6 +335,10 @@ class Stream(MethodView):
         Followers are capped per client address, per game and per server process (429
         `too_many_followers`). Browsers pass a stream ticket (`ticket=`) instead of the bearer header.
         """
+        fmt = query["format"]
+        media = NDJSON if fmt == "ndjson" else SSE
+        if request.environ.get("HTTP_ACCEPT") and not request.accept_mimetypes.best_match([media]):
+            raise ApiError("not_acceptable", f"format={fmt} answers with {media}; the Accept header does not allow it")
         svc = service()
         info = svc.info(game_id)
         sent, truncated = resume_point(svc, info, headers.get("last_event_id") or query.get("last_event_id"))
@@ -351,11 +355,10 @@ class Stream(MethodView):
         sock = request.environ.get("gunicorn.socket")
         if sock is not None:
             sock.settimeout(STALL_SECONDS)  # a client that stops reading is dropped, not waited on forever
-        fmt = query["format"]
         stream = follow(follower, truncated, limit, slot, sock, fmt)  # needs no request context
         response = Response(
             stream,
-            mimetype=NDJSON if fmt == "ndjson" else SSE,
+            mimetype=media,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
         response.call_on_close(slot.release)  # also when the body is never iterated

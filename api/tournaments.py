@@ -276,7 +276,7 @@ class Tournament(MethodView):
 class TableSeatTokens(MethodView):
     @key_required
     @blp.response(200, ReissuedTokensSchema())
-    @errors(blp, "unauthorized", "forbidden", "not_found")
+    @errors(blp, "unauthorized", "forbidden", "not_found", "unknown_game")
     @blp.doc(operationId="reissueSeatTokens", security=KEY_AUTH)
     def post(self, tournament_id, game_id):
         """Issue new seat tokens for the human seats of one table; the old tokens stop working

@@ -85,7 +85,22 @@ def test_error_responses_answer_with_documented_codes(client):
         ("get", "/games/{game_id}/states/{version}", f"/games/{gid}/states/999", {}, None),
         ("post", "/games", "/games", {}, {"game_type": "murano", "seats": [{"kind": "human"}]}),
     ]
+    aborted = create_secret_game(client)
+    seat_0, seat_1 = (t["token"] for t in aborted["seat_tokens"])
+    assert (
+        client.post(f"/games/{aborted['id']}/abort", headers={"Authorization": f"Bearer {seat_0}"}).status_code == 200
+    )
+    undo = f"/games/{aborted['id']}/undo"
+    cases += [
+        # the checks of every request's query string, on an operation that takes no parameter
+        ("get", "/game-types", "/game-types?a=1&a=2", {}, None),
+        ("get", "/signing-key", "/signing-key?a=%C3%A9", {}, None),
+        # an undo answered on a game over
+        ("post", "/games/{game_id}/undo/accept", f"{undo}/accept", {"Authorization": f"Bearer {seat_1}"}, None),
+        ("post", "/games/{game_id}/undo/decline", f"{undo}/decline", {"Authorization": f"Bearer {seat_1}"}, None),
+    ]
     for method, template, url, headers, body in cases:
         response = getattr(client, method)(url, headers=headers, json=body)
         code = response.get_json()["code"]
         assert code in doc["paths"][template][method][CODES_KEY], (template, code)
+        assert str(response.status_code) in doc["paths"][template][method]["responses"], (template, code)

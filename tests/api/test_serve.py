@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -193,6 +194,12 @@ def test_a_chunked_body_over_the_limit_is_413_not_a_cut_body(server):
     head = b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
     status, headers, answer = raw_request(base, head + chunks + b"0\r\n\r\n")
     assert status == 413 and json.loads(answer)["code"] == "payload_too_large", (status, answer[:300])
+    # any operation, one that reads no body included: each says so in the API document
+    get = head.replace(b"POST /games", b"GET /game-types")
+    status, headers, answer = raw_request(base, get + chunks + b"0\r\n\r\n")
+    assert status == 413 and json.loads(answer)["code"] == "payload_too_large", (status, answer[:300])
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert "payload_too_large" in doc["paths"]["/game-types"]["get"]["x-problem-codes"]
     small = b'{"game_type": "puerto_rico", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}'
     status, _, answer = raw_request(base, head + b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small))
     assert status == 201, answer[:300]

@@ -136,6 +136,14 @@ def test_the_ndjson_stream_carries_the_same_events(client):
     sse = list(parse(client.get(f"/games/{game['id']}/stream?max_seconds=2").response))
     assert [(x["event"], x.get("id"), x["data"]) for x in lines] == sse
     assert lines[-1]["event"] == "game_over"
+    # the Accept header is read against the format asked for: what fetch() asks for is what it gets
+    url = f"/games/{game['id']}/stream?max_seconds=1"
+    asked = client.get(f"{url}&format=ndjson", headers={"Accept": "application/x-ndjson"})
+    assert asked.status_code == 200 and asked.mimetype == "application/x-ndjson"
+    for fmt, accept in (("ndjson", "text/event-stream"), ("sse", "application/x-ndjson")):
+        refused = client.get(f"{url}&format={fmt}", headers={"Accept": accept})
+        assert refused.status_code == 406 and refused.get_json()["code"] == "not_acceptable", (fmt, accept)
+    assert client.get(url, headers={"Accept": "text/event-stream"}).mimetype == "text/event-stream"
 
 
 def test_followers_wait_on_the_hub_and_see_moves_and_undos(threaded_app):
