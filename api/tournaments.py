@@ -304,11 +304,11 @@ class Leaderboard(MethodView):
         """Ratings of one game type from every finished rated game (openskill Plackett-Luce)"""
         if game_type not in registry.names():
             raise ApiError("unknown_game_type", f"unknown game type {game_type!r}")
-        docs = ratings.rated_games(service().documents, game_type)
-        rows = ratings.leaderboard(ratings.rate_games(docs), query["limit"])
+        games, rated = ratings.current_ratings(service().documents, game_type)
+        rows = ratings.leaderboard(rated, query["limit"])
         return {
             "game_type": game_type,
-            "games": len(docs),
+            "games": games,
             "rows": [
                 {"rank": i + 1, **row.to_dict(), "player": shown_player(row.player)} for i, row in enumerate(rows)
             ],

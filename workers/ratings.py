@@ -28,6 +28,9 @@ highest first, then by player id ascending.
 from __future__ import annotations
 
 import math
+import threading
+import uuid
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -165,16 +168,45 @@ def leaderboard(ratings: Mapping[str, Rating], limit: int | None = None) -> list
 
 
 RATED_PAGE = 1000
+STAMPS = "rated_stamps"  # per game type: a new random stamp each time its rated games change (``rated_changed``)
 
 
 def rated_games(store: DocumentStore, game_type: str) -> list[dict[str, Any]]:
     """Every finished rated game of ``game_type`` as recorded by the game service (``rated:<type>`` documents),
-    oldest first, read page by page."""
+    oldest first, read page by page (each page after the last key read, so a game recorded meanwhile shifts none)."""
     docs: list[dict[str, Any]] = []
-    while True:
-        page = store.list_documents(f"rated:{game_type}", limit=RATED_PAGE, offset=len(docs))
+    after = None
+    while page := store.list_documents(f"rated:{game_type}", limit=RATED_PAGE, after=after):
         docs.extend(doc for _, doc in page)
-        if len(page) < RATED_PAGE:
-            break
+        after = page[-1][0]
     docs.sort(key=lambda d: d["finished_at"])
     return docs
+
+
+def rated_changed(store: DocumentStore, game_type: str) -> None:
+    """Say, once a rated game of ``game_type`` was recorded or retracted, that its ratings changed: the ratings
+    any process keeps (``current_ratings``) are folded again at their next read."""
+    store.put_document(STAMPS, game_type, {"stamp": uuid.uuid4().hex})
+
+
+# Per store and game type: (stamp, rated games, ratings), as last folded by this process.
+_KEPT: weakref.WeakKeyDictionary[Any, dict[str, tuple[str, int, dict[str, Rating]]]] = weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
+
+
+def current_ratings(store: DocumentStore, game_type: str) -> tuple[int, dict[str, Rating]]:
+    """How many rated games ``game_type`` has, and the ratings they fold to: folded again only when the type's
+    stamp changed since this process last folded them (a leaderboard read is one document read, not a rating of
+    every game). The stamp is read before the games, so a game recorded meanwhile is at worst folded again at the
+    next read. Without a stamp (games rated before stamps were written), every read folds."""
+    found = store.get_document(STAMPS, game_type)
+    stamp = found.get("stamp") if found else None
+    kept = _KEPT.get(store, {}).get(game_type) if stamp else None
+    if kept is not None and kept[0] == stamp:
+        return kept[1], kept[2]
+    docs = rated_games(store, game_type)
+    ratings = rate_games(docs)
+    if stamp:
+        with _KEPT_LOCK:
+            _KEPT.setdefault(store, {})[game_type] = (stamp, len(docs), ratings)
+    return len(docs), ratings

@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from eventstore.base import EventStore, StreamInfo
-from workers import facts
+from workers import facts, ratings
 from workers.game_model import GameError, LoadedGame, rating_player_id, resign_policy, with_seat_ids
 
 
@@ -110,3 +110,4 @@ class Endings:
                 "generation": game.generation,
             },
         )
+        ratings.rated_changed(self.store, game.info.game_type)

@@ -118,8 +118,14 @@ def test_round_robin_with_human_players_waits_for_their_games(site):
     assert {row["player"].split("/")[1] for row in board["rows"]} == {"u0", "u1", "u2"}
 
 
-def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
+def test_a_director_undo_of_a_finished_game_retracts_its_results(site, monkeypatch):
+    """Also: a leaderboard is folded again only when its rated games change (each read rated every game once)."""
     runtime, client, key = site
+    from workers import ratings
+
+    folds = []
+    fold = ratings.rate_games
+    monkeypatch.setattr(ratings, "rate_games", lambda games, *a: folds.append(1) or fold(games, *a))
     t = create(client, key, format="round_robin", participants=[{"external_id": f"u{i}"} for i in range(3)]).get_json()
     table = t["rounds"][0]["tables"][0]
     tokens = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
@@ -129,10 +135,18 @@ def test_a_director_undo_of_a_finished_game_retracts_its_results(site):
         client.post(
             f"/games/{game_id}/commands", json={"command": {"type": "pass"}}, headers=auth(tokens[game["to_act"][0]])
         )
-    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
+    board = client.get("/leaderboards/secret_numbers").get_json()
+    assert board["games"] == 1 and len(board["rows"]) == 3
+    folded = len(folds)
+    assert client.get("/leaderboards/secret_numbers").get_json() == board and len(folds) == folded
     undone = client.post(f"/games/{game_id}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
     assert undone.status_code == 200, undone.get_json()
-    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 0
+    assert client.get("/leaderboards/secret_numbers").get_json() == {
+        "game_type": "secret_numbers",
+        "games": 0,
+        "rows": [],
+    }
+    assert len(folds) == folded + 1
     after = client.get(f"/tournaments/{t['id']}").get_json()
     assert after["status"] == "running" and after["rounds"][0]["tables"][0]["result"] is None
     assert after["rounds"][0]["status"] == "running" and after["rounds"][0]["finished_at"] is None
