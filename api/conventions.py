@@ -171,6 +171,8 @@ def install(app: Flask) -> None:
         # an answer to a caller with a token may hold what only that caller sees: never kept in a shared cache
         if "Cache-Control" not in headers and "HTTP_AUTHORIZATION" in request.environ:
             headers["Cache-Control"] = "private, no-cache"
+        if response.status_code == 204:  # no content, so no type of it (Flask stamps JSON on the empty body)
+            headers.pop("Content-Type", None)
         return response
 
     origins = [o.strip() for o in os.environ.get("TRADEWINDS_CORS_ORIGINS", "").split(",") if o.strip()]

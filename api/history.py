@@ -6,7 +6,7 @@ from flask import Response, request
 from flask.views import MethodView
 
 from api.blueprint import Blueprint
-from api.common import caller_for, runtime, service
+from api.common import caller_for, runtime, seat_only, service
 from api.contract import errors
 from api.errors import ApiError
 from api.schemas import (
@@ -40,10 +40,8 @@ def history() -> History:
 
 
 def require_seat(game_id: str) -> int:
-    seat = caller_for(service().info(game_id)).seat
-    if seat is None:
-        raise ApiError("unauthorized", "this needs a seat token of this game as a bearer token")
-    return seat
+    """The caller's seat in an undo vote (``seat_only``: 403 for an API key, 401 without a seat token)."""
+    return seat_only(caller_for(service().info(game_id)), "an undo request is answered by a seat")
 
 
 @blp.route("/games/<game_id:game_id>/undo")

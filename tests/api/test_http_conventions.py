@@ -153,6 +153,8 @@ def test_an_api_key_where_a_seat_token_is_needed_is_403_not_401(client, runtime)
         ("get", "legal-commands", None),
         ("post", "commands", BANK),
         ("post", "resign", None),
+        ("post", "undo/accept", None),
+        ("post", "undo/decline", None),
     ):
         answer = getattr(client, method)(f"/games/{game['id']}/{path}", headers=auth(key), json=body)
         assert answer.status_code == 403 and answer.get_json()["code"] == "forbidden", (path, answer.get_json())
