@@ -32,7 +32,7 @@ from eventstore.base import (
     head_message,
 )
 from eventstore.verify import verify_events
-from workers import facts
+from workers import facts, ratings
 from workers.game_model import GameError, LoadedGame, make_etag, public_seats
 from workers.games import GameService
 from workers.signing import ALGORITHM, key_id_of, signature_valid
@@ -217,6 +217,7 @@ class History:
     def _retract_result(self, game: LoadedGame) -> None:
         """Read models built on the finished game forget it: its rating input and its tournament result."""
         self.store.delete_document(f"rated:{game.info.game_type}", game.info.stream)
+        ratings.rated_changed(self.store, game.info.game_type)
         tournament_id = game.info.metadata.get("tournament_id")
         tournament = self.store.get_document("tournaments", tournament_id) if tournament_id else None
         if tournament is None or tournament_id is None:
