@@ -32,7 +32,7 @@ def test_code_cites_only_rules_documents_that_exist_and_never_the_shared_folder(
         assert (ROOT / doc).is_file(), doc
 
 
-# Games whose modules follow the shared layout (docs/design.md); Archipelago joins once its split lands.
+# Games whose modules cite their rules document's sections (every game).
 CITING_GAMES = ("puerto_rico", "murano", "amerigo", "archipelago")
 
 
