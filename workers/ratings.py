@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Iterable, Mapping
@@ -189,24 +190,31 @@ def rated_changed(store: DocumentStore, game_type: str) -> None:
     store.put_document(STAMPS, game_type, {"stamp": uuid.uuid4().hex})
 
 
-# Per store and game type: (stamp, rated games, ratings), as last folded by this process.
-_KEPT: weakref.WeakKeyDictionary[Any, dict[str, tuple[str, int, dict[str, Rating]]]] = weakref.WeakKeyDictionary()
+# Per store and game type: (stamp, when folded, rated games, ratings), as last folded by this process.
+_KEPT: weakref.WeakKeyDictionary[Any, dict[str, tuple[str, float, int, dict[str, Rating]]]] = (
+    weakref.WeakKeyDictionary()
+)
 _KEPT_LOCK = threading.Lock()
+# How long kept ratings serve at most, whatever the stamp says: a stamp whose write failed after its game was
+# recorded (a store that went away between the two writes) leaves a leaderboard behind for this long, not for good.
+KEPT_SECONDS = 60.0
 
 
 def current_ratings(store: DocumentStore, game_type: str) -> tuple[int, dict[str, Rating]]:
     """How many rated games ``game_type`` has, and the ratings they fold to: folded again only when the type's
-    stamp changed since this process last folded them (a leaderboard read is one document read, not a rating of
-    every game). The stamp is read before the games, so a game recorded meanwhile is at worst folded again at the
-    next read. Without a stamp (games rated before stamps were written), every read folds."""
+    stamp changed since this process last folded them, or ``KEPT_SECONDS`` later (a leaderboard read is one
+    document read, not a rating of every game). The stamp is read before the games, so a game recorded meanwhile is
+    at worst folded again at the next read. Without a stamp (games rated before stamps were written), every read
+    folds."""
     found = store.get_document(STAMPS, game_type)
     stamp = found.get("stamp") if found else None
+    now = time.monotonic()
     kept = _KEPT.get(store, {}).get(game_type) if stamp else None
-    if kept is not None and kept[0] == stamp:
-        return kept[1], kept[2]
+    if kept is not None and kept[0] == stamp and now - kept[1] < KEPT_SECONDS:
+        return kept[2], kept[3]
     docs = rated_games(store, game_type)
     ratings = rate_games(docs)
     if stamp:
         with _KEPT_LOCK:
-            _KEPT.setdefault(store, {})[game_type] = (stamp, len(docs), ratings)
+            _KEPT.setdefault(store, {})[game_type] = (stamp, now, len(docs), ratings)
     return len(docs), ratings

@@ -331,3 +331,44 @@ def test_tournaments_stored_before_the_keys_index_are_listed(site):
     runtime.store.delete_document(tournaments.INDEXES, "tournaments_by_key")
     listed = client.get("/tournaments", headers=auth(key)).get_json()
     assert [t["id"] for t in listed["tournaments"]] == [new, old["id"]] and listed["next_cursor"] is None
+
+
+def finished_table(client, key) -> str:
+    """A new tournament of three people whose first table is played to its end: that game's id."""
+    t = create(client, key, format="round_robin", participants=[{"external_id": f"u{i}"} for i in range(3)]).get_json()
+    table = t["rounds"][0]["tables"][0]
+    tokens = {tok["seat"]: tok["token"] for tok in table["seat_tokens"]}
+    while (game := client.get(f"/games/{table['game_id']}").get_json())["status"] != "finished":
+        pass_move = {"command": {"type": "pass"}}
+        client.post(f"/games/{table['game_id']}/commands", json=pass_move, headers=auth(tokens[game["to_act"][0]]))
+    return table["game_id"]
+
+
+def test_a_leaderboard_whose_change_was_not_stamped_catches_up(site, monkeypatch):
+    """The stamp is a write of its own after the rated game's: if it fails, the finish_game job's retry stamps
+    again, and kept ratings serve ``KEPT_SECONDS`` at most whatever the stamp says."""
+    runtime, client, key = site
+    from eventstore.base import StoreUnavailable
+    from workers import jobs, ratings
+
+    finished_table(client, key)
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
+    stamp = ratings.rated_changed
+
+    def down_once(store, game_type):
+        monkeypatch.setattr(ratings, "rated_changed", stamp)
+        raise StoreUnavailable("the store went away")
+
+    monkeypatch.setattr(ratings, "rated_changed", down_once)
+    # recorded as the move ends it, its stamp not written; the finish_game job (run at once here) stamps it
+    second = finished_table(client, key)
+    assert runtime.store.get_document("rated:secret_numbers", second) is not None
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
+    jobs.finish_game(second)  # a retry changes nothing more
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
+
+    monkeypatch.setattr(ratings, "rated_changed", lambda store, game_type: None)  # no stamp at all
+    finished_table(client, key)
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
+    monkeypatch.setattr(ratings, "KEPT_SECONDS", 0.0)
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 3
