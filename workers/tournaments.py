@@ -316,12 +316,16 @@ class Tournaments:
         return found[:limit], found[limit - 1]["id"] if more else None
 
     def _keys_indexed(self) -> None:
-        """Tournaments stored before the per-key index get their entries once, from a scan of all (tournaments
-        are deleted only when their creation fails, so a scan by offset misses none that stay)."""
+        """Tournaments stored before the per-key index get their entries once, from a scan of all, page after
+        key (a tournament deleted meanwhile, a creation that failed, shifts nothing; one created meanwhile indexes
+        itself)."""
         if self.store.get_document(INDEXES, "tournaments_by_key") is not None:
             return
-        for _, t in webhooks.all_documents(self.store, COLLECTION):
-            self.store.put_document(by_key_name(t["key_id"]), index_key(t), {})
+        after = None
+        while page := self.store.list_documents(COLLECTION, limit=500, after=after):
+            for _, t in page:
+                self.store.put_document(by_key_name(t["key_id"]), index_key(t), {})
+            after = page[-1][0]
         self.store.put_document(INDEXES, "tournaments_by_key", {"built_at": utc_now_iso()})
 
 

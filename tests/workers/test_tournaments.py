@@ -372,3 +372,30 @@ def test_a_leaderboard_whose_change_was_not_stamped_catches_up(site, monkeypatch
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
     monkeypatch.setattr(ratings, "KEPT_SECONDS", 0.0)
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 3
+
+
+def test_the_index_build_misses_no_tournament_when_one_is_deleted_between_its_pages(site, monkeypatch):
+    """A creation that fails deletes its tournament: during the one-time index build, that shifts an offset scan
+    by one (the tournament after the page's end was skipped). The build pages after the last key read."""
+    runtime, client, key = site
+    from workers import tournaments
+
+    store = runtime.store
+    old = {"key_id": "site-key", "created_at": "2026-01-01T00:00:00.000000Z", "rounds": []}
+    ids = [f"t_{i:020d}" for i in range(600)]
+    for tid in ids:
+        store.put_document("tournaments", tid, {**old, "id": tid})
+    store.delete_document(tournaments.INDEXES, "tournaments_by_key")
+    read = store.list_documents
+
+    def deleting_after_the_first_page(collection, *args, **kwargs):
+        page = read(collection, *args, **kwargs)
+        if collection == "tournaments" and page and page[0][0] == ids[0]:
+            store.delete_document("tournaments", ids[10])  # a creation that failed, in the first page
+        return page
+
+    monkeypatch.setattr(store, "list_documents", deleting_after_the_first_page)
+    tournaments.Tournaments(runtime.service)._keys_indexed()
+    monkeypatch.undo()
+    indexed = {k.partition(":")[2] for k, _ in store.list_documents("tournaments_of:site-key", limit=1000)}
+    assert indexed >= set(ids) - {ids[10]}
