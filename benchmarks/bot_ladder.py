@@ -235,21 +235,23 @@ def main(argv: list[str] | None = None) -> int:
     if options is not None and not isinstance(options, dict):
         parser.error("bad --options: not a JSON object")
     per_rung = dict(item.split("=") for item in args.rung_games.split(",") if item)
+    counts_of = {}
+    for game in args.games_list.split(","):  # every game's options checked before the first game is played
+        rules = registry.get(game)
+        counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players, rules.max_players + 1))
+        counts_of[game] = [p for p in counts if rules.min_players <= p <= rules.max_players]
+        for players in counts_of[game]:
+            try:
+                rules.validate_options(options, players)
+            except ValueError as exc:  # InvalidOptions
+                parser.error(f"bad --options for {game} at {players} players: {exc}")
     print(
         f"bot ladder: {args.games} games per comparison (per rung: {per_rung or 'same'}), hard = {args.hard},"
         f" medium = {args.medium}, seed {args.seed}, {args.jobs} job(s), time limit {args.time_limit}"
     )
     print(HEADER)
-    for game in args.games_list.split(","):
-        rules = registry.get(game)
-        counts = [int(p) for p in args.players.split(",") if p] or list(range(rules.min_players, rules.max_players + 1))
+    for game, counts in counts_of.items():
         for players in counts:
-            if not rules.min_players <= players <= rules.max_players:
-                continue
-            try:
-                rules.validate_options(options, players)
-            except ValueError as exc:  # InvalidOptions
-                parser.error(f"bad --options for {game} at {players} players: {exc}")
             for name in args.rungs.split(","):
                 upper, lower = name.split("/")
                 games = int(per_rung.get(name, args.games))

@@ -113,3 +113,12 @@ def test_bad_options_stop_the_run_before_any_game_with_the_reason(tmp_path, caps
             raise AssertionError(f"{options} was accepted")
         assert reason in capsys.readouterr().err
     assert not records.exists()
+    # options that suit the first game of the list and not the second: refused before either is played
+    try:
+        ladder.main(["2", "--games-list", "archipelago,murano", "--players", "2", "--options", '{"more_fun": true}',
+                     "--rungs", "easy/random", "--records", str(records)])  # fmt: skip
+    except SystemExit as stop:
+        assert stop.code == 2 and "bad --options for murano" in capsys.readouterr().err
+    else:
+        raise AssertionError("options murano does not take were accepted")
+    assert not records.exists()
