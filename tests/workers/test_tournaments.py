@@ -314,7 +314,9 @@ def test_a_keys_tournaments_page_newest_first_whatever_other_keys_hold(site):
     assert pages == [made[4:2:-1], made[2:0:-1], made[:1]] and links[-1] is None
     refused = client.get("/tournaments", query_string={"cursor": "t_00000000000000000001"}, headers=auth(key))
     assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_cursor"
-    assert client.get("/tournaments", query_string={"limit": 101}, headers=auth(key)).status_code == 400
+    assert client.get("/tournaments", query_string={"limit": 1001}, headers=auth(key)).status_code == 400
+    every = client.get("/tournaments", headers=auth(key)).get_json()  # no limit: up to a thousand
+    assert [t["id"] for t in every["tournaments"]] == made[::-1] and every["next_cursor"] is None
 
 
 def test_tournaments_stored_before_the_keys_index_are_listed(site):
