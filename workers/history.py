@@ -509,7 +509,7 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         return report
     # JSON's values compared as written (in Python True == 1 == 1.0, which a forger could swap)
     report["result_reproduced"] = canonical_json(report["replayed_result"]) == canonical_json(header.get("result"))
-    differing = [k for k, v in chained.items() if canonical_json(header.get(k)) != canonical_json(v)]
+    differing = _header_differences(header, chained, creation["metadata"].get("seats") or [])
     report["ok"] = bool(report["setup_reproduced"] and report["result_reproduced"] and not differing)
     report["detail"] = (
         f"{len(events)} events verified; head signed by key {report['key_id']}; result reproduced"
@@ -525,6 +525,43 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         )
     )
     return report
+
+
+# Header fields verified otherwise, or no fact of the game: the format, the exporting server's state format, what
+# the chain is checked from (creation, signature), the game type (the chain's) and the result (replayed).
+_HEADER_CHECKED_ELSEWHERE = frozenset({"format", "state_version", "creation", "signature", "game_type", "result"})
+
+
+def _header_differences(header: dict[str, Any], chained: dict[str, Any], created: list[dict[str, Any]]) -> list[str]:
+    """The header's fields that say other than the signed chain (compared as JSON: ``true`` is not ``1``). A field
+    exports do not write is one: it would be believed unchecked. A field the header leaves out says nothing (an
+    export from before ``status`` was written has none)."""
+    out = []
+    for key, value in header.items():
+        if key in _HEADER_CHECKED_ELSEWHERE:
+            continue
+        if key == "seats":
+            agree = _seats_agree(value, chained["seats"], created)
+        else:
+            agree = key in chained and canonical_json(value) == canonical_json(chained[key])
+        if not agree:
+            out.append(key)
+    return out
+
+
+def _seats_agree(shown: Any, chained: list[dict[str, Any]], created: list[dict[str, Any]]) -> bool:
+    """Whether every field of every seat the header shows is the chain's: the export's fields as the facts give
+    them, any other as the seat was created (an older export's ``external_id``; a field no seat has must be null)."""
+    if not isinstance(shown, list) or len(shown) != len(chained) or len(created) != len(chained):
+        return False
+    for seat, fact, made in zip(shown, chained, created, strict=True):
+        if not isinstance(seat, dict):
+            return False
+        for key, value in seat.items():
+            expected = fact[key] if key in fact else made.get(key)
+            if canonical_json(value) != canonical_json(expected):
+                return False
+    return True
 
 
 def _chained_header(
