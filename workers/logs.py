@@ -31,9 +31,9 @@ request_id: ContextVar[str | None] = ContextVar("tradewinds_request_id", default
 
 SECRET_PREFIXES = ("tws_", "twk_", "twst_", "whsec_")
 _SECRETS: list[tuple[re.Pattern[str], str]] = [
-    # the project's own credentials, wherever they appear (the prefix stays, to tell what was there)
-    # (after a word's edge, or right after a percent-escape such as the %22 of an escaped quote)
-    (re.compile(r"(?:\b|(?<=%[0-9A-Fa-f]{2}))(twst|tws|twk|whsec)_[A-Za-z0-9_\-+/=]+"), r"\1_[redacted]"),
+    # the project's own credentials, wherever they appear (the prefix stays, to tell what was there), also right
+    # after letters or digits: an escape before them (%22, or \u00ab where JSON escapes a «) leaves no word's edge
+    (re.compile(r"(twst|tws|twk|whsec)_[A-Za-z0-9_\-+/=]+"), r"\1_[redacted]"),
     # any bearer credential (a metrics token, a foreign token in an error message)
     (re.compile(r"(?i)\b(bearer)(\s+|%20|\+)[^\s\"',;&]+"), r"\1 [redacted]"),
     # query parameters that carry credentials

@@ -336,6 +336,15 @@ def test_redaction_covers_each_kind_of_credential(line, kept, gone):
     assert kept in scrubbed and gone not in scrubbed
 
 
+def test_a_token_the_json_formatter_escapes_around_is_redacted():
+    """The JSON lines escape non-ASCII text (« becomes \\u00ab): the token after it starts with no word's edge."""
+    record = logging.LogRecord(
+        "tests", logging.ERROR, __file__, 1, "seat token «%s» refused", ("tws_Zm9vYmFyYmF6cXV4",), None
+    )
+    line = logs.RedactingJsonFormatter().format(record)
+    assert "tws_[redacted]" in line and "Zm9vYmFy" not in line, line
+
+
 # ------------------------------------------------------------------------------------------ probes
 def test_liveness_answers_while_the_process_serves(client):
     response = client.get("/livez")
