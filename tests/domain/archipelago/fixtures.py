@@ -99,6 +99,13 @@ def give_card(st: ArchState, seat: int, card: str) -> None:
     st.players[seat]["track"].append(card)
 
 
+def stock(st: ArchState, seat: int, **cubes: int) -> None:
+    """Cubes from the bank to ``seat`` (``stock(st, 0, FISH=2)``)."""
+    for r, k in cubes.items():
+        st.bank[r] -= k
+        st.players[seat]["cubes"][r] += k
+
+
 def turn_of(st: ArchState, seat: int) -> ArchState:
     """Make it ``seat``'s fresh Phase-5 turn."""
     st.phase = "ACTIONS"

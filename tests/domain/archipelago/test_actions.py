@@ -14,6 +14,7 @@ from tests.domain.archipelago.fixtures import (
     put_tile,
     put_unit,
     refused,
+    stock,
     turn_of,
     types,
 )
@@ -326,12 +327,6 @@ def test_enter_and_leave_buildings():
 
 
 # ---------------------------------------------------------------------------------------------------- build
-def stock(st, seat, **cubes):
-    for r, k in cubes.items():
-        st.bank[r] -= k
-        st.players[seat]["cubes"][r] += k
-
-
 def test_build_town_controls_the_tile_and_later_buildings_are_temporary():
     st = island()
     stock(st, 0, STONE=3, WOOD=1, FRUIT=1, CATTLE=1)

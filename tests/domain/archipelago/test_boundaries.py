@@ -20,15 +20,10 @@ from tests.domain.archipelago.fixtures import (
     put_tile,
     put_unit,
     refused,
+    stock,
     turn_of,
 )
 from tests.domain.archipelago.test_round import balance_state, evo_state
-
-
-def stock(st, seat, **cubes):
-    for r, k in cubes.items():
-        st.bank[r] -= k
-        st.players[seat]["cubes"][r] += k
 
 
 def holding(card, seat=0):

@@ -8,13 +8,7 @@ from domain.archipelago import RULES
 from domain.archipelago import data as D
 from domain.archipelago.scoring import score_breakdown
 from domain.archipelago.state import population
-from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, turn_of
-
-
-def stock(st, seat, **cubes):
-    for r, k in cubes.items():
-        st.bank[r] -= k
-        st.players[seat]["cubes"][r] += k
+from tests.domain.archipelago.fixtures import do, give_card, island, of, put_building, put_unit, refused, stock, turn_of
 
 
 def with_card(card, seat=0):

@@ -24,16 +24,11 @@ from tests.domain.archipelago.fixtures import (
     put_tile,
     put_unit,
     refused,
+    stock,
     types,
 )
 from tests.domain.archipelago.test_actions import explore_state
 from tests.domain.archipelago.test_round import evo_state, influence
-
-
-def stock(st, seat, **cubes):
-    for r, k in cubes.items():
-        st.bank[r] -= k
-        st.players[seat]["cubes"][r] += k
 
 
 def tokens(st, seat, n):

@@ -18,15 +18,10 @@ from tests.domain.archipelago.fixtures import (
     put_building,
     put_unit,
     refused,
+    stock,
     turn_of,
     types,
 )
-
-
-def stock(st, seat, **cubes):
-    for r, k in cubes.items():
-        st.bank[r] -= k
-        st.players[seat]["cubes"][r] += k
 
 
 # ---------------------------------------------------------------------------------------------------- trades

@@ -128,3 +128,43 @@ def totals(n: int) -> dict:
         "vp": t.vp,
         "tiles": sum(t.plantations) + t.quarries,
     }
+
+
+NO_GOODS = {g: 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")}
+ELEVEN_SMALL_BUILDINGS = [  # one city space each: 11 of the 12 city spaces
+    "small_indigo_plant",
+    "small_sugar_mill",
+    "indigo_plant",
+    "sugar_mill",
+    "tobacco_storage",
+    "coffee_roaster",
+    "small_market",
+    "hacienda",
+    "construction_hut",
+    "small_warehouse",
+    "hospice",
+]
+
+
+def wharf(good: str) -> dict:
+    return {"type": "ship_with_wharf", "good": good}
+
+
+def load(good: str, ship: int) -> dict:
+    return {"type": "load", "good": good, "ship": ship}
+
+
+def sell(good: str) -> dict:
+    return {"type": "sell", "good": good}
+
+
+def bare(s: PRState) -> PRState:
+    """Nobody holds any goods."""
+    for seat in range(s.n):
+        give(s, seat, goods=NO_GOODS)
+    return s
+
+
+def fill_ship(s: PRState, ship: int, good: str) -> None:
+    s.ship_kinds[ship], s.ship_loads[ship] = good, s.ship_caps[ship]
+    s.goods_supply[good] -= s.ship_caps[ship]

@@ -7,38 +7,28 @@ import pytest
 
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import CORN, INDIGO, SUGAR
-from tests.domain.puerto_rico.helpers import act, give, legal, new_game, of_type, pick, play_passes, refused, types
+from tests.domain.puerto_rico.helpers import (
+    act,
+    bare,
+    fill_ship,
+    give,
+    legal,
+    load,
+    new_game,
+    of_type,
+    pick,
+    play_passes,
+    refused,
+    sell,
+    types,
+    wharf,
+)
 
 PASS = {"type": "pass"}
-NO_GOODS = {g: 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")}
-
-
-def wharf(good):
-    return {"type": "ship_with_wharf", "good": good}
-
-
-def load(good, ship):
-    return {"type": "load", "good": good, "ship": ship}
 
 
 def build(name):
     return {"type": "build", "building": name}
-
-
-def sell(good):
-    return {"type": "sell", "good": good}
-
-
-def bare(s):
-    """Nobody holds any goods."""
-    for seat in range(s.n):
-        give(s, seat, goods=NO_GOODS)
-    return s
-
-
-def fill_ship(s, ship, good):
-    s.ship_kinds[ship], s.ship_loads[ship] = good, s.ship_caps[ship]
-    s.goods_supply[good] -= s.ship_caps[ship]
 
 
 # ---------------------------------------------------------------- captain: the loading loop (§4.6, D42)

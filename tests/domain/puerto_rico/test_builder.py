@@ -5,7 +5,16 @@ from __future__ import annotations
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import BUILDING_INDEX, BUILDINGS
 from domain.puerto_rico.queries import build_price
-from tests.domain.puerto_rico.helpers import act, give, legal, new_game, pick, play_passes, refused
+from tests.domain.puerto_rico.helpers import (
+    ELEVEN_SMALL_BUILDINGS,
+    act,
+    give,
+    legal,
+    new_game,
+    pick,
+    play_passes,
+    refused,
+)
 
 PASS = {"type": "pass"}
 
@@ -71,20 +80,7 @@ def test_a_player_never_owns_two_of_a_kind_and_sold_out_kinds_are_gone():
 
 def test_large_building_needs_two_free_city_spaces():
     s = new_game(4)
-    fill = [
-        "small_indigo_plant",
-        "small_sugar_mill",
-        "indigo_plant",
-        "sugar_mill",
-        "tobacco_storage",
-        "coffee_roaster",
-        "small_market",
-        "hacienda",
-        "construction_hut",
-        "small_warehouse",
-        "hospice",
-    ]
-    give(s, 0, doubloons=30, buildings={name: 0 for name in fill})
+    give(s, 0, doubloons=30, buildings={name: 0 for name in ELEVEN_SMALL_BUILDINGS})
     assert s.players[0].spaces == 11
     _, s = pick(s, "builder", 0)
     assert all(BUILDING_INDEX[c["building"]] < 18 for c in legal(s) if c["type"] == "build")  # D8
@@ -93,19 +89,7 @@ def test_large_building_needs_two_free_city_spaces():
 
 def test_filling_the_twelfth_city_space_triggers_the_end_and_the_round_finishes():
     s = new_game(4)
-    fill = [
-        "small_indigo_plant",
-        "small_sugar_mill",
-        "indigo_plant",
-        "sugar_mill",
-        "tobacco_storage",
-        "coffee_roaster",
-        "small_market",
-        "hacienda",
-        "construction_hut",
-        "small_warehouse",
-    ]
-    give(s, 1, doubloons=30, buildings={name: 0 for name in fill})
+    give(s, 1, doubloons=30, buildings={name: 0 for name in ELEVEN_SMALL_BUILDINGS[:10]})  # ten city spaces
     _, s = pick(s, "builder", 0)
     _, s = act(s, PASS)
     events, s = act(s, build("fortress"))

@@ -11,52 +11,28 @@ from __future__ import annotations
 from domain.puerto_rico import RULES
 from domain.puerto_rico.data import CORN, INDIGO, QUARRY, SUGAR, TILE_INDEX, TILE_NAMES
 from domain.puerto_rico.scoring import score_breakdown
-from tests.domain.puerto_rico.helpers import act, give, legal, new_game, of_type, pick, types
+from tests.domain.puerto_rico.helpers import (
+    ELEVEN_SMALL_BUILDINGS,
+    act,
+    bare,
+    fill_ship,
+    give,
+    legal,
+    load,
+    new_game,
+    of_type,
+    pick,
+    sell,
+    types,
+    wharf,
+)
 
 PASS = {"type": "pass"}
 TAKE = {"type": "take_colonist"}
-NO_GOODS = {g: 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")}
-FILL_CITY = [  # eleven one-space buildings: 11 of the 12 city spaces
-    "small_indigo_plant",
-    "small_sugar_mill",
-    "indigo_plant",
-    "sugar_mill",
-    "tobacco_storage",
-    "coffee_roaster",
-    "small_market",
-    "hacienda",
-    "construction_hut",
-    "small_warehouse",
-    "hospice",
-]
-
-
-def sell(good):
-    return {"type": "sell", "good": good}
-
-
-def wharf(good):
-    return {"type": "ship_with_wharf", "good": good}
-
-
-def load(good, ship):
-    return {"type": "load", "good": good, "ship": ship}
 
 
 def select(role):
     return {"type": "select_role", "role": role}
-
-
-def bare(s):
-    """Nobody holds any goods."""
-    for seat in range(s.n):
-        give(s, seat, goods=NO_GOODS)
-    return s
-
-
-def fill_ship(s, ship, good):
-    s.ship_kinds[ship], s.ship_loads[ship] = good, s.ship_caps[ship]
-    s.goods_supply[good] -= s.ship_caps[ship]
 
 
 def finish(s):
@@ -321,7 +297,7 @@ def test_two_end_triggers_in_one_round_are_both_listed():
     round is played to its end, then the game ends with the triggers that fired."""
     s = new_game(4)
     s.colonist_supply = 3
-    give(s, 1, doubloons=10, buildings={name: 0 for name in FILL_CITY})
+    give(s, 1, doubloons=10, buildings={name: 0 for name in ELEVEN_SMALL_BUILDINGS})
     _, s = pick(s, "mayor", 0)
     events, s = finish(s)
     assert of_type(events, "ColonistShipRefilled")[0]["ends_game"] and s.triggers == ["colonists"]
