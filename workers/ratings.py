@@ -174,47 +174,78 @@ STAMPS = "rated_stamps"  # per game type: a new random stamp each time its rated
 
 def rated_games(store: DocumentStore, game_type: str) -> list[dict[str, Any]]:
     """Every finished rated game of ``game_type`` as recorded by the game service (``rated:<type>`` documents),
-    oldest first, read page by page (each page after the last key read, so a game recorded meanwhile shifts none)."""
-    docs: list[dict[str, Any]] = []
+    oldest first."""
+    return sorted((doc for _, doc in _rated_by_key(store, game_type)), key=lambda d: d["finished_at"])
+
+
+def _rated_by_key(store: DocumentStore, game_type: str) -> list[tuple[str, dict[str, Any]]]:
+    """(game id, document) of every rated game of ``game_type`` in key order, read page by page (each page after
+    the last key read, so a game recorded meanwhile shifts none)."""
+    found: list[tuple[str, dict[str, Any]]] = []
     after = None
     while page := store.list_documents(f"rated:{game_type}", limit=RATED_PAGE, after=after):
-        docs.extend(doc for _, doc in page)
+        found.extend(page)
         after = page[-1][0]
-    docs.sort(key=lambda d: d["finished_at"])
-    return docs
+    return found
 
 
 def rated_changed(store: DocumentStore, game_type: str) -> None:
     """Say, once a rated game of ``game_type`` was recorded or retracted, that its ratings changed: the ratings
-    any process keeps (``current_ratings``) are folded again at their next read."""
+    any process keeps (``current_ratings``) are brought up to date at their next read."""
     store.put_document(STAMPS, game_type, {"stamp": uuid.uuid4().hex})
 
 
-# Per store and game type: (stamp, when folded, rated games, ratings), as last folded by this process.
-_KEPT: weakref.WeakKeyDictionary[Any, dict[str, tuple[str, float, int, dict[str, Rating]]]] = (
-    weakref.WeakKeyDictionary()
-)
+@dataclass(frozen=True)
+class _Kept:
+    """A game type's ratings as this process last folded them."""
+
+    stamp: str
+    at: float  # when (``time.monotonic``)
+    folded: dict[str, Any]  # game id -> its document's generation and finish, for every game folded
+    last: float  # the latest ``finished_at`` folded
+    ratings: dict[str, Rating]
+
+
+# Per store and game type, what this process keeps.
+_KEPT: weakref.WeakKeyDictionary[Any, dict[str, _Kept]] = weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
 # How long kept ratings serve at most, whatever the stamp says: a stamp whose write failed after its game was
 # recorded (a store that went away between the two writes) leaves a leaderboard behind for this long, not for good.
 KEPT_SECONDS = 60.0
+_GONE = object()
 
 
 def current_ratings(store: DocumentStore, game_type: str) -> tuple[int, dict[str, Rating]]:
-    """How many rated games ``game_type`` has, and the ratings they fold to: folded again only when the type's
-    stamp changed since this process last folded them, or ``KEPT_SECONDS`` later (a leaderboard read is one
-    document read, not a rating of every game). The stamp is read before the games, so a game recorded meanwhile is
-    at worst folded again at the next read. Without a stamp (games rated before stamps were written), every read
-    folds."""
+    """How many rated games ``game_type`` has, and the ratings they fold to. Kept by this process while the type's
+    stamp stays, ``KEPT_SECONDS`` at most (a leaderboard read is then one document read); brought up to date from
+    the kept ratings when games were only added, after every game kept (``_fold``). The stamp is read before the
+    games, so a game recorded meanwhile is at worst read again at the next read. Without a stamp (games rated
+    before stamps were written), every read folds them all."""
     found = store.get_document(STAMPS, game_type)
     stamp = found.get("stamp") if found else None
     now = time.monotonic()
     kept = _KEPT.get(store, {}).get(game_type) if stamp else None
-    if kept is not None and kept[0] == stamp and now - kept[1] < KEPT_SECONDS:
-        return kept[2], kept[3]
-    docs = rated_games(store, game_type)
-    ratings = rate_games(docs)
+    if kept is not None and kept.stamp == stamp and now - kept.at < KEPT_SECONDS:
+        return len(kept.folded), kept.ratings
+    folded, last, ratings = _fold(_rated_by_key(store, game_type), kept)
     if stamp:
         with _KEPT_LOCK:
-            _KEPT.setdefault(store, {})[game_type] = (stamp, now, len(docs), ratings)
-    return len(docs), ratings
+            _KEPT.setdefault(store, {})[game_type] = _Kept(stamp, now, folded, last, ratings)
+    return len(folded), ratings
+
+
+def _fold(
+    keyed: list[tuple[str, dict[str, Any]]], kept: _Kept | None
+) -> tuple[dict[str, Any], float, dict[str, Rating]]:
+    """(game id -> generation and finish, the latest ``finished_at``, the ratings) of the rated games ``keyed``: continued
+    from ``kept`` when every game it folded is still there as it was and every other game finished after them all
+    (folding ``a + b`` is folding ``b`` from ``a``'s ratings, and the order is the one a fold of all would take),
+    else folded anew (a game retracted, or recorded again after an undo, or finished no later than one kept)."""
+    folded = {key: (doc.get("generation"), doc["finished_at"]) for key, doc in keyed}
+    if kept is not None and all(folded.get(key, _GONE) == gen for key, gen in kept.folded.items()):
+        added = [doc for key, doc in keyed if key not in kept.folded]
+        if all(doc["finished_at"] > kept.last for doc in added):
+            added.sort(key=lambda d: d["finished_at"])
+            return folded, added[-1]["finished_at"] if added else kept.last, rate_games(added, kept.ratings)
+    docs = sorted((doc for _, doc in keyed), key=lambda d: d["finished_at"])
+    return folded, docs[-1]["finished_at"] if docs else -math.inf, rate_games(docs)

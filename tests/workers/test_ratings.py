@@ -204,3 +204,58 @@ def test_rating_properties(specs):
                 assert first[p].ordinal > first[q].ordinal
             elif rp == rq:
                 assert first[p] == first[q]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["add", "add", "add", "add", "early", "retract", "again", "quiet"]),
+            st.integers(0, 10**6),
+        ),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_kept_ratings_brought_up_to_date_equal_a_fold_of_every_game(ops):
+    """``current_ratings`` after any mix of changes (games added after the others or no later than one of them,
+    retracted, recorded again after an undo; or nothing) gives the ratings of a fold of every rated game, and a game
+    added after every kept one is folded alone."""
+    from eventstore.memory import MemoryStore
+    from workers import ratings
+
+    store, clock, folded = MemoryStore(), [0.0], []
+    counting = ratings.rate_games
+
+    def count(games, initial=None):
+        games = list(games)
+        folded.append(len(games))
+        return counting(games, initial)
+
+    ratings.rate_games = count
+    try:
+        for op, n in ops:
+            keys = [k for k, _ in store.list_documents("rated:puerto_rico", limit=1000)]
+            if op in ("add", "early"):
+                clock[0] += 1.0
+                at = clock[0] if op == "add" else clock[0] - 1.0 - n % 3
+                players = [f"site/p{(n + i) % 7}" for i in range(3)]
+                doc = {"players": players, "ranks": [1 + (n >> i) % 3 for i in range(3)], "finished_at": at}
+                store.put_document("rated:puerto_rico", f"g{n:07d}", {**doc, "generation": 0})
+            elif op == "retract" and keys:
+                store.delete_document("rated:puerto_rico", keys[n % len(keys)])
+            elif op == "again" and keys:
+                doc = store.get_document("rated:puerto_rico", keys[n % len(keys)])
+                clock[0] += 1.0
+                store.put_document(
+                    "rated:puerto_rico", keys[n % len(keys)], {**doc, "finished_at": clock[0], "generation": 1}
+                )
+            ratings.rated_changed(store, "puerto_rico")
+            before = len(folded)
+            count_of_games, got = ratings.current_ratings(store, "puerto_rico")
+            whole = counting(ratings.rated_games(store, "puerto_rico"))
+            assert got == whole and count_of_games == len(store.list_documents("rated:puerto_rico", limit=1000))
+            if op == "add" and keys and f"g{n:07d}" not in keys:
+                assert folded[before:] == [1]  # the new game alone, from the kept ratings
+    finally:
+        ratings.rate_games = counting
