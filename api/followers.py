@@ -124,7 +124,9 @@ class RedisSlots:
         lapse = time.time() + SLOT_TTL
         for keys, slot_id in slots:
             for key in keys:
-                pipe.zadd(self.PREFIX + key, {slot_id: lapse}, xx=True)  # a released slot stays released
+                # added again if it is gone (a Redis that restarted lost it): the caps hold across the restart; a
+                # slot released meanwhile is released again by the caller
+                pipe.zadd(self.PREFIX + key, {slot_id: lapse})
         for key in {key for keys, _ in slots for key in keys}:
             pipe.expire(self.PREFIX + key, int(SLOT_TTL) * 2)
         pipe.execute()
@@ -217,6 +219,10 @@ class FollowerLimits:
                 continue
             try:
                 self.shared.refresh(slots)
+                with self._lock:  # released while the refresh was under way: not brought back by it
+                    gone = [(keys, slot_id) for keys, slot_id in slots if slot_id not in self._live]
+                for keys, slot_id in gone:
+                    self.shared.release(keys, slot_id)
             except Exception:  # Redis (or the file) is down or slow: streams go on; their slots may lapse early
                 log.warning("could not refresh %d follower slots", len(slots), exc_info=True)
 
@@ -247,6 +253,15 @@ class FollowerLimits:
         ]
         try:
             self.shared.take(shared, slot_id)
+        except ApiError:  # a cap is reached
+            self.local.release([process_key], slot_id)
+            raise
+        except Exception as exc:  # the shared counts (Redis, the counter file) do not answer: a 503, not a 500
+            self.local.release([process_key], slot_id)
+            log.warning("could not count a follower", exc_info=True)
+            raise ApiError(
+                "unavailable", "the follower counts do not answer; try again shortly", headers={"Retry-After": "5"}
+            ) from exc
         except BaseException:
             self.local.release([process_key], slot_id)
             raise

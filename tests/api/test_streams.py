@@ -266,3 +266,40 @@ def test_the_per_address_cap_counts_the_forwarded_client_behind_a_trusted_proxy(
     assert follow("2001:db8::ffff:2").status_code == 429
     for response in held:
         response.close()
+
+
+@pytest.mark.redis
+def test_follower_caps_hold_across_a_redis_that_lost_its_data_and_a_redis_down_is_a_503(
+    runtime, redis_url, monkeypatch
+):
+    """The slots live in Redis: a restart that loses them is made good at the next refresh (each process adds its
+    live slots again), so the caps still hold; a slot released meanwhile is not brought back. With Redis down a
+    follower gets a 503 ``unavailable``, not a 500."""
+    from redis import Redis
+
+    from api import followers
+
+    monkeypatch.setattr(followers, "REFRESH_SECONDS", 0.05)
+    limits = followers.FollowerLimits(Caps(per_address=2, per_game=9, per_process=9), followers.shared_redis(redis_url))
+    held = [limits.acquire("10.0.0.1", "g1"), limits.acquire("10.0.0.1", "g1")]
+    with pytest.raises(followers.ApiError) as full:
+        limits.acquire("10.0.0.1", "g1")
+    assert full.value.code == "too_many_followers"
+    Redis.from_url(redis_url).flushdb()  # a restart without persistence
+    assert limits.count(address="10.0.0.1") == 0
+    deadline = time.monotonic() + 5
+    while limits.count(address="10.0.0.1") < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert limits.count(address="10.0.0.1") == 2
+    with pytest.raises(followers.ApiError):
+        limits.acquire("10.0.0.1", "g1")
+    held[0].release()
+    time.sleep(0.3)  # several refreshes
+    assert limits.count(address="10.0.0.1") == 1
+    held[1].release()
+
+    down = followers.FollowerLimits(Caps(9, 9, 9), followers.shared_redis("redis://127.0.0.1:1/0"))
+    with pytest.raises(followers.ApiError) as unavailable:
+        down.acquire("10.0.0.1", "g1")
+    assert unavailable.value.code == "unavailable" and unavailable.value.headers["Retry-After"]
+    assert down.local.count("process") == 0  # the process's slot was given back
