@@ -139,6 +139,8 @@ def is_public(metadata: dict[str, Any]) -> bool:
     return metadata.get("created_by") is None if public is None else bool(public)
 
 
+# A listing to an audience (``list_streams(audience=...)``) also leaves out a stream with no event yet: a game whose
+# set-up was never stored (its creation failed after the stream row was written) is no game.
 def listed_to(metadata: dict[str, Any], audience: Audience) -> bool:
     creator = metadata.get("created_by")
     if audience.key_id is None:

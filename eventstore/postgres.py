@@ -324,9 +324,9 @@ class PostgresStore(PostgresOutbox):
         if audience is None:
             listed = ""
         elif audience.key_id is None:
-            listed = f" AND {creator} IS NULL AND coalesce({public}, true)"
+            listed = f" AND version > 0 AND {creator} IS NULL AND coalesce({public}, true)"
         else:
-            listed = f" AND ({creator} = %(k)s OR coalesce({public}, {creator} IS NULL))"
+            listed = f" AND version > 0 AND ({creator} = %(k)s OR coalesce({public}, {creator} IS NULL))"
         with self._connection() as conn:
             order, cmp = ("DESC", "<") if newest_first else ("ASC", ">")
             rows = conn.execute(

@@ -342,10 +342,10 @@ class SqliteStore(SqliteOutbox):
         creator, public = "json_extract(metadata, '$.created_by')", "json_extract(metadata, '$.public')"
         if audience is None:
             listed = ""
-        elif audience.key_id is None:
-            listed = f" AND {creator} IS NULL AND coalesce({public}, 1) = 1"
+        elif audience.key_id is None:  # (a stream with no event yet is listed to nobody: base.listed_to)
+            listed = f" AND version > 0 AND {creator} IS NULL AND coalesce({public}, 1) = 1"
         else:
-            listed = f" AND ({creator} = ?6 OR coalesce({public}, {creator} IS NULL) = 1)"
+            listed = f" AND version > 0 AND ({creator} = ?6 OR coalesce({public}, {creator} IS NULL) = 1)"
         params: tuple[Any, ...] = (game_type, status, limit, offset, before)
         if audience is not None and audience.key_id is not None:
             params += (audience.key_id,)

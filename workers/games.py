@@ -180,18 +180,24 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         from eventstore.base import StreamNotFound
 
         try:
-            return self.store.stream_info(game_id)
+            info = self.store.stream_info(game_id)
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
+        if info.version == 0:  # its set-up was never stored (a creation that failed midway): no game
+            raise GameError("unknown_game", f"no game with id {game_id!r}")
+        return info
 
     def info_and_seat_tokens(self, game_id: str) -> tuple[StreamInfo, dict[str, Any] | None]:
         """The stream row and the game's seat-token hashes, read together (for ``seat_for_token`` and ``load``)."""
         from eventstore.base import StreamNotFound
 
         try:
-            return self.store.stream_info_and_document(game_id, SEAT_TOKENS)
+            info, tokens = self.store.stream_info_and_document(game_id, SEAT_TOKENS)
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
+        if info.version == 0:  # as in ``info``
+            raise GameError("unknown_game", f"no game with id {game_id!r}")
+        return info, tokens
 
     def seat_ids(self, info: StreamInfo) -> dict[str, dict[str, Any]]:
         """The private ids of a game's seats by seat number (``external_id``, ``player_id``), from their own

@@ -413,3 +413,30 @@ def test_bots_of_one_level_are_told_apart_by_name(client):
     seats += [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy", "name": "Eve"}]
     game = client.post("/games", json={"game_type": "puerto_rico", "seats": seats}).get_json()
     assert [s["name"] for s in game["seats"]][1:] == ["easy bot", "easy bot 2", "random bot", "Eve"]
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_creation_that_failed_after_its_stream_row_leaves_no_game(client, runtime, monkeypatch, keyed):
+    """The stream row is written before the set-up's append: if the append fails (503), the row holds no event. It
+    is no game: neither listed (the public lobby, the key's list) nor read, nor a listing cursor."""
+    from eventstore.base import StoreUnavailable
+
+    headers = integrator(runtime) if keyed else {}
+    append = runtime.store.append
+
+    def down(*args, **kwargs):
+        raise StoreUnavailable("the store went away")
+
+    monkeypatch.setattr(runtime.store, "append", down)
+    failed = client.post(
+        "/games", json={"game_type": "secret_numbers", "seats": [{"kind": "human"}] * 2}, headers=headers
+    )
+    assert failed.status_code == 503
+    monkeypatch.setattr(runtime.store, "append", append)
+    (orphan,) = [info.stream for info in runtime.store.list_streams() if info.version == 0]
+    real = create_secret_game(client, headers=headers)
+    listed = client.get("/games", headers=headers).get_json()["games"]
+    assert [g["id"] for g in listed] == [real["id"]]
+    assert client.get(f"/games/{orphan}").get_json()["code"] == "unknown_game"
+    assert client.get(f"/games/{orphan}/legal-commands", headers=headers).status_code == 404
+    assert client.get("/games", query_string={"cursor": orphan}, headers=headers).get_json()["code"] == "invalid_cursor"

@@ -144,6 +144,20 @@ def test_list_streams_newest_first_with_a_cursor(store: EventStore) -> None:
     assert store.list_streams(newest_first=True, before="unknown") == []
 
 
+def test_a_listing_to_an_audience_leaves_out_a_stream_with_no_event(store: EventStore) -> None:
+    """A game whose set-up append failed after its stream row was written is listed to nobody."""
+    from eventstore.base import Audience
+
+    store.create_stream("empty", "murano", {})
+    store.create_stream("keyed-empty", "murano", {"created_by": "k1"})
+    for stream, metadata in (("played", {}), ("keyed", {"created_by": "k1"})):
+        store.create_stream(stream, "murano", metadata)
+        store.append(stream, [{"type": "Set"}], 0)
+    assert [s.stream for s in store.list_streams(audience=Audience(None))] == ["played"]
+    assert [s.stream for s in store.list_streams(audience=Audience("k1"), newest_first=True)] == ["keyed", "played"]
+    assert len(store.list_streams()) == 4  # without an audience (the operator's tools), every stream
+
+
 def test_update_stream_merges_metadata_and_sets_status(store: EventStore) -> None:
     new_stream(store, events=2)
     info = store.update_stream("game-1", metadata={"seat_tokens": {"0": "abc"}})
