@@ -36,7 +36,9 @@ from workers import facts, ratings
 from workers.game_model import GameError, LoadedGame, make_etag, public_seats
 from workers.games import GameService
 from workers.signing import ALGORITHM, key_id_of, signature_valid
+from workers.sweeper import work_item
 
+RESUME_AFTER = 30.0  # seconds after an undo: its work is written again (``jobs.resume_game``)
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
 # no external_id: an export is public; a seat's private ids are only committed to (workers.game_model.id_commitment)
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "forfeited", "resigned")
@@ -195,6 +197,10 @@ class History:
     ) -> dict[str, Any]:
         game_id = game.info.stream
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
+        # the truncation takes no outbox work with it: the work it causes (``after_change`` below) is written after
+        # it, so a store that fails in between would leave a bot to act with no turn scheduled; a resume entry,
+        # due a little later, writes that work again whatever happens in between
+        self.store.put_outbox([work_item(f"resume:{game_id}", "resume_game", [game_id], RESUME_AFTER)])
         try:
             record = self.store.truncate(
                 game_id, to_version, actor, reason or "undo", expected_version=game.version, check=check, status=status

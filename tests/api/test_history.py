@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.api.conftest import auth, create_secret_game
+from tests.api.conftest import auth, create_secret_game, integrator
 from workers import apikeys, jobs
 from workers.history import verify_export
 
@@ -288,3 +288,32 @@ def test_a_read_after_an_undo_elsewhere_shows_the_new_history_not_the_old_one_of
     assert second["state"]["banked"] == [1, 0]
     legal_second = reader.get(f"/games/{game['id']}/legal-commands", headers=auth(tok(game, 1))).get_json()
     assert legal_second["version"] == legal_first["version"] and legal_second["etag"] != legal_first["etag"]
+
+
+def test_an_undo_whose_work_failed_to_be_written_is_resumed(client, runtime, monkeypatch):
+    """The truncation and the work it causes are two writes: with the store failing between them (a 503 for an
+    undo already done) the bot to act had no turn scheduled, for good. The resume entry written before the
+    truncation writes that work again when it comes due."""
+    from eventstore.base import StoreUnavailable
+
+    key = integrator(runtime)
+    game = create_secret_game(client, seats=2, rounds=3, bots=(None, "random"), headers=key)
+    before = game["version"]
+    assert move(client, game, 0, {"type": "bank", "amount": 1}).status_code == 200
+    replied = runtime.service.load(game["id"]).version  # the bot replied at once
+    load = runtime.service.load
+    bot_turn = next(v for v in range(before + 1, replied) if load(game["id"], at_version=v).bot_seats_to_act())
+
+    def store_down(game):
+        raise StoreUnavailable("the store went away")
+
+    monkeypatch.setattr(runtime.service, "after_change", store_down)
+    answer = undo(client, game, bot_turn, key, reason="ruling")  # back to the bot's turn
+    assert answer.status_code == 503
+    monkeypatch.undo()
+    stuck = runtime.service.load(game["id"])
+    assert stuck.version == bot_turn and stuck.bot_seats_to_act()
+    assert [e.job for e in runtime.store.list_outbox() if e.key == f"resume:{game['id']}"] == ["resume_game"]
+    assert jobs.resume_game(game["id"]) == "resumed"  # as the sweeper runs it when due
+    resumed = runtime.service.load(game["id"])
+    assert resumed.version > bot_turn and not resumed.bot_seats_to_act()
