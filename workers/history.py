@@ -515,7 +515,7 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         return report
     # JSON's values compared as written (in Python True == 1 == 1.0, which a forger could swap)
     report["result_reproduced"] = canonical_json(report["replayed_result"]) == canonical_json(header.get("result"))
-    differing = _header_differences(header, chained, creation["metadata"].get("seats") or [])
+    differing = _header_differences(header, chained, list(known.seats))
     report["ok"] = bool(report["setup_reproduced"] and report["result_reproduced"] and not differing)
     report["detail"] = (
         f"{len(events)} events verified; head signed by key {report['key_id']}; result reproduced"
@@ -538,16 +538,16 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
 _HEADER_CHECKED_ELSEWHERE = frozenset({"format", "state_version", "creation", "signature", "game_type", "result"})
 
 
-def _header_differences(header: dict[str, Any], chained: dict[str, Any], created: list[dict[str, Any]]) -> list[str]:
+def _header_differences(header: dict[str, Any], chained: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
     """The header's fields that say other than the signed chain (compared as JSON: ``true`` is not ``1``). A field
     exports do not write is one: it would be believed unchecked. A field the header leaves out says nothing (an
-    export from before ``status`` was written has none)."""
+    export from before ``status`` was written has none). ``seats``: the seat records the chain folds to."""
     out = []
     for key, value in header.items():
         if key in _HEADER_CHECKED_ELSEWHERE:
             continue
         if key == "seats":
-            agree = _seats_agree(value, chained["seats"], created)
+            agree = _seats_agree(value, chained["seats"], seats)
         else:
             agree = key in chained and canonical_json(value) == canonical_json(chained[key])
         if not agree:
@@ -555,17 +555,24 @@ def _header_differences(header: dict[str, Any], chained: dict[str, Any], created
     return out
 
 
-def _seats_agree(shown: Any, chained: list[dict[str, Any]], created: list[dict[str, Any]]) -> bool:
-    """Whether every field of every seat the header shows is the chain's: the export's fields as the facts give
-    them, any other as the seat was created (an older export's ``external_id``; a field no seat has must be null)."""
-    if not isinstance(shown, list) or len(shown) != len(chained) or len(created) != len(chained):
+_ABSENT = object()
+
+
+def _seats_agree(shown: Any, chained: list[dict[str, Any]], seats: list[dict[str, Any]]) -> bool:
+    """Whether every field of every seat the header shows is the chain's: the export's fields as ``chained`` gives
+    them, any other as the seat's record in the chain holds it (an older export's ``external_id``, written in the
+    clear then, or null for a seat without one); a field the chain's seat does not hold fails, null included (a
+    forged "no id" for a seat that has one)."""
+    if not isinstance(shown, list) or len(shown) != len(chained) or len(seats) != len(chained):
         return False
-    for seat, fact, made in zip(shown, chained, created, strict=True):
+    for seat, fact, record in zip(shown, chained, seats, strict=True):
         if not isinstance(seat, dict):
             return False
         for key, value in seat.items():
-            expected = fact[key] if key in fact else made.get(key)
-            if canonical_json(value) != canonical_json(expected):
+            expected = fact[key] if key in fact else record.get(key, _ABSENT)
+            if expected is _ABSENT and key == "external_id" and value is None and "id_commitment" not in record:
+                continue  # an older export wrote every seat's external_id, null for a seat without one
+            if expected is _ABSENT or canonical_json(value) != canonical_json(expected):
                 return False
     return True
 

@@ -156,3 +156,28 @@ def test_a_header_field_exports_do_not_write_fails_and_one_left_out_says_nothing
         {**{k: v for k, v in seat.items() if k != "resigned"}, "external_id": None} for seat in head["seats"]
     ]
     assert verify_export([json.dumps(older), *rest], trusted)["ok"]
+
+
+def test_a_seat_field_the_chain_does_not_hold_fails_even_as_null(client, runtime):
+    """Exports write no seat's ``external_id`` (its chain holds only a salted commitment): a header that says it
+    is null ("no id") for a seat that has one fails, as does any seat field the chain's seat record lacks."""
+    from tests.api.conftest import integrator
+
+    body = {
+        "game_type": "secret_numbers",
+        "options": {"rounds": 1},
+        "seed": 5,
+        "seats": [{"kind": "human", "external_id": f"player-{i}@example.org"} for i in range(2)],
+    }
+    game = client.post("/games", json=body, headers=integrator(runtime)).get_json()
+    for token in (t["token"] for t in game["seat_tokens"]):
+        played = client.post(
+            f"/games/{game['id']}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token)
+        )
+        assert played.status_code == 200
+    lines = client.get(f"/games/{game['id']}/export").get_data(as_text=True).splitlines()
+    head, rest, trusted = json.loads(lines[0]), lines[1:], [runtime.key.public_key]
+    assert verify_export(lines, trusted)["ok"]
+    for extra in ({"external_id": None}, {"player_id": None}, {"timed_out": True}):
+        forged = {**head, "seats": [{**seat, **extra} for seat in head["seats"]]}
+        assert not verify_export([json.dumps(forged), *rest], trusted)["ok"], extra
