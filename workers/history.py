@@ -220,6 +220,15 @@ class History:
         self.service.after_change(after)
         return {"status": "done", "truncation": truncation_body(record), "etag": after.etag}
 
+    def retract_taken_back(self, game: LoadedGame) -> None:
+        """Retract a rated result an undo took back (its record is of an older generation and the game is no
+        longer over) if the undo's own retraction was lost to a store that failed after the truncation."""
+        if game.over:
+            return
+        recorded = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
+        if recorded is not None and recorded.get("generation") != game.generation:
+            self._retract_result(game)
+
     def _retract_result(self, game: LoadedGame) -> None:
         """Read models built on the finished game forget it: its rating input and its tournament result."""
         self.store.delete_document(f"rated:{game.info.game_type}", game.info.stream)

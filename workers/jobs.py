@@ -190,11 +190,16 @@ def expire_game(game_id: str) -> str:
 
 def resume_game(game_id: str) -> str:
     """The work a change made outside an append causes, written again from the game as it is now (its bot turn,
-    clock, webhooks, end): an undo writes this before it truncates, so work its truncation caused is not lost to a
-    store that failed between the truncation and that work's own write. Harmless when it was written: the same
+    clock, webhooks, end), and a rated result the undo took back retracted: an undo writes this before it
+    truncates, so what its truncation causes is not lost to a store that failed between the truncation and the
+    writes after it. Harmless when it was written: the same
     entries again, and a bot turn for a version already played is stale."""
+    from workers.history import History
+
     runtime = get_runtime()
-    runtime.service.after_change(runtime.service.load(game_id))
+    game = runtime.service.load(game_id)
+    History(runtime.service).retract_taken_back(game)
+    runtime.service.after_change(game)
     return "resumed"
 
 

@@ -94,9 +94,7 @@ class Endings:
             return
         existing = self.store.get_document(f"rated:{game.info.game_type}", game.info.stream)
         if existing is not None and existing.get("generation") == game.generation:
-            # recorded already: a retry after the stamp's write failed says the change again
-            ratings.rated_changed(self.store, game.info.game_type)
-            return
+            return  # recorded already (a stamp whose write failed: kept ratings serve ratings.KEPT_SECONDS at most)
         # the seats as created: a seat that resigned or ran out of time plays on as a bot, yet it is still the
         # entrant (or guest) who sat down, rated as such
         seats = with_seat_ids(game.info.metadata["seats"], self.seat_ids(game.info))

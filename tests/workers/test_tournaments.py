@@ -347,33 +347,56 @@ def finished_table(client, key) -> str:
 
 
 def test_a_leaderboard_whose_change_was_not_stamped_catches_up(site, monkeypatch):
-    """The stamp is a write of its own after the rated game's: if it fails, the finish_game job's retry stamps
-    again, and kept ratings serve ``KEPT_SECONDS`` at most whatever the stamp says."""
+    """The stamp is a write of its own after the rated game's: kept ratings serve ``KEPT_SECONDS`` at most
+    whatever the stamp says, so a stamp whose write failed leaves a leaderboard behind that long, not for good; a
+    finish recorded already writes no stamp again (every one makes each process read every rated game)."""
     runtime, client, key = site
     from eventstore.base import StoreUnavailable
     from workers import jobs, ratings
 
     finished_table(client, key)
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
-    stamp = ratings.rated_changed
 
-    def down_once(store, game_type):
-        monkeypatch.setattr(ratings, "rated_changed", stamp)
+    def down(store, game_type):
         raise StoreUnavailable("the store went away")
 
-    monkeypatch.setattr(ratings, "rated_changed", down_once)
-    # recorded as the move ends it, its stamp not written; the finish_game job (run at once here) stamps it
-    second = finished_table(client, key)
+    monkeypatch.setattr(ratings, "rated_changed", down)
+    second = finished_table(client, key)  # recorded as the move ends it; its stamp never written
     assert runtime.store.get_document("rated:secret_numbers", second) is not None
-    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
-    jobs.finish_game(second)  # a retry changes nothing more
+    stamps = []
+    monkeypatch.setattr(ratings, "rated_changed", lambda store, game_type: stamps.append(game_type))
+    jobs.finish_game(second)  # a retry of a finish recorded already
+    assert stamps == []
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1  # the kept ratings, for now
+    monkeypatch.setattr(ratings, "KEPT_SECONDS", 0.0)
     assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
 
-    monkeypatch.setattr(ratings, "rated_changed", lambda store, game_type: None)  # no stamp at all
-    finished_table(client, key)
-    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 2
-    monkeypatch.setattr(ratings, "KEPT_SECONDS", 0.0)
-    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 3
+
+def test_an_undo_whose_retraction_failed_is_retracted_by_its_resume_entry(site, monkeypatch):
+    """An undo of a finished rated game retracts its result after the truncation: with the store failing there
+    (a 503 for an undo already done), the resume entry written before the truncation retracts it when it runs."""
+    runtime, client, key = site
+    from eventstore.base import StoreUnavailable
+    from workers import jobs
+    from workers.history import History
+
+    game_id = finished_table(client, key)
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 1
+    start = runtime.service.load(game_id).info.metadata["setup_version"]
+
+    def down(self, game):
+        raise StoreUnavailable("the store went away")
+
+    monkeypatch.setattr(History, "_retract_result", down)
+    undone = client.post(f"/games/{game_id}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
+    assert undone.status_code == 503 and runtime.service.load(game_id).version == start
+    monkeypatch.undo()
+    assert runtime.store.get_document("rated:secret_numbers", game_id) is not None
+    assert jobs.resume_game(game_id) == "resumed"  # as the sweeper runs it when due
+    assert runtime.store.get_document("rated:secret_numbers", game_id) is None
+    assert client.get("/leaderboards/secret_numbers").get_json()["games"] == 0
+    table = client.get("/tournaments", headers=auth(key)).get_json()["tournaments"][0]["rounds"][0]["tables"][0]
+    assert table["result"] is None
 
 
 def test_the_index_build_misses_no_tournament_when_one_is_deleted_between_its_pages(site, monkeypatch):
