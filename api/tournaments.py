@@ -131,7 +131,7 @@ class TournamentSchema(ma.Schema):
 
 
 class TournamentListQuerySchema(ma.Schema):
-    # a client written before paging asked for every tournament: up to a thousand a page, it still gets them all
+    # a client written before paging asked for every tournament: it still gets them all, up to a thousand
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 1000))
     cursor = fields.String(
         validate=validate.Regexp(r"^t_[0-9a-f]{20}$"),

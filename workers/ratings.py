@@ -237,12 +237,13 @@ def current_ratings(store: DocumentStore, game_type: str) -> tuple[int, dict[str
 def _fold(
     keyed: list[tuple[str, dict[str, Any]]], kept: _Kept | None
 ) -> tuple[dict[str, Any], float, dict[str, Rating]]:
-    """(game id -> generation and finish, the latest ``finished_at``, the ratings) of the rated games ``keyed``: continued
-    from ``kept`` when every game it folded is still there as it was and every other game finished after them all
-    (folding ``a + b`` is folding ``b`` from ``a``'s ratings, and the order is the one a fold of all would take),
-    else folded anew (a game retracted, or recorded again after an undo, or finished no later than one kept)."""
+    """(game id -> generation and finish, the latest ``finished_at``, the ratings) of the rated games ``keyed``:
+    continued from ``kept`` when every game it folded is still there as it was and every other game finished after
+    them all (folding ``a + b`` is folding ``b`` from ``a``'s ratings, and the order is the one a fold of all would
+    take), else folded anew (a game retracted, or recorded again after an undo, or finished no later than one
+    kept)."""
     folded = {key: (doc.get("generation"), doc["finished_at"]) for key, doc in keyed}
-    if kept is not None and all(folded.get(key, _GONE) == gen for key, gen in kept.folded.items()):
+    if kept is not None and all(folded.get(key, _GONE) == was for key, was in kept.folded.items()):
         added = [doc for key, doc in keyed if key not in kept.folded]
         if all(doc["finished_at"] > kept.last for doc in added):
             added.sort(key=lambda d: d["finished_at"])
