@@ -98,6 +98,8 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        # the longest one stream connection lasts, whatever its max_seconds asks (clients reconnect)
+        STREAM_MAX_SECONDS=int(os.environ.get("TRADEWINDS_STREAM_MAX_SECONDS", "3600")),
         API_SPEC_OPTIONS={
             "info": {
                 "description": (

@@ -303,3 +303,13 @@ def test_follower_caps_hold_across_a_redis_that_lost_its_data_and_a_redis_down_i
         down.acquire("10.0.0.1", "g1")
     assert unavailable.value.code == "unavailable" and unavailable.value.headers["Retry-After"]
     assert down.local.count("process") == 0  # the process's slot was given back
+
+
+def test_the_operator_caps_how_long_a_stream_lasts(runtime, monkeypatch):
+    """``TRADEWINDS_STREAM_MAX_SECONDS``: a stream ends by then whatever its ``max_seconds`` asks."""
+    monkeypatch.setenv("TRADEWINDS_STREAM_MAX_SECONDS", "1")
+    client = create_app(runtime).test_client()
+    game = create_secret_game(client)
+    began = time.monotonic()
+    body = client.get(f"/games/{game['id']}/stream?max_seconds=300").get_data(as_text=True)
+    assert time.monotonic() - began < 30 and "game_event" in body
