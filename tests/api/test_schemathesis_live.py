@@ -8,6 +8,7 @@ import os
 from collections import Counter
 
 import hypothesis
+from hypothesis.errors import FlakyStrategyDefinition
 import pytest
 import schemathesis
 from schemathesis.config import SchemathesisConfig
@@ -35,25 +36,16 @@ ROOM = {
 }
 
 
-@pytest.fixture
-def roomy_server(tmp_path):
-    with serving(tmp_path, env=ROOM) as (base, _, _):
-        yield base
-
-
-@pytest.mark.filterwarnings("ignore")
-def test_stateful_run_against_a_live_server(roomy_server):
-    base = roomy_server
+def stateful_run(base: str) -> Counter:
+    """schemathesis's stateful phase against the server at ``base``: the statuses by operation."""
     config = SchemathesisConfig.from_dict({**CHECKS, "base-url": base})
     schema = schemathesis.openapi.from_dict(committed_document(), config=config)
-    calls: Counter = Counter()
     statuses: Counter = Counter()
     Machine = schema.as_state_machine()
 
     class Counting(Machine):
         def call(self, case, **kwargs):
             response = super().call(case, **kwargs)
-            calls[case.operation.label] += 1
             statuses[(case.operation.label, response.status_code)] += 1
             return response
 
@@ -66,6 +58,30 @@ def test_stateful_run_against_a_live_server(roomy_server):
             stateful_step_count=8,
         )
     )
+    return statuses
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_stateful_run_against_a_live_server(tmp_path):
+    # A run whose replays drew differently (hypothesis's FlakyStrategyDefinition: the server's state moved with the
+    # bots' pace between a run and its replay) says nothing of the contract: it is run once more on a fresh server.
+    # A contract failure fails at once.
+    for attempt in (1, 2):
+        with serving(tmp_path / f"run-{attempt}", env=ROOM) as (base, _, _):
+            try:
+                statuses = stateful_run(base)
+            except FlakyStrategyDefinition:
+                if attempt == 2:
+                    raise
+                continue
+            check_the_run(statuses, base)
+            return
+
+
+def check_the_run(statuses: Counter, base: str) -> None:
+    calls: Counter = Counter()
+    for (label, _status), count in statuses.items():
+        calls[label] += count
     live = sorted({label for (label, status), _ in statuses.items() if "{game_id}" in label and status < 300})
     links = sum(
         len(r.get("links", {}))
@@ -81,6 +97,9 @@ def test_stateful_run_against_a_live_server(roomy_server):
     assert statuses[("POST /games", 201)] > 0, statuses
     # The stateful phase follows a created game's links only now and then (few generated creations succeed): the
     # links are followed here once more, from a game made for the purpose, each answer held to the document.
+    schema = schemathesis.openapi.from_dict(
+        committed_document(), config=SchemathesisConfig.from_dict({**CHECKS, "base-url": base})
+    )
     followed = follow_the_links_of_a_created_game(schema, base)
     assert followed == sorted(FOLLOWED), followed
 
