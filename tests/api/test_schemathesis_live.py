@@ -8,9 +8,9 @@ import os
 from collections import Counter
 
 import hypothesis
-from hypothesis.errors import FlakyStrategyDefinition
 import pytest
 import schemathesis
+from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.config import SchemathesisConfig
 
 from tests.api.test_schemathesis import committed_document
