@@ -21,8 +21,7 @@ CODES_KEY = "x-problem-codes"
 # every operation: the Accept header, the rate limits, a store outage, and the checks any request's query string
 # and body meet before the operation reads them (a repeated or non-ASCII query parameter, a body too large)
 ALWAYS = ("not_acceptable", "rate_limited", "unavailable", "invalid_request", "payload_too_large")
-WITH_INPUT = ("invalid_request",)  # a path, query or header parameter, or a body
-WITH_BODY = ("invalid_request", "payload_too_large", "unsupported_media_type")
+WITH_BODY = ("unsupported_media_type",)  # an operation that reads a body: its media type
 # codes no operation lists because they are answered before any operation is chosen
 ANYWHERE = (
     "not_found",
@@ -77,19 +76,15 @@ def problem_response(codes: list[str]) -> dict[str, Any]:
 
 class ConventionsPlugin(BasePlugin):
     def operation_helper(self, path=None, operations=None, **kwargs) -> None:
-        path_params = any(p.get("in") == "path" for p in kwargs.get("parameters") or [] if isinstance(p, dict))
-        path_params = path_params or "{" in (path or "")
         for operation in (operations or {}).values():
-            self.complete(operation, path_params)
+            self.complete(operation)
 
     @staticmethod
-    def complete(operation: dict[str, Any], path_params: bool) -> None:
+    def complete(operation: dict[str, Any]) -> None:
         codes = list(operation.pop(CODES_KEY, []))
         codes += ALWAYS
         if "requestBody" in operation:
             codes += WITH_BODY
-        if path_params or operation.get("parameters"):
-            codes += WITH_INPUT
         unknown = [c for c in codes if c not in CODES]
         if unknown:
             raise ValueError(f"undocumented problem codes {unknown}")
