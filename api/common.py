@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from flask import current_app, g, request
+from flask import current_app, g, request, url_for
 
 from api.errors import ApiError
 from workers import apikeys
@@ -75,3 +76,18 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthorized", 'send the seat token as "Authorization: Bearer <token>"')
     return token.strip()
+
+
+# The ``Link`` header a cursor-paged listing answers with, as documented on its operation and as sent.
+NEXT_PAGE_LINK = {
+    "Link": {
+        "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
+        "schema": {"type": "string"},
+    }
+}
+
+
+def next_page_link(endpoint: str, cursor: str) -> dict[str, str]:
+    """The ``Link`` header of a listing page with a next one: this request's query with ``cursor`` in place."""
+    args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "cursor"}
+    return {"Link": f'<{url_for(endpoint, **args, cursor=cursor)}>; rel="next"'}

@@ -14,7 +14,7 @@ from marshmallow import fields, validate
 
 from api import bots, game_contract
 from api.blueprint import Blueprint
-from api.common import caller_for, integrator_key, seat_only, service
+from api.common import NEXT_PAGE_LINK, caller_for, integrator_key, next_page_link, seat_only, service
 from api.contract import errors
 from api.errors import ApiError
 from api.fast_json import encoded_response, response_body
@@ -344,12 +344,7 @@ class Games(MethodView):
     @blp.response(
         200,
         GAME_LIST,
-        headers={
-            "Link": {
-                "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
-                "schema": {"type": "string"},
-            }
-        },
+        headers=NEXT_PAGE_LINK,
     )
     @errors(blp, "unauthorized", "invalid_cursor")
     @blp.doc(operationId="listGames", security=[{"apiKey": []}, {}])
@@ -375,10 +370,7 @@ class Games(MethodView):
         more = len(infos) > limit
         infos = infos[:limit]
         next_cursor = infos[-1].stream if more else None
-        headers = {}
-        if next_cursor:
-            args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "cursor"}
-            headers["Link"] = f'<{url_for("games.Games", **args, cursor=next_cursor)}>; rel="next"'
+        headers = next_page_link("games.Games", next_cursor) if next_cursor else {}
         body = {
             "games": [
                 {

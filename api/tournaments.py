@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import marshmallow as ma
-from flask import request, url_for
+from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.blueprint import Blueprint
-from api.common import integrator_key, service
+from api.common import NEXT_PAGE_LINK, integrator_key, next_page_link, service
 from api.contract import errors
 from api.errors import ApiError
 from api.schemas import BOT_LEVELS, BoundedList, ClockSchema, game_type_field, name_field
@@ -229,26 +227,14 @@ class TournamentList(MethodView):
         )
 
     @blp.arguments(TournamentListQuerySchema(), location="query")
-    @blp.response(
-        200,
-        TournamentListSchema(),
-        headers={
-            "Link": {
-                "description": 'the next page, `<url>; rel="next"` (RFC 8288), absent on the last page',
-                "schema": {"type": "string"},
-            }
-        },
-    )
+    @blp.response(200, TournamentListSchema(), headers=NEXT_PAGE_LINK)
     @errors(blp, "unauthorized", "invalid_cursor")
     @blp.doc(operationId="listTournaments", security=KEY_AUTH)
     def get(self, query):
         """The API key's tournaments, newest first, a page at a time (cursor pagination)"""
         key = require_key()
         found, next_cursor = tournaments().list_for(key.key_id, query["limit"], query.get("cursor"))
-        headers = {}
-        if next_cursor:
-            args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "cursor"}
-            headers["Link"] = f'<{url_for("tournaments.TournamentList", **args, cursor=next_cursor)}>; rel="next"'
+        headers = next_page_link("tournaments.TournamentList", next_cursor) if next_cursor else {}
         return {"tournaments": [body_for(t) for t in found], "next_cursor": next_cursor}, 200, headers
 
 
