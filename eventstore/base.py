@@ -139,9 +139,13 @@ def is_public(metadata: dict[str, Any]) -> bool:
     return metadata.get("created_by") is None if public is None else bool(public)
 
 
-# A listing to an audience (``list_streams(audience=...)``) also leaves out a stream with no event yet: a game whose
-# set-up was never stored (its creation failed after the stream row was written) is no game.
-def listed_to(metadata: dict[str, Any], audience: Audience) -> bool:
+def listed_to(info: StreamInfo, audience: Audience) -> bool:
+    """Whether ``list_streams(audience=...)`` lists the stream: never one with no event yet (a game whose set-up
+    was never stored, its creation failed after the stream row was written, is no game), else by its creator and
+    ``public``."""
+    if info.version == 0:
+        return False
+    metadata = info.metadata
     creator = metadata.get("created_by")
     if audience.key_id is None:
         return creator is None and is_public(metadata)

@@ -142,7 +142,7 @@ class MemoryStore:
                 for s in (self._streams[name] for name in ordered)
                 if (game_type is None or s.info.game_type == game_type)
                 and (status is None or s.info.status == status)
-                and (audience is None or (s.info.version > 0 and listed_to(s.info.metadata, audience)))
+                and (audience is None or listed_to(s.info, audience))
             ]
             return [_copy_info(info) for info in found[offset : offset + limit]]
 

@@ -342,7 +342,7 @@ class SqliteStore(SqliteOutbox):
         creator, public = "json_extract(metadata, '$.created_by')", "json_extract(metadata, '$.public')"
         if audience is None:
             listed = ""
-        elif audience.key_id is None:  # (a stream with no event yet is listed to nobody: base.listed_to)
+        elif audience.key_id is None:  # as base.listed_to (a stream with no event yet is listed to nobody)
             listed = f" AND version > 0 AND {creator} IS NULL AND coalesce({public}, 1) = 1"
         else:
             listed = f" AND version > 0 AND ({creator} = ?6 OR coalesce({public}, {creator} IS NULL) = 1)"

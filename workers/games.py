@@ -180,12 +180,9 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         from eventstore.base import StreamNotFound
 
         try:
-            info = self.store.stream_info(game_id)
+            return _a_game(self.store.stream_info(game_id))
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
-        if info.version == 0:  # its set-up was never stored (a creation that failed midway): no game
-            raise GameError("unknown_game", f"no game with id {game_id!r}")
-        return info
 
     def info_and_seat_tokens(self, game_id: str) -> tuple[StreamInfo, dict[str, Any] | None]:
         """The stream row and the game's seat-token hashes, read together (for ``seat_for_token`` and ``load``)."""
@@ -195,9 +192,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             info, tokens = self.store.stream_info_and_document(game_id, SEAT_TOKENS)
         except StreamNotFound:
             raise GameError("unknown_game", f"no game with id {game_id!r}") from None
-        if info.version == 0:  # as in ``info``
-            raise GameError("unknown_game", f"no game with id {game_id!r}")
-        return info, tokens
+        return _a_game(info), tokens
 
     def seat_ids(self, info: StreamInfo) -> dict[str, dict[str, Any]]:
         """The private ids of a game's seats by seat number (``external_id``, ``player_id``), from their own
@@ -571,3 +566,11 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         game = self.load(game_id, at_version=record.to_version)
         events = self.store.read(game_id, record.from_version, record.to_version)
         return MoveOutcome(game, events, True)
+
+
+def _a_game(info: StreamInfo) -> StreamInfo:
+    """The stream row of a game; ``unknown_game`` for a stream with no event yet: its set-up was never stored (a
+    creation that failed after writing the row), so it is no game."""
+    if info.version == 0:
+        raise GameError("unknown_game", f"no game with id {info.stream!r}")
+    return info

@@ -71,7 +71,7 @@ class Reads:
             info = self.store.stream_info(game_id)
         except StreamNotFound:
             return False
-        return info.version > 0 and listed_to(info.metadata, audience)  # as list_streams lists
+        return listed_to(info, audience)
 
     # -- the live feed: every append of every game, by position ------------------------------------------
     def head_position(self) -> int:
