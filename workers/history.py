@@ -349,34 +349,29 @@ class History:
         events = self.store.read(game_id)
         if report.version != game.version or report.generation != game.generation:
             raise GameError("stale_version", "the game changed while it was exported; try again")
-        meta = game.info.metadata
         key = self.service.key
         # the trusted key that signed this head: the current one, or a retired one for a game finished before
         signer = key.signer_of(
             head_message(game_id, report.generation, report.version, report.head_hash), report.head_signature
         )
         public_key = signer or key.public_key
+        # what the chain starts from: the stream as created (eventstore.base.genesis_hash)
+        creation = {
+            "stream": game_id,
+            "game_type": game.info.game_type,
+            "created_at": game.info.created_at,
+            "metadata": game.info.creation,
+        }
+        head = (report.generation, report.version, report.head_hash)
         header = {
             "format": EXPORT_FORMAT,
-            "game_id": game_id,
             "game_type": game.info.game_type,
             "state_version": game.rules.state_version,
-            "options": meta["options"],
-            "seed": meta["seed"],
-            "seats": public_seats({"seats": game.seats}, EXPORT_SEAT_FIELDS),
-            "status": game.status,
-            "setup_version": meta.get("setup_version", 1),
-            "created_at": game.info.created_at,
-            "version": game.version,
-            "generation": game.generation,
+            # game id, options, seed, seats, status, set-up version, creation time, version and generation, as
+            # verify_export reads them back from the chain
+            **_chained_header(game_id, creation, head, game.facts, game.status),
             "result": game.result_dict(),
-            # what the chain starts from: the stream as created (eventstore.base.genesis_hash)
-            "creation": {
-                "stream": game_id,
-                "game_type": game.info.game_type,
-                "created_at": game.info.created_at,
-                "metadata": game.info.creation,
-            },
+            "creation": creation,
             # the server's signature of the chain head (eventstore.base.head_message), as stored with it
             "signature": {
                 "algorithm": ALGORITHM,
