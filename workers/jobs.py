@@ -192,8 +192,8 @@ def resume_game(game_id: str) -> str:
     """The work a change made outside an append causes, written again from the game as it is now (its bot turn,
     clock, webhooks, end), and a rated result the undo took back retracted: an undo writes this before it
     truncates, so what its truncation causes is not lost to a store that failed between the truncation and the
-    writes after it. Harmless when it was written: the same
-    entries again, and a bot turn for a version already played is stale."""
+    writes after it. Harmless when it was written: the same entries again, and a bot turn for a version already
+    played is stale."""
     from workers.history import History
 
     runtime = get_runtime()

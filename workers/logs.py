@@ -8,8 +8,8 @@ which of ``serve``'s request processes, the job runner, a worker) and ``message`
 Whatever a line holds, it is passed through ``redact`` as the last step of formatting: seat tokens
 (``tws_``), integrator keys (``twk_``), stream tickets (``twst_``), webhook secrets (``whsec_``), bearer
 credentials, secret-looking query parameters (``ticket=``, ``token=``, ``key=``, ...) and passwords in
-URLs become ``[redacted]``, written plainly or percent-escaped. The formatter is the last thing a line passes through, so an exception
-message or a third-party library's log line is scrubbed as well as ours.
+URLs become ``[redacted]``, written plainly or percent-escaped. The formatter is the last thing a line passes
+through, so an exception message or a third-party library's log line is scrubbed as well as ours.
 
 ``TRADEWINDS_LOG_FORMAT=text`` gives plain lines (redacted alike) for a terminal; ``TRADEWINDS_LOG_LEVEL``
 sets the level (``WARNING`` unless given).
