@@ -107,6 +107,10 @@ def describe_url(url: str) -> str:
     return f"postgresql://{params.get('user', '')}@{host}:{params.get('port', 5432)}/{params.get('dbname', '')}"
 
 
+LOST_WAIT = 1.0  # s a caller waits for a connection while the server is known to be unreachable
+RECONNECT_WINDOW = 10.0  # s of back-off after which the pool starts its reconnection attempts afresh
+
+
 class PostgresStore(PostgresOutbox):
     """Implements ``eventstore.base.EventStore`` on PostgreSQL (13 or newer: pg_current_xact_id; tested on 15)."""
 
@@ -141,12 +145,18 @@ class PostgresStore(PostgresOutbox):
             url,
             min_size=min_size,
             max_size=max_size,
-            kwargs={"autocommit": True},
+            # connect_timeout: an unreachable host fails an attempt in seconds, not after TCP's minutes;
+            # reconnect_timeout: the pool's back-off (1, 2, 4 ... s between attempts) restarts from 1 s every
+            # RECONNECT_WINDOW, so a server back after a long outage is found within seconds
+            kwargs={"autocommit": True, "connect_timeout": max(2, int(connect_timeout))},
             configure=_read_json_fast,
             open=True,
             timeout=self._timeout,
+            reconnect_timeout=RECONNECT_WINDOW,
             name="tradewinds-eventstore",
         )
+        self._lost = False  # the last use found the server unreachable
+        self._sweeping = threading.Lock()
         try:
             self._pool.wait(timeout=connect_timeout)
         except PoolTimeout:
@@ -163,11 +173,40 @@ class PostgresStore(PostgresOutbox):
     def _connection(self) -> Iterator[psycopg.Connection[TupleRow]]:
         if self._closed:
             raise StoreUnavailable("the PostgreSQL store is closed")
+        conn: psycopg.Connection[TupleRow] | None = None
+        # while the server is known to be unreachable, a caller waits for a connection only briefly: its 503
+        # comes at once, not after the pool's full wait
+        timeout = LOST_WAIT if self._lost else self._timeout
         try:
-            with self._pool.connection() as conn:
+            with self._pool.connection(timeout=timeout) as conn:
                 yield conn
         except (psycopg.OperationalError, PoolTimeout) as exc:
+            self._note_lost(conn)
             raise StoreUnavailable(f"PostgreSQL is unavailable: {one_line(exc)}") from exc
+        except StoreUnavailable:  # an append's translated error
+            self._note_lost(conn)
+            raise
+        self._lost = False
+
+    def _note_lost(self, conn: psycopg.Connection[TupleRow] | None) -> None:
+        """After a failed use: remember an unreachable server, and check the idle connections when one broke.
+
+        A server restart breaks every pooled connection at once; checking them now replaces them all, where
+        otherwise each would fail one more request first."""
+        if conn is not None and not conn.broken:
+            return  # the server answered (a query's own error): nothing is lost
+        self._lost = True
+        if conn is not None and self._sweeping.acquire(blocking=False):
+            threading.Thread(target=self._sweep, name="tradewinds-pool-check", daemon=True).start()
+
+    def _sweep(self) -> None:
+        try:
+            if not self._closed:
+                self._pool.check()
+        except Exception:  # noqa: BLE001 - a check that cannot run leaves the pool as it was
+            pass
+        finally:
+            self._sweeping.release()
 
     def migrate(self) -> None:
         with self._connection() as conn, conn.transaction():
