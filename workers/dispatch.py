@@ -27,6 +27,9 @@ BOT_JOB_TIMEOUT = 30  # seconds: the hardest bot level searches for at most 5 s
 WEBHOOK_JOB_TIMEOUT = 120
 HEARTBEAT_EVERY = 1.0  # a running job refreshes its alive key this often (from its first second on)
 HEARTBEAT_TTL = 3  # seconds without a heartbeat before a started job counts as dead
+# A job's named lock (``try_lock``) lives this long in Redis and is renewed every HEARTBEAT_EVERY while the job runs:
+# the lock of a worker that died (SIGKILL, OOM) frees itself within LOCK_LEASE, whatever the job's own timeout.
+LOCK_LEASE = 10.0
 REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
 
 
@@ -40,7 +43,7 @@ class Dispatcher(Protocol):
     def dispatch(self, entry: OutboxEntry) -> None: ...
     def is_live(self, entry: OutboxEntry) -> bool: ...
     def enqueue(self, job: str, *args: Any) -> None: ...
-    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]: ...
+    def try_lock(self, name: str) -> AbstractContextManager[None]: ...
     def heartbeat(self, token: str) -> AbstractContextManager[None]: ...
     def ping(self) -> None: ...
 
@@ -57,7 +60,7 @@ class _LocalLocks:
         self._guard = threading.Lock()
 
     @contextmanager
-    def try_lock(self, name: str, ttl: float = 120.0) -> Iterator[None]:
+    def try_lock(self, name: str) -> Iterator[None]:
         with self._guard:
             lock = self._locks.setdefault(name, threading.Lock())
         if not lock.acquire(blocking=False):
@@ -83,8 +86,8 @@ class InlineDispatcher:
         self._local = threading.local()
         self._locks = _LocalLocks()
 
-    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]:
-        return self._locks.try_lock(name, ttl)
+    def try_lock(self, name: str) -> AbstractContextManager[None]:
+        return self._locks.try_lock(name)
 
     def heartbeat(self, token: str) -> AbstractContextManager[None]:
         return nullcontext()
@@ -162,8 +165,8 @@ class InProcessDispatcher:
                 thread.start()
             self._work[lane].notify()
 
-    def try_lock(self, name: str, ttl: float = 120.0) -> AbstractContextManager[None]:
-        return self._locks.try_lock(name, ttl)
+    def try_lock(self, name: str) -> AbstractContextManager[None]:
+        return self._locks.try_lock(name)
 
     def heartbeat(self, token: str) -> AbstractContextManager[None]:
         return nullcontext()
@@ -211,6 +214,7 @@ class RQDispatcher:
         self.webhook_queue = Queue(WEBHOOK_QUEUE_NAME, connection=self.redis)
         self._down_until = 0.0
         self._beating: dict[str, bool] = {}  # running jobs' tokens: whether their alive key was written
+        self._held: dict[str, Any] = {}  # the named locks (redis.lock.Lock) this process's jobs hold
         self._beat_lock = threading.Lock()
         self._beat_thread: threading.Thread | None = None
 
@@ -255,18 +259,26 @@ class RQDispatcher:
         return False
 
     @contextmanager
-    def try_lock(self, name: str, ttl: float = 120.0) -> Iterator[None]:
+    def try_lock(self, name: str) -> Iterator[None]:
+        """The named lock for one job at a time (``RetryLater`` when another holds it), leased for LOCK_LEASE and
+        renewed by the heartbeat thread while the job runs."""
         from redis.exceptions import LockError
 
-        lock = self.redis.lock(f"tradewinds:lock:{name}", timeout=ttl, blocking=False)
+        # thread_local=False: the heartbeat thread renews the lease with the token this thread took it with
+        lock = self.redis.lock(f"tradewinds:lock:{name}", timeout=LOCK_LEASE, blocking=False, thread_local=False)
         if not lock.acquire(blocking=False):
             raise RetryLater(1.0)
+        with self._beat_lock:
+            self._held[name] = lock
+            self._start_beating()
         try:
             yield
         finally:
+            with self._beat_lock:
+                self._held.pop(name, None)
             try:
                 lock.release()
-            except LockError:  # it expired meanwhile
+            except LockError:  # its lease ran out meanwhile (Redis away for longer than LOCK_LEASE)
                 log.warning("lock %s expired before its job ended", name)
 
     @contextmanager
@@ -277,9 +289,7 @@ class RQDispatcher:
         writes its key: a sweeper looks at an entry only after its lease, far longer than that."""
         with self._beat_lock:
             self._beating[token] = False
-            if self._beat_thread is None or not self._beat_thread.is_alive():
-                self._beat_thread = threading.Thread(target=self._beat, name="tradewinds-heartbeat", daemon=True)
-                self._beat_thread.start()
+            self._start_beating()
         try:
             yield
         finally:
@@ -291,11 +301,23 @@ class RQDispatcher:
                 except Exception:
                     pass
 
+    def _start_beating(self) -> None:
+        """Start the heartbeat thread if it is not running (called holding ``_beat_lock``)."""
+        if self._beat_thread is None or not self._beat_thread.is_alive():
+            self._beat_thread = threading.Thread(target=self._beat, name="tradewinds-heartbeat", daemon=True)
+            self._beat_thread.start()
+
     def _beat(self) -> None:
         while True:
             time.sleep(HEARTBEAT_EVERY)
             with self._beat_lock:
                 tokens = list(self._beating)
+                locks = list(self._held.values())
+            for lock in locks:
+                try:
+                    lock.reacquire()  # back to a whole LOCK_LEASE, if this process still holds it
+                except Exception:  # Redis is away, or the lease ran out: release() says so when the job ends
+                    pass
             for token in tokens:
                 try:
                     self.redis.set(alive_key(token), 1, ex=HEARTBEAT_TTL)

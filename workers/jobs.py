@@ -221,5 +221,5 @@ def advance_tournament(tournament_id: str) -> str:
     from workers.tournaments import Tournaments
 
     runtime = get_runtime()
-    with runtime.dispatcher.try_lock(f"tournament:{tournament_id}", ttl=300):
+    with runtime.dispatcher.try_lock(f"tournament:{tournament_id}"):
         return Tournaments(runtime.service).advance(tournament_id)

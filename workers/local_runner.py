@@ -99,7 +99,7 @@ class RunnerDispatcher:
     def is_live(self, entry: OutboxEntry) -> bool:
         return False  # only the runner sweeps; nothing here asks
 
-    def try_lock(self, name: str, ttl: float = 120.0) -> nullcontext[None]:
+    def try_lock(self, name: str) -> nullcontext[None]:
         return nullcontext()  # jobs, the only users of locks, run in the runner
 
     def heartbeat(self, token: str) -> nullcontext[None]:
