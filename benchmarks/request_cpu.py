@@ -9,7 +9,9 @@ its legal commands, POST a command; each GET is asked a second time, as a pollin
 not moved, and counted as its own kind, "again") it measures the process's CPU time, and the same for ``GET /livez``
 (our app's every hook, no work) and for ``GET /trivial`` on a bare Flask app (the anchor). It prints, per
 kind, milliseconds per request and the ratio to the anchor, min/median/max over the repeats. Rate limits
-are switched off, as in ``server_throughput.py``.
+are switched off, as in ``server_throughput.py``. Beside each kind that reads or writes the event store it prints the
+part of its CPU spent in the store's methods (the SQLite reads, and the append's transaction with its hashing and
+signing), and the ratio to the anchor of the rest: the store's part is work a trivial endpoint does not do at all.
 
 ``--instructions`` counts machine instructions instead of seconds, with valgrind's callgrind: a count does
 not move with the machine's load, so two versions of the code compare on a shared machine. It runs this
@@ -44,7 +46,8 @@ from api.app import create_app  # noqa: E402
 from workers.runtime import Runtime  # noqa: E402
 
 KINDS = ("get game", "get game again", "legal commands", "legal again", "post command", "livez", "trivial")
-COUNTED = ("move cycle", "livez", "trivial")  # what --instructions counts
+COUNTED = ("move cycle", "livez", "trivial")
+STORE = "store: "  # prefix of a kind's CPU spent in the event store  # what --instructions counts
 WARM_UP = 200
 # --instructions counts this many /livez and trivial requests per move cycle: a process's set-up and warm-up vary
 # by a few million instructions from run to run (with 40 of each, the same code's trivial request read 0.61 M in
@@ -58,12 +61,39 @@ class Table:
     def __init__(self) -> None:
         folder = tempfile.mkdtemp(prefix="tw-request-cpu-")
         runtime = Runtime.build(database_url=f"sqlite:///{folder}/cpu.db", dispatcher="inline", data_dir=folder)
+        self.in_store = 0.0  # CPU seconds spent in the store's public methods so far
+        self._time_store(runtime.store)
         self.client = create_app(runtime).test_client()
         bare = Flask("trivial")
         bare.add_url_rule("/trivial", "trivial", lambda: {"ok": True, "version": 1})
         self.anchor = bare.test_client()
         self.rng = random.Random(1)
         self.games = [self.new_game() for _ in range(8)]
+
+    def _time_store(self, store: object) -> None:
+        """Count the CPU time of every call into the store's public methods (a call made from within another is
+        counted once, with the outer one)."""
+        depth = 0
+
+        def timing(method: Callable[..., object]) -> Callable[..., object]:
+            def timed(*args: object, **kwargs: object) -> object:
+                nonlocal depth
+                if depth:
+                    return method(*args, **kwargs)
+                depth += 1
+                began = time.process_time()
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    self.in_store += time.process_time() - began
+                    depth -= 1
+
+            return timed
+
+        for name in dir(store):
+            method = getattr(store, name)
+            if not name.startswith("_") and callable(method) and not isinstance(method, type):
+                setattr(store, name, timing(method))
 
     def new_game(self) -> tuple[str, dict[int, str]]:
         seats = [{"kind": "human"}] * 4
@@ -106,16 +136,19 @@ def seconds(args: argparse.Namespace) -> int:
 
     def cycle(i: int, spent: dict[str, float]) -> None:
         def timed(kind: str, call: Callable[[], TestResponse]) -> TestResponse:
+            store_before = table.in_store
             began = time.process_time()
             answer = call()
             spent[kind] += time.process_time() - began
+            spent[STORE + kind] += table.in_store - store_before
             return answer
 
         table.move(i, timed, again=True)
         timed("livez", table.livez)
         timed("trivial", table.trivial)
 
-    warm = dict.fromkeys(KINDS, 0.0)
+    names = [*KINDS, *(STORE + kind for kind in KINDS)]
+    warm = dict.fromkeys(names, 0.0)
     for i in range(WARM_UP):
         cycle(i, warm)
     # The set-up's objects are left out of later full collections (as in ``counted_run``): otherwise a full
@@ -124,18 +157,24 @@ def seconds(args: argparse.Namespace) -> int:
     gc.freeze()
     runs = []
     for _ in range(args.repeat):
-        spent = dict.fromkeys(KINDS, 0.0)
+        spent = dict.fromkeys(names, 0.0)
         for i in range(args.cycles):
             cycle(i, spent)
         runs.append(spent)
     print(f"CPU per request, {args.cycles} move cycles x {args.repeat} (min/median/max)")
+
+    def spread(values: list[float], digits: int) -> str:
+        return "/".join(f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values)))
+
     for kind in KINDS:
         ms = [r[kind] / args.cycles * 1000 for r in runs]
         ratio = [r[kind] / r["trivial"] for r in runs]
-        print(
-            f"  {kind:15} {min(ms):.3f}/{statistics.median(ms):.3f}/{max(ms):.3f} ms"
-            f"  ratio to trivial {min(ratio):.2f}/{statistics.median(ratio):.2f}/{max(ratio):.2f}"
-        )
+        store_ms = [r[STORE + kind] / args.cycles * 1000 for r in runs]
+        rest = [(r[kind] - r[STORE + kind]) / r["trivial"] for r in runs]
+        line = f"  {kind:15} {spread(ms, 3)} ms  ratio to trivial {spread(ratio, 2)}"
+        if max(store_ms):
+            line += f"  (in the store {spread(store_ms, 3)} ms; without it {spread(rest, 2)})"
+        print(line)
     return 0
 
 

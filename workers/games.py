@@ -357,7 +357,9 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
 
         ``if_match`` lists the versions (etags) the caller accepts, ``["*"]`` any; strong comparison (RFC 9110).
         """
-        request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
+        request_hash = ""  # what a retry with the same idempotency key must repeat
+        if idempotency_key is not None:
+            request_hash = hashlib.sha256(canonical_json({"seat": seat, "commands": commands}).encode()).hexdigest()
         # A used idempotency key is not looked up first (a read per move): a retry is found when its decision
         # fails on the game it already changed, or when the store refuses the key with the append.
         for _attempt in range(APPEND_ATTEMPTS):
@@ -393,7 +395,7 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                     game.version,
                     meta=meta,
                     idempotency_key=idempotency_key,
-                    request_hash=request_hash if idempotency_key else None,
+                    request_hash=request_hash or None,
                     outbox=work,
                     status=status,
                     head=game.head,
