@@ -376,12 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         check_settings(os.environ)
-        if argv and argv[0] in ("serve", "worker"):
-            from workers import logs
+        from workers import logs
 
+        if argv and argv[0] in ("serve", "worker"):
             logs.configure()  # JSON lines, request ids, no secrets (workers.logs)
         else:
-            logging.basicConfig(level=os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING"))
+            logging.basicConfig(level=logs.log_level())
         if argv and argv[0] == "simulate":
             return cmd_simulate(argv[1:])
         args = build_parser().parse_args(argv)

@@ -251,7 +251,7 @@ def run(
             self.cfg.set("graceful_timeout", 5)  # followers reconnect elsewhere with Last-Event-ID
             self.cfg.set("accesslog", None)  # the application writes the request lines (api.observability)
             # gunicorn's own lines (boots, worker exits) at the level the application's follow
-            self.cfg.set("loglevel", gunicorn_level(os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING")))
+            self.cfg.set("loglevel", gunicorn_level(logs.log_level()))
             self.cfg.set("logger_class", _scrubbing_logger())
             self.cfg.set("child_exit", process_gone)
             self.cfg.set("worker_exit", close_runtime)

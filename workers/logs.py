@@ -120,5 +120,10 @@ def configure(level: str | int | None = None, stream: Any = None) -> logging.Han
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level or os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING").upper())
+    root.setLevel(level or log_level())
     return handler
+
+
+def log_level() -> str:
+    """``TRADEWINDS_LOG_LEVEL`` (default ``WARNING``), upper-cased as ``logging`` names levels."""
+    return os.environ.get("TRADEWINDS_LOG_LEVEL", "WARNING").upper()

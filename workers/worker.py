@@ -20,6 +20,7 @@ from typing import Any
 
 from workers import jobs
 from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAME
+from workers.logs import log_level
 from workers.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,8 @@ def run(
         worker = None
         try:
             worker = cls(names, connection=connection, worker_ttl=WORKER_TTL)
-            worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
+            # rq sets its own logger to this level (its default, INFO, writes lines for every job)
+            worker.work(burst=burst, with_scheduler=False, logging_level=log_level())
         except Exception as exc:  # Redis went away during start-up or teardown
             log.warning("worker lost Redis: %s", exc)
         if burst or _stopped(worker):

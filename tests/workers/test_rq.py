@@ -93,7 +93,12 @@ def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_
     )
     assert created.status_code == 201, created.get_json()
     gid = created.get_json()["id"]
-    env = {**os.environ, "TRADEWINDS_DATABASE_URL": db_url, "TRADEWINDS_REDIS_URL": redis_url}
+    env = {
+        **os.environ,
+        "TRADEWINDS_DATABASE_URL": db_url,
+        "TRADEWINDS_REDIS_URL": redis_url,
+        "TRADEWINDS_LOG_LEVEL": "WARNING",
+    }
     worker = subprocess.run(
         [sys.executable, "-m", "api.cli", "worker", "--burst", "--in-process"],
         cwd=Path(__file__).resolve().parents[2],
@@ -103,6 +108,8 @@ def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_
         timeout=600,
     )
     assert worker.returncode == 0, worker.stderr[-2000:]
+    # TRADEWINDS_LOG_LEVEL (WARNING here) holds for the queue library's lines too: none per job
+    assert '"level": "INFO"' not in worker.stderr + worker.stdout, worker.stderr[-2000:]
     final = client.get(f"/games/{gid}").get_json()
     assert final["status"] == "finished"
     assert sorted(final["result"]["ranks"])[0] == 1
