@@ -230,16 +230,21 @@ def generate(wd: Path) -> None:
     subprocess.run([sys.executable, "-c", code], cwd=wd, check=True, stdout=subprocess.DEVNULL)
 
 
-def run(wd: Path, names: list[str] | None, budget_s: float, children: int, games: int) -> bool:
-    """Run mutmut within the budget; True when it finished, False when the budget stopped it."""
+def run(wd: Path, names: list[str] | None, budget_s: float, children: int, games: int) -> str:
+    """Run mutmut within the budget; how it ended: finished, stopped by the budget, or failed (see its log)."""
     mutmut = Path(sys.executable).parent / "mutmut"
     cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", str(children), *(names or [])]
-    env = dict(os.environ, TRADEWINDS_PROPERTY_GAMES=str(games), PYTHONDONTWRITEBYTECODE="1")
+    # -n 0: the tests run in mutmut's own process, not spread by pytest-xdist (pyproject.toml's addopts), which
+    # would hide from mutmut which tests reach which function (it then finds no test for any mutant)
+    addopts = " ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS", ""), "-n 0"]))
+    env = dict(os.environ, TRADEWINDS_PROPERTY_GAMES=str(games), PYTHONDONTWRITEBYTECODE="1", PYTEST_ADDOPTS=addopts)
     log = open(wd / "mutmut-run.log", "a")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=wd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         proc.wait(timeout=budget_s)
-        return proc.returncode == 0
+        if proc.returncode:
+            return f"mutmut failed (exit {proc.returncode}; see {wd / 'mutmut-run.log'})"
+        return "finished"
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGTERM)  # verdicts are saved one by one: those so far stay
         try:
@@ -247,7 +252,7 @@ def run(wd: Path, names: list[str] | None, budget_s: float, children: int, games
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-        return False
+        return "stopped by the budget"
     finally:
         log.close()
 
@@ -304,11 +309,10 @@ def main() -> None:
                     note = f"  (sample {a.sample:g}, seed {a.seed!r}: {len(sample)} mutants)"
                 names = sorted(m.name for m in mutants if m.exit_code in wanted)
             started = time.monotonic()
-            if names is None or names:
-                done = run(wd, names, a.budget_minutes * 60, a.max_children, a.games)
-            else:
-                done = True
-            note += f"  [{'finished' if done else 'stopped by the budget'} in {time.monotonic() - started:.0f}s]"
+            ended = (
+                run(wd, names, a.budget_minutes * 60, a.max_children, a.games) if names is None or names else "finished"
+            )
+            note += f"  [{ended} in {time.monotonic() - started:.0f}s]"
         elif a.sample is not None and (wd / "mutants").exists():
             sample = stable_pick(wd, package, a.sample, a.seed)
             note = f"  (sample {a.sample:g}, seed {a.seed!r})"
