@@ -28,6 +28,10 @@ from urllib.parse import urlsplit
 
 ALLOW_PRIVATE_SETTING = "TRADEWINDS_WEBHOOK_ALLOW_PRIVATE"
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
+SHARED = ipaddress.ip_network("100.64.0.0/10")  # RFC 6598, carrier-grade NAT
+DOCUMENTATION = tuple(
+    ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "2001:db8::/32")
+)
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 # the short categories a delivery attempt is recorded with
@@ -81,6 +85,8 @@ def address_class(ip: IPAddress) -> str | None:
         ("multicast", ip.is_multicast),
         ("link-local", ip.is_link_local),
         ("reserved", ip.is_reserved),
+        ("shared", ip in SHARED),
+        ("documentation", any(ip in net for net in DOCUMENTATION)),
         ("private", ip.is_private),
         ("not globally routable", not ip.is_global),
     )

@@ -25,13 +25,17 @@ REFUSED = {
     "http://224.0.0.1/hook": "multicast",
     "http://240.0.0.1/hook": "reserved",
     "http://0.0.0.0/hook": "unspecified",
-    "http://100.64.0.1/hook": "not globally routable",  # shared address space (carrier-grade NAT)
+    "http://100.64.0.1/hook": "shared",  # shared address space (carrier-grade NAT)
+    "http://192.0.2.1/hook": "documentation",
+    "http://198.51.100.7/hook": "documentation",
+    "http://203.0.113.200/hook": "documentation",
     # IPv6
     "http://[::1]/hook": "loopback",
     "http://[::]/hook": "unspecified",
     "http://[fe80::1]/hook": "link-local",
     "http://[fc00::1]/hook": "private",
     "http://[ff02::1]/hook": "multicast",
+    "http://[2001:db8::1]/hook": "documentation",
     # IPv4 inside IPv6
     "http://[::ffff:127.0.0.1]/hook": "loopback",
     "http://[::ffff:10.0.0.1]/hook": "private",
