@@ -23,7 +23,7 @@ from marshmallow import fields, validate
 
 from api.blueprint import Blueprint
 from api.bots import looked
-from api.common import caller_for, seat_only, service
+from api.common import bearer_token, caller_for, seat_only, service
 from api.contract import errors
 from api.counters import shared_counters
 from api.errors import ApiError
@@ -34,13 +34,16 @@ from api.games import event_body
 from api.ratelimit import address_bucket
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
 from eventstore.base import StreamInfo
-from workers.game_model import LoadedGame
+from workers.game_model import LoadedGame, hash_token
 from workers.games import GameService
 
 blp = Blueprint("live", __name__, description="Follow games live")
 
 HEARTBEAT_SECONDS = 10.0  # a keep-alive comment at least this often (proxies, and dead-peer detection)
 CHECK_SECONDS = 2.0  # how often an idle follower checks that its client is still there
+# A seat's stream sends the seat's events only while the token it was opened with (or its ticket's) is still the
+# seat's: checked before sending events, at most this often, and at every keep-alive (a reissue ends the stream).
+CREDENTIAL_SECONDS = 1.0
 STALL_SECONDS = 15.0  # a write that cannot proceed for this long drops the follower
 EVENT_ID = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}")
 SSE = "text/event-stream"
@@ -172,12 +175,21 @@ class Follower:
     """One stream: catch up from the store, then take the hub's deliveries; ``frames`` yields (event, data, id)."""
 
     def __init__(
-        self, svc: GameService, the_hub: Hub, game_id: str, seat: int | None, sent: int, generation: int
+        self,
+        svc: GameService,
+        the_hub: Hub,
+        game_id: str,
+        seat: int | None,
+        sent: int,
+        generation: int,
+        credential: str | None = None,
     ) -> None:
         self.svc = svc
         self.hub = the_hub
         self.game_id = game_id
         self.seat = seat
+        self.credential = credential  # the hash of the seat token the stream was opened with (None: a spectator)
+        self.checked_at = time.monotonic()
         self.sent = sent
         self.generation = generation  # of the stream row ``sent`` was read against
         self.game: LoadedGame | None = None
@@ -233,6 +245,17 @@ class Follower:
     def finished(self) -> bool:
         return self.game is not None and self.game.over and self.sent >= self.game.version
 
+    def seated(self, force: bool = False) -> bool:
+        """Whether the stream may go on sending the seat's events: its token is still the seat's (looked up at
+        most every CREDENTIAL_SECONDS unless ``force``). A spectator's stream always may."""
+        if self.credential is None or self.seat is None:
+            return True
+        now = time.monotonic()
+        if not force and now - self.checked_at < CREDENTIAL_SECONDS:
+            return True
+        self.checked_at = now
+        return self.svc.holds_seat(self.game_id, self.seat, self.credential)
+
     def _id(self, version: int | None = None) -> str:
         return f"{self.generation}.{self.sent if version is None else version}"
 
@@ -255,6 +278,8 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                     resync = False
                     with _catch_ups:
                         caught = list(follower.catch_up(frame))
+                    if caught and not follower.seated():
+                        return  # the seat's token was reissued: its events are no longer this client's
                     yield from caught
                 if follower.game is not None and follower.finished():
                     yield frame("game_over", {"result": follower.game.result_dict()}, follower._id())
@@ -267,6 +292,8 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                     if frames is None:
                         resync = True
                         continue
+                    if not follower.seated():
+                        return
                     yield from frames
                 now = time.monotonic()
                 if now - last_check >= CHECK_SECONDS:
@@ -275,6 +302,8 @@ def follow(follower: Follower, truncated: bool, max_seconds: float, slot: Slot, 
                         return
                 if now - last_beat >= HEARTBEAT_SECONDS:
                     last_beat = now
+                    if not follower.seated(force=True):
+                        return
                     looked(follower.svc, follower.game_id)  # a follower still there watches the table
                     yield ": keep-alive\n\n" if fmt == "sse" else "\n"
     finally:
@@ -345,10 +374,19 @@ class Stream(MethodView):
         limit = min(query["max_seconds"], current_app.config.get("STREAM_MAX_SECONDS", 3600))
         slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
         try:
-            seat = (
-                redeem_ticket(svc.documents, game_id, query["ticket"]) if "ticket" in query else caller_for(info).seat
-            )
-            follower = Follower(svc, hub(), game_id, seat, sent, info.generation)
+            credential = None  # the hash of the seat token behind the stream, checked again as it runs
+            if "ticket" in query:
+                seat, credential = redeem_ticket(svc.documents, game_id, query["ticket"])
+                if not svc.holds_seat(game_id, seat, credential):
+                    raise ApiError(
+                        "unauthorized", "this stream ticket's seat token was reissued since; use the new one"
+                    )
+            else:
+                seat = caller_for(info).seat
+                token = bearer_token()
+                if seat is not None and token is not None:
+                    credential = hash_token(token)
+            follower = Follower(svc, hub(), game_id, seat, sent, info.generation, credential)
         except BaseException:
             slot.release()
             raise
@@ -380,5 +418,7 @@ class StreamTickets(MethodView):
         svc = service()
         seat = seat_only(caller_for(svc.info(game_id)), "a stream ticket is for a seat")
         seconds = int(current_app.config.get("STREAM_TICKET_SECONDS", 60))
-        issued = issue_ticket(svc.documents, game_id, seat, seconds)
+        token = bearer_token()
+        assert token is not None, "a seat's caller sent its token"
+        issued = issue_ticket(svc.documents, game_id, seat, seconds, hash_token(token))
         return issued, 201, {"Location": issued["stream_url"]}

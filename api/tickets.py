@@ -3,7 +3,8 @@
 ``EventSource`` cannot send ``Authorization``, and a seat token in a URL would end up in logs and
 browser history. A ticket is random, names one game and one seat, expires after a minute, and is
 deleted by the request that redeems it (``take_document``: of two racing requests one gets it). Only its
-SHA-256 is stored. ``api.serving`` scrubs ``ticket=`` from access-log lines. Tickets never redeemed are
+SHA-256 is stored, with the hash of the seat token it was issued for: a ticket of a token since reissued opens
+nothing. ``api.serving`` scrubs ``ticket=`` from access-log lines. Tickets never redeemed are
 swept as new ones are issued: each issue deletes the expired tickets among the first ``SWEEP_BATCH`` stored,
 so at most the tickets of the last minute and one batch of expired ones are kept.
 """
@@ -54,11 +55,14 @@ def sweep_expired(store: DocumentStore, now: float | None = None) -> int:
     return gone
 
 
-def issue_ticket(store: DocumentStore, game_id: str, seat: int, seconds: int) -> dict:
+def issue_ticket(store: DocumentStore, game_id: str, seat: int, seconds: int, credential: str) -> dict:
+    """A new ticket for ``seat``'s stream; ``credential``: the hash of the seat token it is issued for."""
     sweep_expired(store)
     ticket = PREFIX + secrets.token_urlsafe(24)
     expires = time.time() + seconds
-    store.put_document(COLLECTION, _key(ticket), {"game_id": game_id, "seat": seat, "expires": expires})
+    store.put_document(
+        COLLECTION, _key(ticket), {"game_id": game_id, "seat": seat, "expires": expires, "credential": credential}
+    )
     return {
         "ticket": ticket,
         "game_id": game_id,
@@ -69,16 +73,22 @@ def issue_ticket(store: DocumentStore, game_id: str, seat: int, seconds: int) ->
     }
 
 
-def redeem_ticket(store: DocumentStore, game_id: str, ticket: str) -> int:
-    """The seat a ticket opens this game's stream for; it cannot be used again."""
+def redeem_ticket(store: DocumentStore, game_id: str, ticket: str) -> tuple[int, str]:
+    """The seat a ticket opens this game's stream for, and the hash of the seat token it was issued for (the
+    caller checks that it is still the seat's); it cannot be used again."""
     doc = store.take_document(COLLECTION, _key(ticket))
-    if doc is None or doc.get("game_id") != game_id or float(doc.get("expires", 0)) <= time.time():
+    if (
+        doc is None
+        or doc.get("game_id") != game_id
+        or float(doc.get("expires", 0)) <= time.time()
+        or not isinstance(doc.get("credential"), str)
+    ):
         raise ApiError(
             "unauthorized",
             "this stream ticket is unknown, used, expired or for another game; "
             f"POST /games/{game_id}/stream-tickets with the seat token for a new one",
         )
-    return int(doc["seat"])
+    return int(doc["seat"]), doc["credential"]
 
 
 def scrub(text: str) -> str:

@@ -332,8 +332,15 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
                     return int(seat["seat"])
         raise GameError("unauthorized", "the bearer token is not a seat token of this game")
 
+    def holds_seat(self, game_id: str, seat: int, credential: str) -> bool:
+        """Whether ``credential`` (a seat token's hash) is still ``seat``'s token, not one reissued since."""
+        doc = self.store.get_document(SEAT_TOKENS, game_id)
+        current = (doc or {}).get("seats", {}).get(str(seat))
+        return isinstance(current, str) and hmac.compare_digest(current, credential)
+
     def reissue_tokens(self, game_id: str) -> list[dict[str, Any]]:
-        """New tokens for every human seat (shown once); the old ones stop working at once."""
+        """New tokens for every human seat (shown once); the old ones stop working at once (their stream tickets
+        and the streams they opened too: ``holds_seat``)."""
         info = self.info(game_id)
         tokens = [{"seat": s["seat"], "token": new_token()} for s in info.metadata["seats"] if s["kind"] == "human"]
         self.store.put_document(

@@ -313,3 +313,48 @@ def test_the_operator_caps_how_long_a_stream_lasts(runtime, monkeypatch):
     began = time.monotonic()
     body = client.get(f"/games/{game['id']}/stream?max_seconds=300").get_data(as_text=True)
     assert time.monotonic() - began < 30 and "game_event" in body
+
+
+def test_reissued_seat_tokens_void_the_old_tokens_tickets_and_open_streams(threaded_app):
+    """A reissue (``reissue_tokens``: the tournament's seat-token route) stops the old tokens at once: a ticket
+    issued with one no longer opens the seat's stream, and a stream opened with one ends instead of sending the
+    seat's next events (within ``CREDENTIAL_SECONDS``)."""
+    from api.live import CREDENTIAL_SECONDS
+
+    runtime, app = threaded_app
+    client = app.test_client()
+    game = create_secret_game(client, seats=1, rounds=10)
+    old = game["seat_tokens"][0]["token"]
+    ticket = ticket_for(client, game, 0)
+    items: list = []
+    ended = threading.Event()
+
+    def follow():
+        response = app.test_client().get(f"/games/{game['id']}/stream?max_seconds=9", headers=auth(old), buffered=False)
+        for item in parse(response.response):
+            items.append(item)
+        response.close()
+        ended.set()
+
+    thread = threading.Thread(target=follow)
+    thread.start()
+    bank = {"command": {"type": "bank", "amount": 1}}
+    moved = client.post(f"/games/{game['id']}/commands", json=bank, headers=auth(old))
+    assert moved.status_code == 200
+    time.sleep(0.5)
+    seen_before = [d["version"] for kind, _, d in items if kind == "game_event"]
+    assert seen_before[-1] == moved.get_json()["version"]
+    new = runtime.service.reissue_tokens(game["id"])[0]["token"]
+    assert client.get(ticket["stream_url"] + "&max_seconds=1").status_code == 401
+    time.sleep(CREDENTIAL_SECONDS + 0.2)
+    assert client.post(f"/games/{game['id']}/commands", json=bank, headers=auth(new)).status_code == 200
+    assert ended.wait(5), "the stream opened with the old token went on"
+    thread.join(timeout=5)
+    assert [d["version"] for kind, _, d in items if kind == "game_event"] == seen_before
+    # the new token's ticket works
+    assert (
+        client.get(
+            ticket_for(client, {**game, "seat_tokens": [{"token": new}]}, 0)["stream_url"] + "&max_seconds=1"
+        ).status_code
+        == 200
+    )
