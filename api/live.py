@@ -375,6 +375,7 @@ class Stream(MethodView):
         slot = acquire_slot(game_id)  # before redeeming a ticket: a refused follower keeps its ticket
         try:
             credential = None  # the hash of the seat token behind the stream, checked again as it runs
+            seat: int | None
             if "ticket" in query:
                 seat, credential = redeem_ticket(svc.documents, game_id, query["ticket"])
                 if not svc.holds_seat(game_id, seat, credential):
