@@ -19,7 +19,7 @@ from api.schemas import (
     VerifyBodySchema,
     VerifyReportSchema,
 )
-from workers.history import History, verify_export
+from workers.history import VERIFY_MAX_EVENTS, History, verify_export
 
 blp = Blueprint("history", __name__, description="Undo, replays, audits and verifiable exports")
 
@@ -153,4 +153,11 @@ class Verify(MethodView):
         The chain is recomputed from the stream as created (seats, options, seed); its head must carry a
         valid signature by this server's key (GET /signing-key), so a log edited and re-hashed fails.
         """
-        return verify_export(body["export"].splitlines(), runtime().key.trusted_keys)
+        lines = body["export"].splitlines()
+        if len(lines) > VERIFY_MAX_EVENTS + 1:
+            raise ApiError(
+                "payload_too_large",
+                f"an export of {len(lines) - 1} event lines: this server verifies at most {VERIFY_MAX_EVENTS} (more"
+                " than any game stores); `tradewinds verify FILE` checks any length",
+            )
+        return verify_export(lines, runtime().key.trusted_keys)

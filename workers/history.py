@@ -438,9 +438,12 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         "detail": "",
     }
     try:
-        rows = [json.loads(line) for line in lines if line.strip()]
+        rows = [json.loads(line, object_pairs_hook=_once_each) for line in lines if line.strip()]
     except json.JSONDecodeError as exc:
         report["detail"] = f"line is not JSON: {exc}"
+        return report
+    except RepeatedKey as exc:
+        report["detail"] = f"malformed export: a line {exc}"
         return report
     except (ValueError, RecursionError):  # an integer too long to read, or nesting too deep for the parser
         report["detail"] = (
@@ -601,15 +604,42 @@ def _chained_header(
     }
 
 
+# ``POST /verify`` reads at most this many event lines (413 beyond): ten times the longest game seen (random play of
+# every game at its most players stores under 2,000 events), so a request's cost stays bounded.
+VERIFY_MAX_EVENTS = 20_000
+
+
+class RepeatedKey(ValueError):
+    """A JSON object that names a key twice (a reader sees one value, a parser keeps another)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s object hook: the object, or ``RepeatedKey``."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RepeatedKey(f"repeats the key {key[:40]!r}")
+        out[key] = value
+    return out
+
+
 # What verify_export reads of an export, by its shape: anything else is a malformed export, reported as such.
 # Integers are JSON integers (not 1.0, not Infinity); what the chain covers (events' data and meta, the stream's
-# metadata as created) may be any JSON object, its contents are checked by the hashes and the signature.
+# metadata as created) may be any JSON object, its contents are checked by the hashes and the signature. The header
+# may hold fields these do not list (``_header_differences`` compares them with the chain); an event line, the
+# stream as created and the signature hold only what exports write: a field beside them no hash covers.
 class _Lenient(ma.Schema):
     class Meta:
-        unknown = ma.INCLUDE  # fields verification does not read are left to the hashes
+        unknown = ma.INCLUDE
 
 
-class _Signature(_Lenient):
+class _Exact(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class _Signature(_Exact):
+    algorithm = fields.String()
     generation = fields.Integer(required=True, strict=True)
     version = fields.Integer(required=True, strict=True)
     head_hash = fields.String(required=True)
@@ -618,7 +648,7 @@ class _Signature(_Lenient):
     key_id = fields.String(allow_none=True)
 
 
-class _Creation(_Lenient):
+class _Creation(_Exact):
     stream = fields.String(required=True)
     game_type = fields.String(required=True)
     created_at = fields.String(required=True)
@@ -633,7 +663,7 @@ class _Header(_Lenient):
     result = fields.Dict(allow_none=True)
 
 
-class _Row(_Lenient):
+class _Row(_Exact):
     version = fields.Integer(required=True, strict=True)
     generation = fields.Integer(required=True, strict=True)
     data = fields.Dict(required=True)
@@ -642,16 +672,21 @@ class _Row(_Lenient):
     recorded_at = fields.String(required=True)
 
 
-_HEADER, _ROWS = _Header(), _Row(many=True)
+_HEADER, _ROW = _Header(), _Row()
 
 
 def _shape_problem(header: dict[str, Any], rows: list[Any]) -> str:
-    """What is wrong with the shape of an export's header and event lines ("" when nothing is)."""
-    for schema, value, where in ((_HEADER, header, "header"), (_ROWS, rows, "events")):
+    """What is wrong with the shape of an export's header and event lines ("" when nothing is): the first line
+    found wrong, with its first few problems."""
+    for schema, value, where in (
+        (_HEADER, header, "header"),
+        *((_ROW, row, f"event line {i}") for i, row in enumerate(rows, start=2)),
+    ):
         try:
             errors = schema.validate(value)
         except (TypeError, ValueError) as exc:  # a value marshmallow cannot even look at
             return f"{where}: {str(exc)[:200]}"
         if errors:
-            return f"{where}: {json.dumps(errors, default=str)[:300]}"
+            first = dict(list(errors.items())[:5]) if isinstance(errors, dict) else errors
+            return f"{where}: {json.dumps(first, default=str)[:300]}"
     return ""

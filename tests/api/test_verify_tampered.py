@@ -181,3 +181,44 @@ def test_a_seat_field_the_chain_does_not_hold_fails_even_as_null(client, runtime
     for extra in ({"external_id": None}, {"player_id": None}, {"timed_out": True}):
         forged = {**head, "seats": [{**seat, **extra} for seat in head["seats"]]}
         assert not verify_export([json.dumps(forged), *rest], trusted)["ok"], extra
+
+
+def test_a_field_the_chain_does_not_cover_fails_in_any_line_and_a_repeated_key_fails(client, runtime):
+    """An event line, the stream as created or the signature with a field exports do not write would show a
+    reader words no hash covers ("FakeEvent", an actor): it fails. A key written twice in a line fails too: a
+    reader sees the first, a JSON parser keeps the last."""
+    lines = finished_export(client).splitlines()
+    trusted = [runtime.key.public_key]
+    assert verify_export(lines, trusted)["ok"]
+    head = json.loads(lines[0])
+    for index, extra in ((1, {"type": "FakeEvent"}), (-1, {"actor": "bot", "seat": 2})):
+        forged = list(lines)
+        forged[index] = json.dumps({**json.loads(lines[index]), **extra})
+        report = verify_export(forged, trusted)
+        assert not report["ok"] and "malformed export" in report["detail"], (extra, report["detail"])
+    for part, extra in (("creation", {"note": "audited"}), ("signature", {"verified_by": "someone"})):
+        forged_head = {**head, part: {**head[part], **extra}}
+        report = verify_export([json.dumps(forged_head), *lines[1:]], trusted)
+        assert not report["ok"] and "malformed export" in report["detail"], (part, report["detail"])
+    repeated = '{"result":{"ranks":[1,2]},' + lines[0][1:]
+    report = verify_export([repeated, *lines[1:]], trusted)
+    assert not report["ok"] and "repeats the key" in report["detail"], report["detail"]
+    nested = lines[1].replace('"data":{', '"data":{"type":"FakeEvent",', 1)
+    report = verify_export([lines[0], nested, *lines[2:]], trusted)
+    assert not report["ok"] and "repeats the key" in report["detail"], report["detail"]
+
+
+def test_a_malformed_event_line_is_reported_at_once_and_a_long_export_is_refused_before_reading(client, runtime):
+    """A line of the wrong shape stops the check there (the report names it), so a body of a million empty
+    objects costs one line's check, not a report of every line; ``POST /verify`` takes at most
+    VERIFY_MAX_EVENTS event lines (413), more than any game stores."""
+    from workers.history import VERIFY_MAX_EVENTS
+
+    lines = finished_export(client).splitlines()
+    report = verify_export([lines[0], *lines[1:3], *(["{}"] * 200_000)], [runtime.key.public_key])
+    assert not report["ok"] and report["detail"].startswith("malformed export: event line 4:"), report["detail"][:200]
+    assert len(report["detail"]) < 400
+    too_long = "\n".join([lines[0], *(["{}"] * (VERIFY_MAX_EVENTS + 1))])
+    answer = client.post("/verify", json={"export": too_long})
+    assert answer.status_code == 413 and answer.get_json()["code"] == "payload_too_large", answer.get_json()
+    assert str(VERIFY_MAX_EVENTS) in answer.get_json()["detail"]
