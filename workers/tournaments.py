@@ -23,6 +23,10 @@ from workers.games import GameService
 
 COLLECTION = "tournaments"
 FORMATS = ("round_robin", "swiss")
+# A round robin's schedule at tables of more than 2 seats is searched within the creating request (a partition of
+# the players each round, with restarts and swaps): at 64 participants that costs about 0.4 s of CPU, growing with
+# the cube of the number (``tests/workers/test_tournaments_logic.py``); swiss pairs one round at a time.
+ROUND_ROBIN_MAX_PARTICIPANTS = 64
 INDEXES = "tournament_indexes"  # which index builds are done (the per-key index of tournaments stored before it)
 # an order key of a tournament in its key's index: newest first (microseconds until this far-off instant)
 _NEWEST_FIRST_FROM = datetime(9999, 1, 1, tzinfo=UTC)
@@ -75,6 +79,12 @@ class Tournaments:
         ids = [p["id"] for p in participants]
         if len(ids) < low:
             raise GameError("invalid_seats", f"{len(ids)} participants cannot fill one table of {low}")
+        if body["format"] == "round_robin" and high > 2 and len(ids) > ROUND_ROBIN_MAX_PARTICIPANTS:
+            raise GameError(
+                "invalid_seats",
+                f"a round robin at tables of more than 2 seats takes at most {ROUND_ROBIN_MAX_PARTICIPANTS}"
+                f" participants, not {len(ids)} (its schedule is searched when the tournament is created); use swiss",
+            )
         seed = body.get("seed", random.SystemRandom().getrandbits(32))
         if body["format"] == "round_robin":
             schedule = [

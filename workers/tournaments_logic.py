@@ -60,9 +60,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 PlayerId = str
+_T = TypeVar("_T")
 Pair = tuple[str, str]
 
 # Cost of putting together a pair that already met: a repeat outweighs any displacement/tie-break cost.
@@ -153,10 +154,6 @@ def _pair_cost(met: Mapping[Pair, int], a: str, b: str) -> int:
     return _REPEAT + m if m else 0
 
 
-def _member_cost(met: Mapping[Pair, int], p: str, table: Sequence[str], skip: str | None) -> int:
-    return sum(_pair_cost(met, p, q) for q in table if q != p and q != skip)
-
-
 def _tables_cost(met: Mapping[Pair, int], tables: Sequence[Sequence[str]]) -> int:
     return sum(_pair_cost(met, a, b) for t in tables for a, b in combinations(t, 2))
 
@@ -173,30 +170,59 @@ def _local_search(
     """Swap players between tables (first improvement) until no swap lowers the cost; in place.
 
     Cost: pair costs (repeats) plus, when ``home`` is given, ``|table index - home table|`` per player.
+
+    Each player's cost at each table (the sum of its pair costs with the table's players) is kept and updated as
+    players swap, so a swap is weighed in constant time: a pass over all swaps costs the square of the players,
+    not that times a table's size (a round robin of 256 players at tables of 3 or 4 took minutes before).
     """
+    players = [p for t in tables for p in t]
+    index = {p: i for i, p in enumerate(players)}
+    cost = _cost_matrix(players, index, met)
+    seats = [[index[p] for p in t] for t in tables]
+    _improve(seats, cost, [home[p] for p in players] if home is not None else None)
+    for t, seated in zip(tables, seats, strict=True):
+        t[:] = [players[p] for p in seated]
 
-    def place(p: str, t: int) -> int:
-        return abs(t - home[p]) if home is not None else 0
 
+def _cost_matrix(players: Sequence[str], index: Mapping[str, int], met: Mapping[Pair, int]) -> list[list[int]]:
+    """The pair costs of ``players`` by their ``index``."""
+    n = len(players)
+    cost = [[0] * n for _ in range(n)]
+    for (x, y), m in met.items():
+        if m and x in index and y in index:
+            cost[index[x]][index[y]] = cost[index[y]][index[x]] = _REPEAT + m
+    return cost
+
+
+def _improve(seats: list[list[int]], cost: Sequence[Sequence[int]], homes: Sequence[int] | None) -> None:
+    """``_local_search`` on player indices, with their pair costs (``_cost_matrix``); in place."""
+    n = len(cost)
+    # at[p][t]: what player p costs at table t: its pair costs with the table's players (itself left out: its own
+    # cost is 0) and its displacement from its home table. A swap changes only the pair costs.
+    at = [[sum(row[q] for q in seated) for seated in seats] for row in cost]
+    if homes is not None:
+        for p, home in enumerate(homes):
+            for t in range(len(seats)):
+                at[p][t] += abs(t - home)
     improved = True
     while improved:
         improved = False
-        for a in range(len(tables)):
-            for b in range(a + 1, len(tables)):
-                ta, tb = tables[a], tables[b]
+        for a in range(len(seats)):
+            for b in range(a + 1, len(seats)):
+                ta, tb = seats[a], seats[b]
                 for i in range(len(ta)):
                     for j in range(len(tb)):
                         p, q = ta[i], tb[j]
-                        before = (
-                            _member_cost(met, p, ta, None) + _member_cost(met, q, tb, None) + place(p, a) + place(q, b)
-                        )
-                        after = _member_cost(met, p, tb, q) + _member_cost(met, q, ta, p) + place(p, b) + place(q, a)
-                        if after < before:
+                        if at[p][b] - cost[p][q] + at[q][a] - cost[q][p] < at[p][a] + at[q][b]:
                             ta[i], tb[j] = q, p
+                            for x in range(n):
+                                row = cost[x]
+                                at[x][a] += row[q] - row[p]
+                                at[x][b] += row[p] - row[q]
                             improved = True
 
 
-def _chunk(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+def _chunk(order: Sequence[_T], sizes: Sequence[int]) -> list[list[_T]]:
     tables, start = [], 0
     for size in sizes:
         tables.append(list(order[start : start + size]))
@@ -208,21 +234,23 @@ def _best_partition(
     players: Sequence[str], sizes: Sequence[int], met: Mapping[Pair, int], rng: random.Random
 ) -> list[list[str]]:
     """Partition minimising repeated pairs: the given order and seeded shuffles, each improved by swaps."""
-    best: list[list[str]] | None = None
+    index = {p: i for i, p in enumerate(players)}
+    pair_cost = _cost_matrix(players, index, met)  # once for every restart
+    best: list[list[int]] | None = None
     best_cost = 0
     for attempt in range(_RESTARTS):
         order = list(players)
         if attempt:
             rng.shuffle(order)
-        tables = _chunk(order, sizes)
-        _local_search(tables, met)
-        cost = _tables_cost(met, tables)
+        seats = _chunk([index[p] for p in order], sizes)
+        _improve(seats, pair_cost, None)
+        cost = sum(pair_cost[a][b] for t in seats for a, b in combinations(t, 2))
         if best is None or cost < best_cost:
-            best, best_cost = tables, cost
+            best, best_cost = seats, cost
         if cost == 0:
             break
     assert best is not None
-    return best
+    return [[players[p] for p in t] for t in best]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -292,23 +320,24 @@ def round_robin(
     cap = round_robin_cap(n, max_size) if max_rounds is None else max_rounds
     met: Counter[Pair] = Counter()
     bye_counts: Counter[str] = Counter()
+    unmet = dict.fromkeys(order, n - 1)  # the players each has not met yet
     position = {p: i for i, p in enumerate(order)}
     all_pairs = n * (n - 1) // 2
     rounds: list[Round] = []
     while len(met) < all_pairs and len(rounds) < cap:
         sizes, n_byes = table_sizes(n, min_size, max_size)
-
-        def unmet(p: str) -> int:
-            return sum(1 for q in order if q != p and _pair(p, q) not in met)
-
-        by_need = sorted(order, key=lambda p: (bye_counts[p], unmet(p), position[p]))
+        by_need = sorted(order, key=lambda p: (bye_counts[p], unmet[p], position[p]))
         byes = by_need[:n_byes]
         benched = set(byes)
         active = [p for p in order if p not in benched]
         tables = _best_partition(active, sizes, met, rng)
         for p in byes:
             bye_counts[p] += 1
-        met.update(meetings(tables))
+        for pair, times in meetings(tables).items():
+            if pair not in met:
+                unmet[pair[0]] -= 1
+                unmet[pair[1]] -= 1
+            met[pair] += times
         rounds.append(Round(tables=tables, byes=byes))
     return rounds
 

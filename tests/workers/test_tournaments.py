@@ -424,3 +424,16 @@ def test_the_index_build_misses_no_tournament_when_one_is_deleted_between_its_pa
     monkeypatch.undo()
     indexed = {k.partition(":")[2] for k, _ in store.list_documents("tournaments_of:site-key", limit=1000)}
     assert indexed >= set(ids) - {ids[10]}
+
+
+def test_a_round_robin_at_tables_of_more_than_two_takes_a_bounded_field(site):
+    """Its schedule is searched while the request waits: past ROUND_ROBIN_MAX_PARTICIPANTS a 422 names swiss;
+    at 2 seats (the circle method, no search) and in swiss the schema's 256 stand."""
+    from workers.tournaments import ROUND_ROBIN_MAX_PARTICIPANTS
+
+    runtime, client, key = site
+    many = [{"external_id": f"u{i}"} for i in range(ROUND_ROBIN_MAX_PARTICIPANTS + 1)]
+    refused = create(client, key, format="round_robin", table_size={"min": 3, "max": 3}, participants=many)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_seats", refused.get_json()
+    assert "swiss" in refused.get_json()["detail"]
+    assert create(client, key, format="swiss", table_size={"min": 3, "max": 3}, participants=many).status_code == 201

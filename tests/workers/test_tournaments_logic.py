@@ -418,3 +418,64 @@ def test_standings_properties(rank_lists, rnd):
     # a rank is one more than the number of players strictly ahead
     assert [r.rank for r in rows] == [1 + sum(k[:4] < key[:4] for k in keys) for key in keys]
     assert sum(r.games for r in rows) == sum(len(g) for g in rank_lists)
+
+
+# ------------------------------------------------------------------------------------- the swap search
+
+
+def _reference_local_search(tables, met, home=None):
+    """The swap search as first written: each swap weighed by summing the two players' pair costs at both tables
+    (what ``_local_search`` keeps up to date instead)."""
+    from workers.tournaments_logic import _pair_cost
+
+    def member(p, table, skip):
+        return sum(_pair_cost(met, p, q) for q in table if q != p and q != skip)
+
+    def place(p, t):
+        return abs(t - home[p]) if home is not None else 0
+
+    improved = True
+    while improved:
+        improved = False
+        for a in range(len(tables)):
+            for b in range(a + 1, len(tables)):
+                ta, tb = tables[a], tables[b]
+                for i in range(len(ta)):
+                    for j in range(len(tb)):
+                        p, q = ta[i], tb[j]
+                        before = member(p, ta, None) + member(q, tb, None) + place(p, a) + place(q, b)
+                        after = member(p, tb, q) + member(q, ta, p) + place(p, b) + place(q, a)
+                        if after < before:
+                            ta[i], tb[j] = q, p
+                            improved = True
+
+
+@given(st.integers(0, 10_000), st.integers(4, 30), st.sampled_from([2, 3, 4, 5]), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_swap_search_makes_the_swaps_of_the_search_as_first_written(seed, n, size, displaced):
+    """Same tables, same players, met pairs and home tables: the kept costs find the very same swaps, so every
+    schedule and pairing is what it was (only faster)."""
+    from workers.tournaments_logic import _local_search
+
+    rng = random.Random(seed)
+    players = ids(n)
+    met = meetings([rng.sample(players, min(size, n)) for _ in range(rng.randint(0, 3 * n))])
+    order = rng.sample(players, n)
+    tables = [order[i : i + size] for i in range(0, n, size)]
+    home = {p: rng.randrange(len(tables)) for p in players} if displaced else None
+    expected = [list(t) for t in tables]
+    _reference_local_search(expected, met, home)
+    _local_search(tables, met, home)
+    assert tables == expected
+
+
+def test_a_round_robin_of_the_largest_field_at_tables_of_3_or_4_is_scheduled():
+    """``ROUND_ROBIN_MAX_PARTICIPANTS`` at tables of 3 or 4: every pair meets (a few tenths of a second of CPU:
+    the search's cost grows with the cube of the field, the reason for the cap)."""
+    from workers.tournaments import ROUND_ROBIN_MAX_PARTICIPANTS
+
+    players = ids(ROUND_ROBIN_MAX_PARTICIPANTS)
+    rounds = round_robin(players, 3, 4, seed=1)
+    met = meetings(t for r in rounds for t in r.tables)
+    assert set(met) == all_pairs(players)
+    assert len(rounds) <= round_robin_cap(len(players), 4)
