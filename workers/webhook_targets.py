@@ -16,12 +16,14 @@ network.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import http.client
 import ipaddress
 import os
 import socket
 import ssl
+import threading
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -245,12 +247,29 @@ def post(
         return SendResult(False, exc.category)
     connection_class: Any = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
     connection = connection_class(target.host, target.port, target.addresses[0], timeout)
+    # ``timeout`` bounds each socket operation, and this deadline the whole send: a receiver that answers a byte at a
+    # time, each within the socket's timeout, would otherwise hold the delivery (and its thread) for as long as it likes
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # the plain socket's shutdown: a blocked read (TLS too) returns
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    deadline = threading.Timer(timeout, expire)
+    deadline.daemon = True
+    deadline.start()
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         response.read(64 * 1024)  # a bounded read: the answer's body is not kept
+        if expired.is_set():  # cut short at the deadline (an answer ended early by the cut may still parse)
+            return SendResult(False, "timeout")
         return SendResult(200 <= response.status < 300, status_category(response.status), response.status)
     except Exception as exc:
-        return SendResult(False, category_of(exc))
+        return SendResult(False, "timeout" if expired.is_set() else category_of(exc))
     finally:
+        deadline.cancel()
         connection.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -240,3 +241,52 @@ def test_the_delivery_log_of_closed_ports_tells_nothing_about_the_network(site):
         text = str(log)
         assert "Errno" not in text and "Connection" not in text and "port" not in text
     assert outcomes == {"refused"}
+
+
+class TrickleReceiver:
+    """Answers every request with a status line and then a header byte every ``every`` seconds, never ending the
+    headers: each byte comes within a socket timeout, so only a deadline for the whole send ends it."""
+
+    def __init__(self, every: float = 0.2) -> None:
+        self.every = every
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+        self.stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nX-A: ")
+                while not self.stop.is_set():
+                    time.sleep(self.every)
+                    conn.sendall(b"a")
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.listener.close()
+
+
+def test_a_send_ends_at_its_timeout_however_slowly_the_receiver_answers():
+    """The timeout is a deadline for the whole send, not for each socket read: a receiver that trickles its
+    answer a byte at a time holds a delivery thread for the timeout, then the send is a ``timeout``."""
+    receiver = TrickleReceiver(every=0.2)
+    try:
+        began = time.monotonic()
+        result = post(receiver.url, timeout=1.0)
+        took = time.monotonic() - began
+    finally:
+        receiver.close()
+    assert not result.ok and result.outcome == "timeout", result
+    assert took < 2.0, f"the send took {took:.1f} s with a timeout of 1 s"
