@@ -1,7 +1,7 @@
 """Where a webhook may be sent: public addresses only, checked at registration and at every send.
 
 A subscription's host is resolved when it is registered and again before every send. Each address it
-resolves to must be a public (globally routable) unicast address: loopback, private, shared (CGNAT),
+resolves to must be a public (globally routable) unicast address: loopback, private, shared (CGNAT), IPv6 site-local,
 link-local, multicast, reserved, unspecified and documentation ranges are refused, in IPv4 and IPv6,
 including IPv4 addresses carried inside IPv6 (IPv4-mapped, 6to4, Teredo, NAT64). An operator whose
 receivers live on an internal network allows those with ``TRADEWINDS_WEBHOOK_ALLOW_PRIVATE=1``.
@@ -32,7 +32,8 @@ ALLOW_PRIVATE_SETTING = "TRADEWINDS_WEBHOOK_ALLOW_PRIVATE"
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 SHARED = ipaddress.ip_network("100.64.0.0/10")  # RFC 6598, carrier-grade NAT
 DOCUMENTATION = tuple(
-    ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "2001:db8::/32")
+    ipaddress.ip_network(n)
+    for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "2001:db8::/32", "3fff::/20")  # RFC 9637
 )
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -79,8 +80,10 @@ def address_class(ip: IPAddress) -> str | None:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is not None:
             inner = address_class(embedded)
-            if inner is not None:
+            if inner is not None or ip.ipv4_mapped is not None:  # a mapped address is its IPv4 address
                 return inner
+        if ip.is_site_local:  # fec0::/10: deprecated, but a private scope still routed on some networks
+            return "site-local"
     checks = (
         ("unspecified", ip.is_unspecified),
         ("loopback", ip.is_loopback),

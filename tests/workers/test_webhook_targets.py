@@ -37,6 +37,9 @@ REFUSED = {
     "http://[fc00::1]/hook": "private",
     "http://[ff02::1]/hook": "multicast",
     "http://[2001:db8::1]/hook": "documentation",
+    "http://[3fff::1]/hook": "documentation",
+    "http://[fec0::1]/hook": "site-local",
+    "http://[fec0::a9fe:a9fe]/hook": "site-local",
     # IPv4 inside IPv6
     "http://[::ffff:127.0.0.1]/hook": "loopback",
     "http://[::ffff:10.0.0.1]/hook": "private",
@@ -94,12 +97,12 @@ def test_a_url_that_cannot_name_a_receiver_is_a_malformed_request(site, strict):
         assert response.status_code == 400 and response.get_json()["code"] == "invalid_request", url
 
 
-def test_a_public_address_is_accepted(site, strict):  # noqa: F811
+@pytest.mark.parametrize("url", ["https://93.184.215.14/hook", "https://[::ffff:93.184.215.14]/hook"])
+def test_a_public_address_is_accepted(site, strict, url):  # noqa: F811
+    """Also an IPv4 address written as IPv6 (mapped): it is judged as the IPv4 address it is."""
     runtime, client, key = site
-    response = client.post(
-        "/webhooks", json={"url": "https://93.184.215.14/hook", "events": ["game.started"]}, headers=auth(key)
-    )
-    assert response.status_code == 201
+    response = client.post("/webhooks", json={"url": url, "events": ["game.started"]}, headers=auth(key))
+    assert response.status_code == 201, response.get_json()
 
 
 def test_the_operator_setting_allows_private_targets(site, monkeypatch):  # noqa: F811
