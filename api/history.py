@@ -76,7 +76,7 @@ class UndoAccept(MethodView):
 @blp.route("/games/<game_id:game_id>/undo/decline")
 class UndoDecline(MethodView):
     @blp.response(200, UNDO_RESULT_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "game_over")
+    @errors(blp, "unauthorized", "unknown_game", "forbidden", "no_undo_request", "stale_version", "game_over")
     @blp.doc(operationId="declineUndo", security=[{"seatToken": []}])
     def post(self, game_id):
         """Refuse the open undo request; it closes"""

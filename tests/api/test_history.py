@@ -317,3 +317,25 @@ def test_an_undo_whose_work_failed_to_be_written_is_resumed(client, runtime, mon
     assert jobs.resume_game(game["id"]) == "resumed"  # as the sweeper runs it when due
     resumed = runtime.service.load(game["id"])
     assert resumed.version > bot_turn and not resumed.bot_seats_to_act()
+
+
+def test_a_decline_that_loses_a_race_is_a_listed_412(client, runtime, monkeypatch):
+    """A decline appends its vote against the game as read: another vote stored first makes it a 412
+    ``stale_version`` (as for accept), which the contract lists for declineUndo."""
+    from eventstore.base import WrongExpectedVersion
+
+    game = create_secret_game(client, seats=3, rounds=3)
+    before = game["version"]
+    move(client, game, 0, {"type": "draw"})
+    assert undo(client, game, before, auth(tok(game, 0))).get_json()["status"] == "requested"
+    real = runtime.store.append
+
+    def raced(stream, events, expected_version, **kwargs):  # the other vote lands just before this one
+        monkeypatch.setattr(runtime.store, "append", real)
+        raise WrongExpectedVersion(stream, expected_version, expected_version + 1)
+
+    monkeypatch.setattr(runtime.store, "append", raced)
+    declined = client.post(f"/games/{game['id']}/undo/decline", headers=auth(tok(game, 1)))
+    assert declined.status_code == 412 and declined.get_json()["code"] == "stale_version", declined.get_json()
+    spec = client.get("/openapi.json").get_json()
+    assert "412" in spec["paths"]["/games/{game_id}/undo/decline"]["post"]["responses"]
