@@ -9,9 +9,17 @@ import re
 # paragraph separators, the word joiner, the byte-order mark): a name written "\u202eAnn" would turn the next
 # player's name around in a list. The zero-width joiner and non-joiner stay: Persian, Indic scripts and emoji
 # sequences need them.
-# (The soft hyphen and the Arabic letter mark are invisible format characters too. The Mongolian vowel separator is
-# not refused: traditional Mongolian spells with it.)
-HIDDEN = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+# (The soft hyphen and the Arabic letter mark are invisible format characters too, as are the deprecated format
+# characters U+206A-206F, the interlinear annotation marks U+FFF9-FFFB, the musical format characters U+1D173-1D17A
+# and the tag characters U+E0000-E007F. The Mongolian vowel separator is not refused: traditional Mongolian spells
+# with it.)
+HIDDEN = (
+    r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    r"\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+)
+# Tag characters have one use in text: after the black flag, they spell a subdivision's flag (England, Scotland,
+# Wales), ended by the cancel tag. Only there are they taken.
+FLAG = r"\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
 # Combining marks: they belong on a letter (an accent, a vowel sign), never alone, and a few at most on one letter:
 # a run of many piles up over the lines around it. Only the generic combining blocks are listed: a script's own
 # marks (Arabic, Hebrew, Thai, Indic vowel signs) are not checked here.
@@ -20,8 +28,9 @@ MOST_MARKS = 8
 # What may stand in a name but shows nothing by itself: spaces, the joiners, variation selectors, combining marks,
 # and the blank letters (the Hangul fillers, the blank Braille pattern).
 BLANK = rf"\s\u115f\u1160\u200c\u200d\u2800\u3164\uffa0\ufe00-\ufe0f{COMBINING}"
-# a name or label: something visible, nothing of HIDDEN, no pile of marks
-TEXT = rf"^(?!.*[{COMBINING}]{{{MOST_MARKS + 1}}})[^{HIDDEN}]*[^{HIDDEN}{BLANK}][^{HIDDEN}]*$"
+# a name or label: something visible, nothing of HIDDEN but in a subdivision's flag, no pile of marks (the
+# repetition is possessive: a black flag that starts no FLAG is read once, as a character, never tried again)
+TEXT = rf"^(?!.*[{COMBINING}]{{{MOST_MARKS + 1}}})(?=.*[^{HIDDEN}{BLANK}])(?:{FLAG}|[^{HIDDEN}])*+$"
 REASON = rf"^[^{HIDDEN}]*$"  # a free-text reason: may be empty
 
 

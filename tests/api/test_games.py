@@ -380,6 +380,8 @@ def test_names_hold_something_visible_and_nothing_that_turns_text_around(client)
 
     blank = ["\u200d", "\u200c", "\u3164", "\u2800", "\ufe0f", "\u0301", " \u115f\u1160 ", "\uffa0"]
     marks = ["\u061cAnn", "Ann\u00ad", "a" + "\u0301" * 63]
+    # format characters that show nothing: tags (but in a subdivision's flag), musical, annotation, deprecated
+    marks += ["\U000e0041\U000e0042", "Ann\U000e0041", "\U0001d173", "Bo\ufff9", "\u206aEve", "\U0001f3f4\U000e0041"]
     for bad in [" ", "\u202eAnn", "\ufeff", "a\u200bb", "\u2028x", "Ann\u2066", "\u200fBo", "a\u2060b", *blank, *marks]:
         answer = named(bad)
         assert answer.status_code == 400 and answer.get_json()["code"] == "invalid_request", repr(bad)
@@ -394,6 +396,8 @@ def test_names_hold_something_visible_and_nothing_that_turns_text_around(client)
         "❤\ufe0f",
         "Nguyễn",
         "देवी",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f Ann",  # England's flag
+        "\U0001f3f4 Bo",  # the black flag alone
     ]:
         answer = named(good)
         assert answer.status_code == 201, (good, answer.get_json())
