@@ -9,6 +9,7 @@ anything else goes through the field's own ``_serialize``, so the output is mars
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from marshmallow import fields, validate
 
 from domain import registry
 from domain.bots import LEVELS as BOT_LEVELS
-from workers.text import REASON, TEXT
+from workers.text import REASON, REASON_PUBLISHED, TEXT, TEXT_PUBLISHED
 
 MAX_COMMANDS = 50
 
@@ -51,12 +52,28 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class CheckedPattern(validate.Regexp):
+    """A text checked against ``full`` (Python's regular expressions) and documented by ``published``, a pattern
+    within what OpenAPI's ECMA-262 patterns can say, that ``full`` narrows (``workers.text``)."""
+
+    def __init__(self, full: str, published: str, error: str) -> None:
+        super().__init__(published, error=error)  # the pattern apispec publishes
+        self.full = re.compile(full)
+
+    def __call__(self, value):  # type: ignore[override]  # Regexp's overloads: str (and bytes, unused here)
+        if self.full.match(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
+
+
 def name_field(low: int, high: int, **kwargs) -> fields.String:
     return fields.String(
         validate=[
             validate.Length(low, high),
-            validate.Regexp(
-                TEXT, error="something visible, and no control, direction or zero-width characters, nor a pile of marks"
+            CheckedPattern(
+                TEXT,
+                TEXT_PUBLISHED,
+                error="something visible, and no control, direction or zero-width characters, nor a pile of marks",
             ),
         ],
         **kwargs,
@@ -566,7 +583,7 @@ class UndoBodySchema(Schema):
         load_default="",
         validate=[
             validate.Length(0, 500),
-            validate.Regexp(REASON, error="no control, direction or zero-width characters"),
+            CheckedPattern(REASON, REASON_PUBLISHED, error="no control, direction or zero-width characters"),
         ],
     )
 

@@ -13,10 +13,8 @@ import re
 # characters U+206A-206F, the interlinear annotation marks U+FFF9-FFFB, the musical format characters U+1D173-1D17A
 # and the tag characters U+E0000-E007F. The Mongolian vowel separator is not refused: traditional Mongolian spells
 # with it.)
-HIDDEN = (
-    r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
-    r"\U0001d173-\U0001d17a\U000e0000-\U000e007f"
-)
+HIDDEN_BMP = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+HIDDEN = HIDDEN_BMP + r"\U0001d173-\U0001d17a\U000e0000-\U000e007f"
 # Tag characters have one use in text: after the black flag, they spell a subdivision's flag (England, Scotland,
 # Wales), ended by the cancel tag. Only there are they taken.
 FLAG = r"\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
@@ -32,6 +30,12 @@ BLANK = rf"\s\u115f\u1160\u200c\u200d\u2800\u3164\uffa0\ufe00-\ufe0f{COMBINING}"
 # repetition is possessive: a black flag that starts no FLAG is read once, as a character, never tried again)
 TEXT = rf"^(?!.*[{COMBINING}]{{{MOST_MARKS + 1}}})(?=.*[^{HIDDEN}{BLANK}])(?:{FLAG}|[^{HIDDEN}])*+$"
 REASON = rf"^[^{HIDDEN}]*$"  # a free-text reason: may be empty
+# What the OpenAPI document publishes for them (its patterns are ECMA-262, read by clients' validators and
+# generators): the same rules within the Basic Multilingual Plane, with no possessive repetition and no astral
+# escapes. A text they pass that TEXT or REASON refuses holds an invisible astral character (a tag outside a flag,
+# a musical format character): the server answers 400.
+TEXT_PUBLISHED = rf"^(?!.*[{COMBINING}]{{{MOST_MARKS + 1}}})[^{HIDDEN_BMP}]*[^{HIDDEN_BMP}{BLANK}][^{HIDDEN_BMP}]*$"
+REASON_PUBLISHED = rf"^[^{HIDDEN_BMP}]*$"
 
 
 def name_problem(name: str, longest: int = 100) -> str | None:

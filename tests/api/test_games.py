@@ -444,3 +444,22 @@ def test_a_creation_that_failed_after_its_stream_row_leaves_no_game(client, runt
     assert client.get(f"/games/{orphan}").get_json()["code"] == "unknown_game"
     assert client.get(f"/games/{orphan}/legal-commands", headers=headers).status_code == 404
     assert client.get("/games", query_string={"cursor": orphan}, headers=headers).get_json()["code"] == "invalid_cursor"
+
+
+def test_the_published_text_patterns_are_ecma_262_and_the_server_narrows_them(client):
+    """OpenAPI's patterns are ECMA-262 (clients' validators and generators read them): no possessive repetition,
+    no astral escapes. The server checks more (invisible astral characters), so a text the published pattern passes
+    may still be a 400, never the other way round."""
+    import re
+
+    from workers.text import REASON, REASON_PUBLISHED, TEXT, TEXT_PUBLISHED
+
+    for published in (TEXT_PUBLISHED, REASON_PUBLISHED):
+        assert "*+" not in published and "\\U" not in published
+    spec = client.get("/openapi.json").get_json()
+    name = spec["components"]["schemas"]["SeatRequest"]["properties"]["name"]["pattern"]
+    assert name == TEXT_PUBLISHED
+    for text in ["Ann", "Zoë", "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", "Ann\U000e0041", " "]:
+        for full, published in ((TEXT, TEXT_PUBLISHED), (REASON, REASON_PUBLISHED)):
+            if re.match(full, text):
+                assert re.match(published, text), (text, full)
