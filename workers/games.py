@@ -321,22 +321,16 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
             return None
         digest = hash_token(token)
         doc = seat_tokens if seat_tokens is not None else self.store.get_document(SEAT_TOKENS, info.stream)
-        if doc is not None:
-            for seat, stored in doc["seats"].items():
-                if hmac.compare_digest(stored, digest):
-                    return int(seat)
-        else:  # a game created before the hashes moved out of the (public, signed) metadata
-            for seat in info.metadata["seats"]:
-                stored = seat.get("token_hash")
-                if stored and hmac.compare_digest(stored, digest):
-                    return int(seat["seat"])
+        for seat, stored in _token_hashes(info, doc).items():
+            if hmac.compare_digest(stored, digest):
+                return seat
         raise GameError("unauthorized", "the bearer token is not a seat token of this game")
 
     def holds_seat(self, game_id: str, seat: int, credential: str) -> bool:
         """Whether ``credential`` (a seat token's hash) is still ``seat``'s token, not one reissued since."""
-        doc = self.store.get_document(SEAT_TOKENS, game_id)
-        current = (doc or {}).get("seats", {}).get(str(seat))
-        return isinstance(current, str) and hmac.compare_digest(current, credential)
+        info, doc = self.info_and_seat_tokens(game_id)
+        current = _token_hashes(info, doc).get(seat)
+        return current is not None and hmac.compare_digest(current, credential)
 
     def reissue_tokens(self, game_id: str) -> list[dict[str, Any]]:
         """New tokens for every human seat (shown once); the old ones stop working at once (their stream tickets
@@ -575,6 +569,14 @@ class GameService(Reads, ClockDuties, Endings, FollowUps):
         game = self.load(game_id, at_version=record.to_version)
         events = self.store.read(game_id, record.from_version, record.to_version)
         return MoveOutcome(game, events, True)
+
+
+def _token_hashes(info: StreamInfo, doc: dict[str, Any] | None) -> dict[int, str]:
+    """The hash of each human seat's token: from the game's token document, or for a game created before the hashes
+    moved out of the (public, signed) metadata, from its metadata."""
+    if doc is not None:
+        return {int(seat): stored for seat, stored in doc["seats"].items() if isinstance(stored, str)}
+    return {int(seat["seat"]): seat["token_hash"] for seat in info.metadata["seats"] if seat.get("token_hash")}
 
 
 def _a_game(info: StreamInfo) -> StreamInfo:

@@ -358,3 +358,24 @@ def test_reissued_seat_tokens_void_the_old_tokens_tickets_and_open_streams(threa
         ).status_code
         == 200
     )
+
+
+def test_a_game_from_before_the_token_document_streams_to_its_seat(runtime, client):
+    """A game created when the token hashes lived in its metadata (no token document) still opens its seat's
+    stream, by ticket or by token, and the stream's token check finds the seat's hash there."""
+    from workers.game_model import SEAT_TOKENS, hash_token
+
+    game = create_secret_game(client, seats=1, rounds=3)
+    token = game["seat_tokens"][0]["token"]
+    store = runtime.service.store
+    store.delete_document(SEAT_TOKENS, game["id"])
+    seats = [dict(s) for s in store.stream_info(game["id"]).metadata["seats"]]
+    seats[0]["token_hash"] = hash_token(token)
+    store.update_stream(game["id"], metadata={"seats": seats})
+    runtime.service.forget(game["id"])
+    assert runtime.service.holds_seat(game["id"], 0, hash_token(token))
+    assert not runtime.service.holds_seat(game["id"], 0, hash_token("twst_another"))
+    opened = client.get(ticket_for(client, game, 0)["stream_url"] + "&max_seconds=1")
+    assert opened.status_code == 200
+    numbers = dealt_numbers(parse(opened.response))
+    assert numbers[0] is not None
