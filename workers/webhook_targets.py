@@ -24,6 +24,7 @@ import os
 import socket
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -177,28 +178,63 @@ def connect_to(address: str, port: int, timeout: float) -> socket.socket:
     return sock
 
 
+class _Deadline:
+    """A send's deadline: ``expire`` (run by a timer when it passes) shuts the connection's socket down, so a read or
+    a TLS handshake blocked on it returns; a socket made after it passed is refused (``_opened``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.ends_at = time.monotonic() + seconds
+        self.expired = threading.Event()
+        self.connection: http.client.HTTPConnection | None = None
+
+    def left(self) -> float:
+        return max(0.001, self.ends_at - time.monotonic())
+
+    def expire(self) -> None:
+        self.expired.set()  # before looking at the socket: a connect that sets it after sees the flag (``_opened``)
+        sock = self.connection.sock if self.connection is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):  # the plain socket's shutdown: a blocked read (TLS too) returns
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    def _opened(self, connection: http.client.HTTPConnection, sock: socket.socket) -> None:
+        connection.sock = sock  # before looking at the flag: an expire that runs after shuts this socket down
+        if self.expired.is_set():
+            raise TimeoutError("the send's deadline passed")
+
+
 class _PinnedHTTP(http.client.HTTPConnection):
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
+    def __init__(self, host: str, port: int, address: str, deadline: _Deadline) -> None:
+        super().__init__(host, port, timeout=deadline.left())
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        self.sock = connect_to(self._address, self.port, float(self.timeout or 5.0))
+        self._deadline._opened(self, connect_to(self._address, self.port, self._deadline.left()))
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, address: str, deadline: _Deadline) -> None:
         tls = ssl.create_default_context()
-        super().__init__(host, port, timeout=timeout, context=tls)
+        super().__init__(host, port, timeout=deadline.left(), context=tls)
         self._address = address
         self._tls = tls
+        self._deadline = deadline
 
     def connect(self) -> None:
-        raw = connect_to(self._address, self.port, float(self.timeout or 5.0))
+        raw = connect_to(self._address, self.port, self._deadline.left())
         try:
-            self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
+            # wrapping takes the socket's descriptor over (``raw`` is then detached): the TLS socket is the one the
+            # deadline must see before the handshake starts
+            tls = self._tls.wrap_socket(raw, server_hostname=self.host, do_handshake_on_connect=False)
         except BaseException:
             raw.close()
+            raise
+        try:
+            self._deadline._opened(self, tls)
+            tls.do_handshake()
+        except BaseException:
+            tls.close()
             raise
 
 
@@ -248,22 +284,15 @@ def post(
         target = resolve(url, allow_private)
     except TargetRefused as exc:
         return SendResult(False, exc.category)
+    # ``timeout`` bounds the whole send, connecting and the TLS handshake included, not each socket operation: a
+    # receiver that answers a byte at a time would otherwise hold the delivery (and its thread) as long as it likes
+    deadline = _Deadline(timeout)
     connection_class: Any = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
-    connection = connection_class(target.host, target.port, target.addresses[0], timeout)
-    # ``timeout`` bounds each socket operation, and this deadline the whole send: a receiver that answers a byte at a
-    # time, each within the socket's timeout, would otherwise hold the delivery (and its thread) for as long as it likes
-    expired = threading.Event()
-
-    def expire() -> None:
-        expired.set()
-        sock = connection.sock
-        if sock is not None:
-            with contextlib.suppress(OSError):  # the plain socket's shutdown: a blocked read (TLS too) returns
-                socket.socket.shutdown(sock, socket.SHUT_RDWR)
-
-    deadline = threading.Timer(timeout, expire)
-    deadline.daemon = True
-    deadline.start()
+    connection = deadline.connection = connection_class(target.host, target.port, target.addresses[0], deadline)
+    timer = threading.Timer(timeout, deadline.expire)
+    timer.daemon = True
+    timer.start()
+    expired = deadline.expired
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
@@ -274,5 +303,5 @@ def post(
     except Exception as exc:
         return SendResult(False, "timeout" if expired.is_set() else category_of(exc))
     finally:
-        deadline.cancel()
+        timer.cancel()
         connection.close()

@@ -293,3 +293,83 @@ def test_a_send_ends_at_its_timeout_however_slowly_the_receiver_answers():
         receiver.close()
     assert not result.ok and result.outcome == "timeout", result
     assert took < 2.0, f"the send took {took:.1f} s with a timeout of 1 s"
+
+
+def _self_signed(tmp_path):
+    """A certificate and key for 127.0.0.1 (PEM files), and the certificate's text to trust."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    pem = cert.public_bytes(serialization.Encoding.PEM)
+    (tmp_path / "cert.pem").write_bytes(pem)
+    (tmp_path / "key.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return tmp_path / "cert.pem", tmp_path / "key.pem", pem.decode()
+
+
+def test_a_tls_handshake_under_way_when_the_deadline_passes_ends_the_send(tmp_path, monkeypatch):
+    """The deadline passes during the TLS handshake (the receiver is a round trip away and slow to say hello), and
+    the receiver then trickles its answer: the send still ends at the deadline. The socket the handshake reads is
+    the one the deadline shuts down (wrapping takes the plain socket's descriptor over)."""
+    import ssl
+
+    cert, key, trusted = _self_signed(tmp_path)
+    context = ssl.create_default_context
+    monkeypatch.setattr(webhook_targets.ssl, "create_default_context", lambda: context(cadata=trusted))
+    real_connect = webhook_targets.connect_to
+
+    def far(*args):  # a receiver 300 ms away
+        time.sleep(0.3)
+        return real_connect(*args)
+
+    monkeypatch.setattr(webhook_targets, "connect_to", far)
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def slow() -> None:
+        raw, _ = listener.accept()
+        try:
+            stop.wait(0.9)  # the hello comes late: the handshake is under way when the deadline passes
+            with server.wrap_socket(raw, server_side=True) as conn:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\n")
+                for _ in range(30):  # then a header line every 0.5 s, for at most 15 s
+                    if stop.wait(0.5):
+                        return
+                    conn.sendall(b"X-A: b\r\n")
+        except OSError:
+            return
+
+    threading.Thread(target=slow, daemon=True).start()
+    try:
+        began = time.monotonic()
+        result = post(f"https://127.0.0.1:{listener.getsockname()[1]}/hook", timeout=1.0)
+        took = time.monotonic() - began
+    finally:
+        stop.set()
+        listener.close()
+    assert not result.ok and result.outcome == "timeout", result
+    assert took < 2.0, f"the send took {took:.1f} s with a timeout of 1 s"
