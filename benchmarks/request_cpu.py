@@ -46,8 +46,8 @@ from api.app import create_app  # noqa: E402
 from workers.runtime import Runtime  # noqa: E402
 
 KINDS = ("get game", "get game again", "legal commands", "legal again", "post command", "livez", "trivial")
-COUNTED = ("move cycle", "livez", "trivial")
-STORE = "store: "  # prefix of a kind's CPU spent in the event store  # what --instructions counts
+COUNTED = ("move cycle", "livez", "trivial")  # what --instructions counts
+STORE = "store: "  # prefix of a kind's CPU spent in the event store
 WARM_UP = 200
 # --instructions counts this many /livez and trivial requests per move cycle: a process's set-up and warm-up vary
 # by a few million instructions from run to run (with 40 of each, the same code's trivial request read 0.61 M in

@@ -108,7 +108,7 @@ def describe_url(url: str) -> str:
 
 
 LOST_WAIT = 1.0  # s a caller waits for a connection while the server is known to be unreachable
-RECONNECT_WINDOW = 10.0  # s of back-off after which the pool starts its reconnection attempts afresh
+RECONNECT_WINDOW = 10.0  # s of back-off after which the pool gives up; a caller's wait starts a new attempt at once
 
 
 class PostgresStore(PostgresOutbox):
@@ -146,8 +146,9 @@ class PostgresStore(PostgresOutbox):
             min_size=min_size,
             max_size=max_size,
             # connect_timeout: an unreachable host fails an attempt in seconds, not after TCP's minutes;
-            # reconnect_timeout: the pool's back-off (1, 2, 4 ... s between attempts) restarts from 1 s every
-            # RECONNECT_WINDOW, so a server back after a long outage is found within seconds
+            # reconnect_timeout: the pool's back-off (1, 2, 4 ... s between attempts) gives up after RECONNECT_WINDOW,
+            # and the next caller that waits starts a new attempt at once, so a server back after a long outage is
+            # found within seconds where the back-off would have grown to minutes
             kwargs={"autocommit": True, "connect_timeout": max(2, int(connect_timeout))},
             configure=_read_json_fast,
             open=True,
@@ -186,17 +187,23 @@ class PostgresStore(PostgresOutbox):
         except StoreUnavailable:  # an append's translated error
             self._note_lost(conn)
             raise
+        except Exception:
+            if conn is not None and not conn.broken:
+                self._lost = False  # the server answered (the error is the caller's or the query's own)
+            raise
         self._lost = False
 
     def _note_lost(self, conn: psycopg.Connection[TupleRow] | None) -> None:
-        """After a failed use: remember an unreachable server, and check the idle connections when one broke.
+        """After a failed use: when its connection broke, remember an unreachable server and check the idle
+        connections. A pool wait that timed out (no connection: ``conn`` is None) says nothing either way: the
+        pool may only be busy, or its connections may all be lost already (``_lost`` was set when they broke).
 
         A server restart breaks every pooled connection at once; checking them now replaces them all, where
         otherwise each would fail one more request first."""
-        if conn is not None and not conn.broken:
-            return  # the server answered (a query's own error): nothing is lost
+        if conn is None or not conn.broken:
+            return  # the server answered (a query's own error), or no connection was had
         self._lost = True
-        if conn is not None and self._sweeping.acquire(blocking=False):
+        if self._sweeping.acquire(blocking=False):
             threading.Thread(target=self._sweep, name="tradewinds-pool-check", daemon=True).start()
 
     def _sweep(self) -> None:

@@ -24,7 +24,7 @@ from workers.games import GameService
 COLLECTION = "tournaments"
 FORMATS = ("round_robin", "swiss")
 # A round robin's schedule at tables of more than 2 seats is searched within the creating request (a partition of
-# the players each round, with restarts and swaps): at 64 participants that costs about 0.4 s of CPU, growing with
+# the players each round, with restarts and swaps): at 64 participants that costs about 0.25 s of CPU, growing with
 # the cube of the number (``tests/workers/test_tournaments_logic.py``); swiss pairs one round at a time.
 ROUND_ROBIN_MAX_PARTICIPANTS = 64
 INDEXES = "tournament_indexes"  # which index builds are done (the per-key index of tournaments stored before it)

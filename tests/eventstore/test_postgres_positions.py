@@ -95,3 +95,37 @@ def test_the_serialised_append_variant_still_works(store_url: str) -> None:
         assert locked.read_all() == stored and locked.verify("game").ok
     finally:
         locked.close()
+
+
+def test_a_busy_pool_is_not_taken_for_a_lost_server(store_url: str) -> None:
+    """Every connection in use and a caller's wait running out is no sign the server is gone: the next caller waits
+    the pool's whole time again, not the short wait kept for an unreachable server (``LOST_WAIT``)."""
+    import threading
+    import time
+
+    from eventstore.postgres import LOST_WAIT, PostgresStore
+
+    busy = PostgresStore(store_url, min_size=1, max_size=1)
+    busy._timeout = LOST_WAIT + 1.0
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with busy._connection():
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(5)
+        waits = []
+        for _ in range(2):
+            began = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                busy.ping()
+            waits.append(time.monotonic() - began)
+        assert min(waits) >= LOST_WAIT + 0.9, waits
+    finally:
+        release.set()
+        holder.join()
+        busy.close()
