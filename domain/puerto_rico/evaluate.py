@@ -72,18 +72,16 @@ SAN_JUAN_ARRANGED = 1
 
 # What a barrel a player can make each production phase adds to ``_placed_value``, by good.
 CAPACITY_WEIGHT = 0.4
-# What the wharf's function adds to ``_placed_value``: half for owning it, half for manning it (a violet building
-# works only manned; the wharf ships every barrel of a kind at each captain, on a ship of the player's own). Without
-# it no level ever built a wharf (it costs 9 doubloons less up to 3 for quarries, worth 3 VP, where cheaper buildings
-# score more per doubloon), so none ever chose ``ship_with_wharf``. ``arranged`` places a colonist on an empty wharf
-# for WHARF_VALUE / 2. Tuned 2026-12-02 with ``benchmarks/evaluation_ab.py puerto_rico P easy G --set
-# WHARF_VALUE=W`` (``easy`` with WHARF_VALUE 0 against ``easy`` with W), W = 4: the old won 0.507 [0.439, 0.576] of
-# 200 two-player games (seed 7405) and 0.331 [0.270, 0.399] of 201 three-player games (even 0.333; seed 7406), not
-# shown apart, and the new chose ``ship_with_wharf`` 52 and 56 times. On earlier drafts (``arranged`` not placing on
-# the wharf): W = 4 and W = 8 read 0.512 and 0.507 at two players (seed 7402), 0.336 and 0.346 at three (seed 7403);
-# the wharf counted only when manned (W = 3, 6 and 10, seeds 7400 and 7401) was almost never built, a bot deciding a
-# build seeing it unmanned.
-WHARF_VALUE = 4.0
+# Tried and not kept (2026-12-02): the wharf's function worth W in ``_placed_value``, half for owning it and half for
+# manning it, with ``arranged`` placing a colonist on an empty wharf for W / 2. Without it no level builds a wharf (it
+# costs 9 doubloons less up to 3 for quarries, worth 3 VP, where cheaper buildings score more per doubloon), so none
+# chooses ``ship_with_wharf``. ``benchmarks/evaluation_ab.py puerto_rico P LEVEL G --set WHARF_VALUE=4`` (LEVEL
+# without the term against LEVEL with it): ``easy`` without it won 0.507 [0.439, 0.576] of 200 two-player games (seed
+# 7405) and 0.331 [0.270, 0.399] of 201 three-player games (even 0.333; seed 7406), not shown apart, while ``easy`` with
+# it chose ``ship_with_wharf`` 52 and 56 times; but ``medium`` without it won 0.675 [0.520, 0.799] of 40 two-player
+# games (seed 7407; 34.3 points against 31.2), and ``medium`` with it shipped by the wharf 4 times in them. (Drafts
+# before: W = 8 read as W = 4 for ``easy``; the wharf counted only when manned, W = 3, 6 and 10, was almost never
+# built.)
 # Tried and not kept (2026-11-30, on a scratch change): a manned violet building worth W per doubloon of its cost in
 # ``_placed_value`` (its function works only while manned; nothing values that here), with ``arranged`` placing a
 # colonist on an empty violet building for that gain. ``benchmarks/evaluation_ab.py puerto_rico P easy G`` with the
@@ -102,10 +100,10 @@ def arranged(p: Player) -> Player:
 
     The Mayor gathers every colonist of a player in San Juan before they are placed one by one
     (docs/rules/puerto_rico.md §4.2), so a position in the middle of a placement holds the player's workforce in
-    San Juan; a player never keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in three
+    San Juan; a player never keeps one there while a circle is empty. A colonist adds to ``_placed_value`` in two
     ways only: a barrel of production (a corn plantation; a plantation of another good with a manned circle of its
     production buildings to spare, or such a circle with a manned plantation to spare; else the two together, two
-    colonists for one barrel), the bonus of a large building it occupies, and the manned wharf (``WHARF_VALUE``).
+    colonists for one barrel), and the bonus of a large building it occupies.
     ``tests/domain/puerto_rico/test_evaluate.py`` holds this equal to placing one colonist (or pair) at a time where
     ``_placed_value`` gains most."""
     b = p.buildings
@@ -143,11 +141,9 @@ def arranged(p: Player) -> Player:
         for building in large:
             q.buildings[building] = 1
             q.san_juan -= 1
-            options.append((score(q) - before, 1, 1, _ONE_CIRCLE, building))
+            options.append((score(q) - before, 1, 1, _LARGE_BUILDING, building))
             q.buildings[building] = 0
             q.san_juan += 1
-    if b[WHARF] == 0 and WHARF_VALUE:
-        options.append((WHARF_VALUE / 2, 1, 1, _ONE_CIRCLE, WHARF))
     free = p.san_juan
     out = p
     for per, cost, units, how, what in sorted(options, key=_most_per_colonist):  # of equals, one colonist first
@@ -156,7 +152,7 @@ def arranged(p: Player) -> Player:
         taken = min(units, free // cost)
         if out is p:
             out = p.copy()
-        if how == _ONE_CIRCLE:
+        if how == _LARGE_BUILDING:
             out.buildings[what] = 1
         if how in (_PLANTATION, _PAIR):
             out.manned[what] += taken
@@ -170,8 +166,8 @@ def arranged(p: Player) -> Player:
 
 
 # How an option of ``arranged`` places its colonists: on plantations of a good, on its production buildings, on
-# both (a pair), on a building of one circle (a large building, the wharf).
-_PLANTATION, _MAKER, _PAIR, _ONE_CIRCLE = range(4)
+# both (a pair), on a large building.
+_PLANTATION, _MAKER, _PAIR, _LARGE_BUILDING = range(4)
 
 
 def _man_makers(p: Player, good: int, colonists: int) -> None:
@@ -201,7 +197,6 @@ def _placed_value(p: Player) -> float:
         + CAPACITY_WEIGHT * capacity
         + 0.3 * p.doubloons
         + 0.1 * goods
-        + _owned(p, WHARF, WHARF_VALUE / 2, WHARF_VALUE / 2)
     )
 
 
