@@ -181,29 +181,21 @@ class PostgresStore(PostgresOutbox):
         try:
             with self._pool.connection(timeout=timeout) as conn:
                 yield conn
-        except (psycopg.OperationalError, PoolTimeout) as exc:
-            self._note_lost(conn)
-            raise StoreUnavailable(f"PostgreSQL is unavailable: {one_line(exc)}") from exc
-        except StoreUnavailable:  # an append's translated error
-            self._note_lost(conn)
-            raise
-        except Exception:
-            if conn is not None and not conn.broken:
-                self._lost = False  # the server answered (the error is the caller's or the query's own)
-            raise
+        except Exception as exc:
+            if conn is not None:  # a pool wait that ran out (no connection) says nothing about the server
+                self._used(conn)
+            if isinstance(exc, psycopg.OperationalError | PoolTimeout):
+                raise StoreUnavailable(f"PostgreSQL is unavailable: {one_line(exc)}") from exc
+            raise  # the caller's own error, or an append's translated one
         self._lost = False
 
-    def _note_lost(self, conn: psycopg.Connection[TupleRow] | None) -> None:
-        """After a failed use: when its connection broke, remember an unreachable server and check the idle
-        connections. A pool wait that timed out (no connection: ``conn`` is None) says nothing either way: the
-        pool may only be busy, or its connections may all be lost already (``_lost`` was set when they broke).
-
-        A server restart breaks every pooled connection at once; checking them now replaces them all, where
-        otherwise each would fail one more request first."""
-        if conn is None or not conn.broken:
-            return  # the server answered (a query's own error), or no connection was had
-        self._lost = True
-        if self._sweeping.acquire(blocking=False):
+    def _used(self, conn: psycopg.Connection[TupleRow]) -> None:
+        """After a use that failed: the server is lost if the connection broke, else it answered (the error was
+        the query's or the caller's own). A broken connection also has the idle ones checked: a server restart
+        breaks every pooled connection at once, and checking them now replaces them all, where otherwise each
+        would fail one more request first."""
+        self._lost = conn.broken
+        if conn.broken and self._sweeping.acquire(blocking=False):
             threading.Thread(target=self._sweep, name="tradewinds-pool-check", daemon=True).start()
 
     def _sweep(self) -> None:
