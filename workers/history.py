@@ -687,6 +687,6 @@ def _shape_problem(header: dict[str, Any], rows: list[Any]) -> str:
         except (TypeError, ValueError) as exc:  # a value marshmallow cannot even look at
             return f"{where}: {str(exc)[:200]}"
         if errors:
-            first = dict(list(errors.items())[:5]) if isinstance(errors, dict) else errors
+            first = dict(list(errors.items())[:5])
             return f"{where}: {json.dumps(first, default=str)[:300]}"
     return ""

@@ -180,7 +180,7 @@ def connect_to(address: str, port: int, timeout: float) -> socket.socket:
 
 class _Deadline:
     """A send's deadline: ``expire`` (run by a timer when it passes) shuts the connection's socket down, so a read or
-    a TLS handshake blocked on it returns; a socket made after it passed is refused (``_opened``)."""
+    a TLS handshake blocked on it returns; a socket made after it passed is refused (``opened``)."""
 
     def __init__(self, seconds: float) -> None:
         self.ends_at = time.monotonic() + seconds
@@ -191,13 +191,14 @@ class _Deadline:
         return max(0.001, self.ends_at - time.monotonic())
 
     def expire(self) -> None:
-        self.expired.set()  # before looking at the socket: a connect that sets it after sees the flag (``_opened``)
+        self.expired.set()  # before looking at the socket: a connect that sets it after sees the flag (``opened``)
         sock = self.connection.sock if self.connection is not None else None
         if sock is not None:
             with contextlib.suppress(OSError):  # the plain socket's shutdown: a blocked read (TLS too) returns
                 socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
-    def _opened(self, connection: http.client.HTTPConnection, sock: socket.socket) -> None:
+    def opened(self, connection: http.client.HTTPConnection, sock: socket.socket) -> None:
+        """``sock`` is the connection's socket now; ``TimeoutError`` if the deadline passed already."""
         connection.sock = sock  # before looking at the flag: an expire that runs after shuts this socket down
         if self.expired.is_set():
             raise TimeoutError("the send's deadline passed")
@@ -210,7 +211,7 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self._deadline = deadline
 
     def connect(self) -> None:
-        self._deadline._opened(self, connect_to(self._address, self.port, self._deadline.left()))
+        self._deadline.opened(self, connect_to(self._address, self.port, self._deadline.left()))
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
@@ -231,7 +232,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
             raw.close()
             raise
         try:
-            self._deadline._opened(self, tls)
+            self._deadline.opened(self, tls)
             tls.do_handshake()
         except BaseException:
             tls.close()
