@@ -8,10 +8,12 @@ Every generator has the shape ``(st, seat, kind) -> list[dict]`` and lists its c
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
+    engineer,
     harvest_targets,
     hire_tiles,
     market_price,
@@ -19,7 +21,7 @@ from domain.archipelago.checks import (
 )
 from domain.archipelago.crises import stand_targets, supply_sources, temple_options
 from domain.archipelago.decide import PROMPT_COMMANDS, prompt
-from domain.archipelago.flow import icon_choices, placement_ok, turn0_placements
+from domain.archipelago.flow import icon_choices, turn0_placements
 from domain.archipelago.legal_base import Command, Generator, pos_json, units_of
 from domain.archipelago.legal_turn import TURN_GENERATORS, has_turn_action
 from domain.archipelago.scoring import declarable
@@ -33,13 +35,14 @@ from domain.archipelago.state import (
     housed,
     linked,
     lying_count,
+    neighbor,
     owns,
     permitted,
     rotate_edges,
     step_of,
     t0_of,
 )
-from domain.archipelago.steps import explore_movers, explore_positions, hire_price
+from domain.archipelago.steps import explore_positions, hire_price
 
 
 # ---------------------------------------------------------------------------------------------------- setup
@@ -218,20 +221,57 @@ def _cartographer_pick(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 
 def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
+    """Each open position's placed neighbours are read once, and each face's rotations come from ``_rotations``:
+    the same commands in the same order as ``placement_ok`` and ``explore_movers`` tried for every rotation."""
     step = _step(st)
     tid = step.get("tile")
     if step.get("phase") != "place" or tid is None:
         return []
+    faces = [(face, _rotations(face_of(tid, face).edges)) for face in ("A", "B")]
+    eng = engineer(st, seat)
     out = []
     for pos in explore_positions(st):
-        for face in ("A", "B"):
-            for rot in range(6):
-                edges = rotate_edges(face_of(tid, face).edges, rot)
-                if not placement_ok(st, pos, edges):
+        q, r = pos
+        # (direction, the neighbour's facing edge, the seat's citizens and ships there that may move)
+        around = []
+        for i in range(6):
+            other = st.posmap.get(neighbor(pos, i))
+            if other is not None:
+                around.append((i, st.tiles[other]["edges"][(i + 3) % 6], *_units_on(st, seat, other)))
+        for face, rotations in faces:
+            for rot, edges in enumerate(rotations):
+                if any(edges[i] != facing for i, facing, _c, _s in around):
                     continue
-                for m in explore_movers(st, seat, pos, edges):
-                    out.append({"type": "place_tile", "pos": pos_json(pos), "face": face, "rot": rot, "mover": m})
+                for _i, facing, citizens, ships in around:
+                    if facing == "P" or (facing == "M" and eng):
+                        movers = citizens
+                    elif facing == "S":
+                        movers = ships
+                    else:
+                        continue
+                    out += [
+                        {"type": "place_tile", "pos": {"q": q, "r": r}, "face": face, "rot": rot, "mover": m}
+                        for m in movers
+                    ]
     return out
+
+
+@lru_cache(maxsize=512)
+def _rotations(edges: str) -> tuple[str, ...]:
+    """``rotate_edges(edges, rot)`` for rot 0 to 5."""
+    return tuple(rotate_edges(edges, rot) for rot in range(6))
+
+
+def _units_on(st: ArchState, seat: int, tile: str) -> tuple[list[str], list[str]]:
+    """The seat's available citizens and ships on ``tile``, in the order of ``st.units``."""
+    citizens, ships = [], []
+    for uid, u in st.units.items():
+        if u["owner"] == seat and u["tile"] == tile and available(u):
+            if u["kind"] == "C":
+                citizens.append(uid)
+            elif u["kind"] == "S":
+                ships.append(uid)
+    return citizens, ships
 
 
 def _discard_tile(st: ArchState, seat: int, kind: str) -> list[Command]:

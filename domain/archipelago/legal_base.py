@@ -29,13 +29,20 @@ def units_of(st: ArchState, seat: int, kind: str | None = None) -> list[str]:
     return sorted(u for u, x in st.units.items() if x["owner"] == seat and (kind is None or x["kind"] == kind))
 
 
+# action -> the cards used with it (``WITH:<action>``) and whether each is shareable, in the order of ``D.CARDS``
+_WITH_CARDS: dict[str, list[tuple[str, bool]]] = {}
+for _card_id, _card in D.CARDS.items():
+    if _card.use and _card.use.startswith("WITH:"):
+        _WITH_CARDS.setdefault(_card.use[len("WITH:") :], []).append((_card_id, _card.shareable))
+
+
 def with_sets(st: ArchState, seat: int, action: str) -> list[tuple[list[str], int]]:
     """Every accepted ``with`` list of a wheel action and the number of shared-card fees it costs."""
     usable: list[tuple[str, bool]] = []
-    for c, card in D.CARDS.items():
-        if card.use == f"WITH:{action}" and c not in st.card_used:
+    for c, shareable in _WITH_CARDS.get(action, ()):
+        if c not in st.card_used:
             owner = card_owner(st, c)
-            if owner == seat or (owner is not None and card.shareable):
+            if owner == seat or (owner is not None and shareable):
                 usable.append((c, owner != seat))
     money = st.players[seat]["money"]
     out: list[tuple[list[str], int]] = []
