@@ -4,6 +4,8 @@ every look at a game so that an idle table pauses and a paused one resumes."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -23,8 +25,21 @@ def caps() -> bot_tables.BotCaps:
 
 
 def admit(svc: GameService, seats: list[dict[str, Any]], owner: str, hands_over: bool = False) -> None:
-    try:
+    with _refused():
         bot_tables.admit(svc.documents, svc.status_of, seats, owner, caps(), hands_over)
+
+
+def admit_tables(svc: GameService, owner: str, tables: int) -> None:
+    """``tables`` more bot tables at once (a tournament's round) for this owner, or ``ApiError``."""
+    with _refused():
+        bot_tables.within_caps(svc.documents, svc.status_of, owner, caps(), tables)
+
+
+@contextmanager
+def _refused() -> Iterator[None]:
+    """A refusal of the caps as the API's error, with its ``Retry-After``."""
+    try:
+        yield
     except GameError as exc:
         wait = exc.extra.get("retry_after")
         headers = {"Retry-After": str(wait)} if wait else None

@@ -7,6 +7,7 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from api import bots
 from api.blueprint import Blueprint
 from api.common import NEXT_PAGE_LINK, integrator_key, next_page_link, service
 from api.contract import errors
@@ -14,7 +15,7 @@ from api.errors import ApiError
 from api.schemas import BOT_LEVELS, BoundedList, ClockSchema, game_type_field, name_field
 from api.webhooks import key_required, require_key
 from domain import registry
-from workers import ratings
+from workers import bot_tables, ratings
 from workers.tournaments import FORMATS, Tournaments, public_view
 
 blp = Blueprint("tournaments", __name__, description="Tournaments, standings and rating leaderboards")
@@ -207,7 +208,15 @@ class TournamentList(MethodView):
     @key_required
     @blp.arguments(CreateTournamentSchema())
     @blp.response(201, TournamentSchema())
-    @errors(blp, "unauthorized", "unknown_game_type", "invalid_seats", "invalid_options")
+    @errors(
+        blp,
+        "unauthorized",
+        "unknown_game_type",
+        "invalid_seats",
+        "invalid_options",
+        "too_many_bot_games",
+        "bot_capacity",
+    )
     @blp.doc(operationId="createTournament", security=KEY_AUTH)
     def post(self, body):
         """Create a tournament and its first round's games; the response lists each seat's token"""
@@ -217,7 +226,10 @@ class TournamentList(MethodView):
                 raise ApiError(
                     "invalid_seats", "each participant is either a player (external_id) or a bot (bot_level)"
                 )
-        created, issued = tournaments().create(key.key_id, body)
+        owner = bot_tables.owner_of(key.key_id, "")
+        created, issued = tournaments().create(
+            key.key_id, body, admit=lambda tables: bots.admit_tables(service(), owner, tables)
+        )
         stored = tournaments().get(created["id"])
         assert stored is not None, "a tournament just created is there"
         return (

@@ -18,6 +18,9 @@ has not ended it is recorded in the ``bot_tables`` document collection with its 
   bot work stops. The next look resumes it where it stood. Pausing, not ending, because nothing is lost
   and the creator can still come back; a paused table still counts against its owner's cap until it ends
   (finished, aborted, or expired for want of moves).
+- **Tournaments.** A tournament's tables with a bot entrant (all of them under a clock) are its key's bot tables:
+  the first round is admitted whole when the tournament is created (``within_caps`` with the round's number of
+  tables); later rounds replace the ended tables of the round before. They never pause.
 """
 
 from __future__ import annotations
@@ -101,35 +104,55 @@ def admit(
             "human_seat_required",
             "a game without an API key needs at least one human seat; integrators create games of bots only",
         )
+    within_caps(documents, status_of, owner, caps)
+
+
+def within_caps(
+    documents: DocumentStore, status_of: Callable[[str], str], owner: str, caps: BotCaps, tables: int = 1
+) -> None:
+    """Raise ``GameError`` (``too_many_bot_games``, ``bot_capacity``) when ``tables`` more bot tables would take
+    this owner or the server past its cap: one for a game, a round's worth for a tournament."""
     active = active_tables(documents, status_of)
+    anonymous = owner.startswith("addr:")
     cap = caps.per_address if anonymous else caps.per_key
     mine = sum(1 for doc in active.values() if doc.get("owner") == owner)
-    if cap > 0 and mine >= cap:
+    adding = "" if tables == 1 else f" and this would add {tables}"
+    if cap > 0 and mine + tables > cap:
         who = "client address" if anonymous else "API key"
         raise GameError(
             "too_many_bot_games",
-            f"this {who} has {mine} games with bot seats that have not ended (at most {cap}); "
+            f"this {who} has {mine} games with bot seats that have not ended{adding} (at most {cap}); "
             "finish or abort one first",
             retry_after=60,
         )
-    if caps.total > 0 and len(active) >= caps.total:
+    if caps.total > 0 and len(active) + tables > caps.total:
         raise GameError(
-            "bot_capacity", f"the server runs {len(active)} games with bot seats, its most; try later", retry_after=60
+            "bot_capacity",
+            f"the server runs {len(active)} games with bot seats{adding}, its most is {caps.total}; try later",
+            retry_after=60,
         )
 
 
 def register(
-    documents: DocumentStore, game_id: str, owner: str, seats: list[dict[str, Any]], hands_over: bool = False
+    documents: DocumentStore,
+    game_id: str,
+    owner: str,
+    seats: list[dict[str, Any]],
+    hands_over: bool = False,
+    tournament: str | None = None,
 ) -> None:
+    """Record a new bot table (nothing for a game without bots that hands nobody over). ``tournament``: the table is
+    that tournament's, counted against its owner's cap but never paused (nobody paces a tournament by looking)."""
     if hands_over or any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
-        documents.put_document(BOT_TABLES, game_id, {"owner": owner, "created_at": now, "seen_at": now, "paused": None})
+        doc = {"owner": owner, "created_at": now, "seen_at": now, "paused": None}
+        documents.put_document(BOT_TABLES, game_id, doc if tournament is None else {**doc, "tournament": tournament})
 
 
 def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int, now: float | None = None) -> bool:
     """Called before a bot moves: True (and the table marked paused) when nobody looked at it for too long."""
     doc = store.get_document(BOT_TABLES, game_id)
-    if doc is None:
+    if doc is None or doc.get("tournament"):
         return False
     now = time.time() if now is None else now
     if now - float(doc.get("seen_at") or 0) < idle_seconds():

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain import registry
 from eventstore import utc_now_iso
+from workers import bot_tables, webhooks
 from workers import tournaments_logic as logic
-from workers import webhooks
 from workers.game_model import GameError
 from workers.games import GameService
 
@@ -51,9 +52,12 @@ class Tournaments:
         self.store = service.store
 
     # ------------------------------------------------------------------------------- create
-    def create(self, key_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    def create(
+        self, key_id: str, body: dict[str, Any], admit: Callable[[int], None] | None = None
+    ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         """The new tournament, and its first round's seat tokens by game id (shown once: only their
-        hashes are kept; ``reissue_tokens`` replaces them)."""
+        hashes are kept; ``reissue_tokens`` replaces them). ``admit``: called with the number of the first round's
+        bot tables (``bot_tables``) before anything is written; it raises ``GameError`` to refuse them."""
         try:
             rules = registry.get(body["game_type"])
         except registry.UnknownGameType:
@@ -113,6 +117,8 @@ class Tournaments:
             "created_at": utc_now_iso(),
             "finished_at": None,
         }
+        if admit is not None:
+            admit(sum(1 for table in self._round_tables(tournament)[0] if self._bot_table(tournament, table)))
         # the key's index first: an index entry whose tournament is missing is skipped, never the other way round
         self.store.put_document(by_key_name(key_id), index_key(tournament), {})
         try:
@@ -154,7 +160,8 @@ class Tournaments:
         return out
 
     # ------------------------------------------------------------------------------- rounds
-    def _start_round(self, t: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    def _round_tables(self, t: dict[str, Any]) -> tuple[list[list[str]], list[str]]:
+        """The next round's tables (participant ids) and byes."""
         number = len(t["rounds"]) + 1
         ids = [p["id"] for p in t["participants"]]
         if t["format"] == "round_robin":
@@ -172,6 +179,18 @@ class Tournaments:
                 ids, order, history, sizes, random.Random(t["seed"] + number), bye_counts=bye_counts
             )
             tables, byes = paired.tables, paired.byes
+        return tables, byes
+
+    @staticmethod
+    def _bot_table(t: dict[str, Any], players: list[str]) -> bool:
+        """Whether a table of these players is a bot table: a bot entrant plays at it, or a clock may hand its seats
+        to bots (as for a game created with one)."""
+        kinds = {p["id"]: p["kind"] for p in t["participants"]}
+        return t.get("clock") is not None or any(kinds[pid] == "bot" for pid in players)
+
+    def _start_round(self, t: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        number = len(t["rounds"]) + 1
+        tables, byes = self._round_tables(t)
         seat_history = logic.seats_from_games(
             {"players": table["players"]} for r in t["rounds"] for table in r["tables"]
         )
@@ -204,6 +223,15 @@ class Tournaments:
                 clock=t["clock"],
                 extra_metadata={"tournament_id": t["id"], "round": number, "table": index + 1, "rated": True},
                 start_bots=False,
+            )
+            # counted against the key's cap on bot tables (admitted with the tournament), never paused
+            bot_tables.register(
+                self.service.documents,
+                game.info.stream,
+                bot_tables.owner_of(t["key_id"], ""),
+                seats,
+                hands_over=t.get("clock") is not None,
+                tournament=t["id"],
             )
             round_doc["tables"].append(
                 {

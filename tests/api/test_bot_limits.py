@@ -220,3 +220,76 @@ def test_seats_resigned_to_bots_pause_when_nobody_watches(runtime, monkeypatch):
     for token in created["seat_tokens"]:
         game = runtime.service.resign(gid, token["seat"])
     assert jobs.play_bot_turn(gid, game.version, game.generation) == "paused"
+
+
+def tournament(client, headers, participants, **extra):
+    body = {
+        "name": "Capped cup",
+        "game_type": "secret_numbers",
+        "format": "swiss",
+        "options": {"rounds": 3},
+        "table_size": {"min": 2, "max": 2},
+        "participants": participants,
+        "seed": 5,
+        **extra,
+    }
+    return client.post("/tournaments", json=body, headers=headers)
+
+
+PLAYERS = [{"external_id": f"p{i}"} for i in range(4)]
+CLOCK = {"clock": {"bank_seconds": 600, "on_timeout": "bot"}}
+
+
+def test_a_tournament_whose_first_round_passes_the_keys_cap_is_refused_whole(capped):
+    app, runtime = capped  # 3 bot tables a key
+    client, key = app.test_client(), integrator(runtime)
+    refused = tournament(client, key, [{"bot_level": "random"}] * 8)  # 4 tables of bots
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    assert int(refused.headers["Retry-After"]) > 0 and "would add 4" in refused.get_json()["detail"]
+    assert runtime.store.list_streams() == []  # no table was made
+    assert client.get("/tournaments", headers=key).get_json()["tournaments"] == []
+    assert tournament(client, key, [{"bot_level": "random"}] * 6).status_code == 201  # 3 tables fit
+
+
+def test_a_tournaments_tables_count_against_its_keys_cap(capped):
+    app, runtime = capped
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS, **CLOCK)  # two tables whose seats a clock may hand to bots
+    assert made.status_code == 201, made.get_json()
+    tables = [table["game_id"] for table in made.get_json()["rounds"][0]["tables"]]
+    third = bot_game(at(app, "203.0.113.9"), key)  # the third place
+    assert third.status_code == 201
+    owner = runtime.store.get_document(BOT_TABLES, third.get_json()["id"])["owner"]
+    for game_id in tables:
+        doc = runtime.store.get_document(BOT_TABLES, game_id)
+        assert doc["tournament"] == made.get_json()["id"] and doc["owner"] == owner
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429
+    again = tournament(client, key, PLAYERS, **CLOCK)
+    assert again.status_code == 429 and again.get_json()["code"] == "too_many_bot_games"
+    # a tournament of people without a clock hands nobody to a bot: not a bot table, not capped
+    assert tournament(client, key, PLAYERS).status_code == 201
+
+
+def test_the_servers_bot_budget_holds_tournaments_too(capped):
+    app, runtime = capped  # 6 bot tables in all
+    for i in range(3):
+        assert bot_game(at(app, f"198.51.100.{i}")).status_code == 201
+    client = app.test_client()
+    first = tournament(client, integrator(runtime), PLAYERS, **CLOCK)
+    assert first.status_code == 201
+    full = tournament(client, integrator(runtime), PLAYERS, **CLOCK)  # 5 + 2 > 6
+    assert full.status_code == 503 and full.get_json()["code"] == "bot_capacity"
+    assert int(full.headers["Retry-After"]) > 0
+
+
+def test_a_tournament_table_nobody_watches_plays_on(runtime, monkeypatch):
+    """Nobody paces a tournament by looking at it (a site follows it by webhooks): its tables never pause."""
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    game, _ = runtime.service.create_game(
+        "secret_numbers", [{"kind": "bot", "level": "random"}] * 2, {"rounds": 3}, start_bots=False
+    )
+    gid = game.info.stream
+    bot_tables.register(runtime.store, gid, "key:k", [{"kind": "bot"}], tournament="t_1")
+    doc = runtime.store.get_document(BOT_TABLES, gid)
+    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 3600})
+    assert jobs.play_bot_turn(gid, game.version, game.generation) == "played"
