@@ -117,25 +117,67 @@ class InlineDispatcher:
         return None
 
 
+Job = tuple[str, tuple[Any, ...], str | None]  # (job name, its arguments, the outbox entry's token or None)
+
+
+class _FairQueue:
+    """A lane's waiting jobs, taken in turn by group: the first job of the group whose turn it is, which then goes
+    to the back of the turns. Jobs of one group keep their order. With a single group this is a FIFO queue."""
+
+    def __init__(self) -> None:
+        self._groups: dict[str | None, deque[Job]] = {}
+        self._turns: deque[str | None] = deque()  # the groups with waiting jobs, the next one first
+        self._size = 0
+
+    def append(self, group: str | None, job: Job) -> None:
+        waiting = self._groups.get(group)
+        if waiting is None:
+            waiting = self._groups[group] = deque()
+            self._turns.append(group)
+        waiting.append(job)
+        self._size += 1
+
+    def popleft(self) -> Job:
+        group = self._turns.popleft()
+        waiting = self._groups[group]
+        job = waiting.popleft()
+        if waiting:
+            self._turns.append(group)
+        else:
+            del self._groups[group]
+        self._size -= 1
+        return job
+
+    def __len__(self) -> int:
+        return self._size
+
+
 class InProcessDispatcher:
     """Runs jobs on background threads of this process (the default without Redis).
 
     Bot turns and webhook deliveries have threads of their own, so a slow receiver never holds up a game.
+    ``group_of(job, args)``, when given, names the group of a job (an API key's webhook deliveries): a lane's
+    free thread takes the groups' jobs in turn, so one key's many slow receivers hold up another key's
+    deliveries by at most the sends already under way, not by all the sends queued before them.
     """
 
     kind = "in-process"
 
-    def __init__(self, run: Callable[[str, tuple[Any, ...]], None], threads: int = 2, webhook_threads: int = 2) -> None:
+    def __init__(
+        self,
+        run: Callable[[str, tuple[Any, ...]], None],
+        threads: int = 2,
+        webhook_threads: int = 2,
+        group_of: Callable[[str, tuple[Any, ...]], str | None] | None = None,
+    ) -> None:
         self._run = run
+        self._group_of = group_of
         lock = threading.Lock()
         # One lock, two kinds of waiting: a lane's threads wait for its work (``_work``), ``wait_idle`` for the state
         # to change (``_cond``). An idle thread that woke every waiter would wake the other idle threads, which
         # would wake it again: a core spent on nothing.
         self._cond = threading.Condition(lock)
-        self._lanes: dict[str, deque[tuple[str, tuple[Any, ...], str | None]]] = {
-            QUEUE_NAME: deque(),
-            WEBHOOK_QUEUE_NAME: deque(),
-        }
+        self._lanes: dict[str, _FairQueue] = {QUEUE_NAME: _FairQueue(), WEBHOOK_QUEUE_NAME: _FairQueue()}
         self._work = {lane: threading.Condition(lock) for lane in self._lanes}
         self._threads: dict[str, list[threading.Thread]] = {QUEUE_NAME: [], WEBHOOK_QUEUE_NAME: []}
         self._sizes = {QUEUE_NAME: threads, WEBHOOK_QUEUE_NAME: webhook_threads}
@@ -154,16 +196,29 @@ class InProcessDispatcher:
         self._put(queue_for(job), job, args, None)
 
     def _put(self, lane: str, job: str, args: tuple[Any, ...], token: str | None) -> None:
+        group = self._group(job, args)
         with self._cond:
             if token is not None:
                 self._live.add(token)
-            self._lanes[lane].append((job, args, token))
+            self._lanes[lane].append(group, (job, args, token))
             threads = self._threads[lane] = [t for t in self._threads[lane] if t.is_alive()]
             if len(threads) < self._sizes[lane]:
                 thread = threading.Thread(target=self._loop, args=(lane,), name=f"tradewinds-{lane}", daemon=True)
                 threads.append(thread)
                 thread.start()
             self._work[lane].notify()
+
+    def _group(self, job: str, args: tuple[Any, ...]) -> str | None:
+        """The job's group (an outbox entry's by its own job and arguments); ``None`` when it cannot be told."""
+        if self._group_of is None:
+            return None
+        if job == "run_entry" and len(args) == 4:
+            job, args = args[2], tuple(args[3])
+        try:
+            return self._group_of(job, args)
+        except Exception:  # the store is away: the job waits in the common group
+            log.warning("could not tell the group of job %s%r", job, args, exc_info=True)
+            return None
 
     def try_lock(self, name: str) -> AbstractContextManager[None]:
         return self._locks.try_lock(name)

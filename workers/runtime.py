@@ -13,6 +13,7 @@ from workers import dispatch, jobs
 from workers.games import GameService
 from workers.signing import KeyFileError, ServerKey, key_file_path
 from workers.sweeper import Sweeper
+from workers.webhooks import delivery_group
 
 DEFAULT_DATA_DIR = "tradewinds-data"
 
@@ -92,7 +93,7 @@ class Runtime:
             except Exception as exc:
                 raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
         elif kind == "in-process":
-            disp = dispatch.InProcessDispatcher(run_job)
+            disp = dispatch.InProcessDispatcher(run_job, group_of=lambda job, args: delivery_group(store, job, args))
         elif kind == "local-runner":
             from workers.local_runner import SOCKET_ENV, RunnerDispatcher
 

@@ -199,6 +199,29 @@ def get_subscription(store: DocumentStore, sub_id: str) -> Doc | None:
     return store.get_document(SUBSCRIPTIONS, sub_id)
 
 
+# subscription id -> its API key's id (a subscription never changes key), for ``delivery_group``
+_OWNERS: dict[str, str] = {}
+_OWNERS_KEPT = 10_000
+
+
+def delivery_group(store: DocumentStore, job: str, args: tuple[Any, ...]) -> str | None:
+    """The group a webhook job waits in on the in-process job runner (``InProcessDispatcher``): a subscription's sends
+    by its API key, so that one key's slow receivers take their turns with the other keys' and do not delay them all;
+    any other job ``None``."""
+    if job not in ("deliver_webhooks", "redeliver_webhook") or not args:
+        return None
+    sub_id = str(args[0])
+    owner = _OWNERS.get(sub_id)
+    if owner is None:
+        sub = get_subscription(store, sub_id)
+        if sub is None:
+            return None
+        if len(_OWNERS) >= _OWNERS_KEPT:
+            _OWNERS.clear()
+        owner = _OWNERS[sub_id] = f"key:{sub['key_id']}"
+    return owner
+
+
 def delete_subscription(store: DocumentStore, sub: Doc) -> None:
     """Remove the subscription; its delivery log, marks, index and state go with its next delivery job
     (``drop_queue``), which the caller schedules."""

@@ -27,6 +27,8 @@ class Receiver:
         self.accepted: list[dict] = []
         self.refused = 0
         self.bad_signatures = 0
+        self.delay = 0.0  # seconds each answer takes
+        self.journal: list | None = None  # a list shared by receivers: (this receiver, event type) as accepted
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -43,7 +45,10 @@ class Receiver:
                     self.send_response(401)
                     self.end_headers()
                     return
+                time.sleep(receiver.delay)
                 receiver.accepted.append({"id": msg_id, **json.loads(body)})
+                if receiver.journal is not None:
+                    receiver.journal.append((receiver, json.loads(body)["type"]))
                 self.send_response(204)
                 self.end_headers()
 
@@ -245,6 +250,47 @@ def test_real_background_retries(receiver, monkeypatch):
         assert receiver.refused >= 2
         dispatcher.wait_idle()
     finally:
+        runtime.sweeper.stop()
+        jobs.set_runtime(None)
+
+
+def test_one_keys_slow_receivers_take_turns_with_another_keys(monkeypatch):
+    """On the in-process runner (two webhook threads), one key's ten slow receivers hold up another key's delivery
+    by the sends under way and its own sync job, not by all ten: the keys' sends take turns. Before, it came after nine of them."""
+    from workers.dispatch import InProcessDispatcher
+    from workers.runtime import Runtime, run_job
+
+    made = {}
+
+    def new_store(signer):
+        made["store"] = MemoryStore(signer=signer)
+        return made["store"]
+
+    dispatcher = InProcessDispatcher(
+        run_job, group_of=lambda job, args: webhooks.delivery_group(made["store"], job, args)
+    )
+    runtime = Runtime.signed(new_store, dispatcher)
+    jobs.set_runtime(runtime)
+    journal: list = []
+    slow = [Receiver() for _ in range(10)]
+    fast = Receiver()
+    try:
+        client = create_app(runtime).test_client()
+        _, busy_key = apikeys.create_key(runtime.store, "busy site")
+        _, other_key = apikeys.create_key(runtime.store, "other site")
+        for r in slow:
+            r.delay, r.journal = 0.3, journal
+            subscribe(client, busy_key, r.url, events=("game.started",))
+        fast.journal = journal
+        subscribe(client, other_key, fast.url, events=("game.started",))
+        keyed_game(client, busy_key)  # ten slow sends queued
+        keyed_game(client, other_key)  # then one for the other key
+        assert dispatcher.wait_idle(30)
+        assert len(journal) == 11 and all(r.accepted for r in slow)
+        assert [r for r, _ in journal].index(fast) <= 5, "the other key's send waited for the busy key's queue"
+    finally:
+        for r in [*slow, fast]:
+            r.close()
         runtime.sweeper.stop()
         jobs.set_runtime(None)
 
