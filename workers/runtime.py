@@ -75,15 +75,10 @@ class Runtime:
         from eventstore import open_store
 
         database_url = database_url or default_database_url(data_dir)
-        key = server_key(database_url, data_dir)
-        try:
-            store = open_store(database_url, signer=key.sign)
-        except ValueError as exc:
-            raise ConfigError(f"bad TRADEWINDS_DATABASE_URL: {exc}") from None
-        except Exception as exc:
-            raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
         kind = dispatcher or ("rq" if redis_url else "in-process")
-        disp: Any
+        # The dispatcher is settled first: a server or worker that cannot reach Redis writes nothing (no key file,
+        # no tables).
+        disp: Any = None
         if kind == "rq":
             if not redis_url:
                 raise ConfigError("the RQ dispatcher needs TRADEWINDS_REDIS_URL")
@@ -92,8 +87,6 @@ class Runtime:
                 disp.ping()
             except Exception as exc:
                 raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
-        elif kind == "in-process":
-            disp = dispatch.InProcessDispatcher(run_job, group_of=lambda job, args: delivery_group(store, job, args))
         elif kind == "local-runner":
             from workers.local_runner import SOCKET_ENV, RunnerDispatcher
 
@@ -103,8 +96,17 @@ class Runtime:
             disp = RunnerDispatcher(address)
         elif kind == "inline":
             disp = dispatch.InlineDispatcher(run_job)
-        else:
+        elif kind != "in-process":
             raise ConfigError(f"unknown dispatcher {kind!r}")
+        key = server_key(database_url, data_dir)
+        try:
+            store = open_store(database_url, signer=key.sign)
+        except ValueError as exc:
+            raise ConfigError(f"bad TRADEWINDS_DATABASE_URL: {exc}") from None
+        except Exception as exc:
+            raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
+        if kind == "in-process":  # its webhook sends are grouped by key, read from the store
+            disp = dispatch.InProcessDispatcher(run_job, group_of=lambda job, args: delivery_group(store, job, args))
         runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
         if kind not in ("rq", "local-runner"):
             jobs.set_runtime(runtime)

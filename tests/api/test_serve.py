@@ -129,6 +129,17 @@ def test_bad_configuration_fails_in_one_line(tmp_path, env, expected):
     assert "Traceback" not in result.stderr
 
 
+def test_a_worker_that_cannot_reach_redis_writes_nothing(tmp_path):
+    """It fails before it opens the store: no signing key made, no tables created in the data folder."""
+    env = {"TRADEWINDS_REDIS_URL": "redis://127.0.0.1:1/0"}
+    cmd, full_env = tradewinds("worker", env=env)
+    full_env["TRADEWINDS_DATA_DIR"] = str(tmp_path)
+    full_env.pop("TRADEWINDS_DATABASE_URL", None)
+    result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "cannot reach Redis" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def raw_request(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:
