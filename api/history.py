@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response, request
 from flask.views import MethodView
 
+from api import bots
 from api.blueprint import Blueprint
 from api.common import caller_for, runtime, seat_only, service
 from api.contract import errors
@@ -48,7 +49,17 @@ def require_seat(game_id: str) -> int:
 class Undo(MethodView):
     @blp.arguments(UNDO_BODY_SCHEMA)
     @blp.response(200, UNDO_RESULT_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "forbidden", "game_over", "invalid_undo", "stale_version")
+    @errors(
+        blp,
+        "unauthorized",
+        "unknown_game",
+        "forbidden",
+        "game_over",
+        "invalid_undo",
+        "stale_version",
+        "too_many_bot_games",
+        "bot_capacity",
+    )
     @blp.doc(operationId="undo", security=[{"seatToken": []}, {"apiKey": []}])
     def post(self, body, game_id):
         """Take moves back to `to_version`: at once when the policy allows, else as a request to the other seats
@@ -60,7 +71,15 @@ class Undo(MethodView):
         caller = caller_for(service().info(game_id))
         if caller.seat is None and caller.integrator is None:
             raise ApiError("unauthorized", "undo needs a seat token or the creating integrator's API key")
-        return history().undo(game_id, body["to_version"], caller.seat, caller.integrator, body["reason"])
+        svc = service()
+        return history().undo(
+            game_id,
+            body["to_version"],
+            caller.seat,
+            caller.integrator,
+            body["reason"],
+            admit=lambda owner: bots.admit_tables(svc, owner, 1),  # an ended bot table back in play counts again
+        )
 
 
 @blp.route("/games/<game_id:game_id>/undo/accept")

@@ -18,9 +18,11 @@ has not ended it is recorded in the ``bot_tables`` document collection with its 
   bot work stops. The next look resumes it where it stood. Pausing, not ending, because nothing is lost
   and the creator can still come back; a paused table still counts against its owner's cap until it ends
   (finished, aborted, or expired for want of moves).
-- **Tournaments.** A tournament's tables with a bot entrant (all of them under a clock) are its key's bot tables:
-  the first round is admitted whole when the tournament is created (``within_caps`` with the round's number of
-  tables); later rounds replace the ended tables of the round before. They never pause.
+- **Tournaments.** A running tournament holds places for the most bot tables any of its rounds can have (tables
+  with a bot entrant; all of them under a clock, whose seats may pass to bots): one record,
+  ``tournament:<id>``, of that weight, admitted whole when the tournament is created, kept while it runs. Its
+  tables are recorded with weight 0 (counted by the reservation) and never pause: nobody paces a tournament by
+  looking at it.
 """
 
 from __future__ import annotations
@@ -72,16 +74,32 @@ def owner_of(key_id: str | None, address: str) -> str:
     return f"key:{key_id}" if key_id is not None else f"addr:{address}"
 
 
+RESERVED = "tournament:"  # the key of a tournament's reservation: RESERVED + its id
+
+
 def active_tables(documents: DocumentStore, status_of: Callable[[str], str]) -> dict[str, dict[str, Any]]:
-    """The bot tables that have not ended (ended ones are dropped from the collection on the way);
-    ``status_of`` gives a game's status (``GameService.status_of``)."""
+    """The bot tables that have not ended and the reservations of running tournaments (ended ones are dropped from
+    the collection on the way); ``status_of`` gives a game's status (``GameService.status_of``)."""
+    from workers.tournaments import COLLECTION as TOURNAMENTS  # tournaments build on this module
+
     active: dict[str, dict[str, Any]] = {}
-    for game_id, doc in documents.list_documents(BOT_TABLES, limit=1_000_000):
-        if status_of(game_id) == "active":
-            active[game_id] = doc
+    for key, doc in documents.list_documents(BOT_TABLES, limit=1_000_000):
+        if key.startswith(RESERVED):
+            tournament = documents.get_document(TOURNAMENTS, key[len(RESERVED) :])
+            still = tournament is not None and tournament.get("status") == "running"
         else:
-            documents.delete_document(BOT_TABLES, game_id)
+            still = status_of(key) == "active"
+        if still:
+            active[key] = doc
+        else:
+            documents.delete_document(BOT_TABLES, key)
     return active
+
+
+def places(doc: dict[str, Any]) -> int:
+    """How many places of the caps a record takes: a game's 1, a tournament's reservation its weight, a tournament's
+    table 0 (its reservation counts it)."""
+    return int(doc.get("tables", 1))
 
 
 def admit(
@@ -115,20 +133,27 @@ def within_caps(
     active = active_tables(documents, status_of)
     anonymous = owner.startswith("addr:")
     cap = caps.per_address if anonymous else caps.per_key
-    mine = sum(1 for doc in active.values() if doc.get("owner") == owner)
+    who = "client address" if anonymous else "API key"
+    if tables > 1 and ((cap > 0 and tables > cap) or (caps.total > 0 and tables > caps.total)):
+        most = min(c for c in (cap, caps.total) if c > 0)
+        raise GameError(
+            "invalid_seats",
+            f"this would run up to {tables} games with bot seats at once, more than the {most} an {who} may have",
+        )
+    mine = sum(places(doc) for doc in active.values() if doc.get("owner") == owner)
+    running = sum(places(doc) for doc in active.values())
     adding = "" if tables == 1 else f" and this would add {tables}"
     if cap > 0 and mine + tables > cap:
-        who = "client address" if anonymous else "API key"
         raise GameError(
             "too_many_bot_games",
             f"this {who} has {mine} games with bot seats that have not ended{adding} (at most {cap}); "
             "finish or abort one first",
             retry_after=60,
         )
-    if caps.total > 0 and len(active) + tables > caps.total:
+    if caps.total > 0 and running + tables > caps.total:
         raise GameError(
             "bot_capacity",
-            f"the server runs {len(active)} games with bot seats{adding}, its most is {caps.total}; try later",
+            f"the server runs {running} games with bot seats{adding}, its most is {caps.total}; try later",
             retry_after=60,
         )
 
@@ -142,11 +167,35 @@ def register(
     tournament: str | None = None,
 ) -> None:
     """Record a new bot table (nothing for a game without bots that hands nobody over). ``tournament``: the table is
-    that tournament's, counted against its owner's cap but never paused (nobody paces a tournament by looking)."""
+    that tournament's: its reservation (``reserve``) counts it, and it never pauses."""
     if hands_over or any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
         doc = {"owner": owner, "created_at": now, "seen_at": now, "paused": None}
-        documents.put_document(BOT_TABLES, game_id, doc if tournament is None else {**doc, "tournament": tournament})
+        if tournament is not None:
+            doc.update(tournament=tournament, tables=0)
+        documents.put_document(BOT_TABLES, game_id, doc)
+
+
+def is_bot_table(metadata: dict[str, Any]) -> bool:
+    """Whether a game (by its stream metadata) is a bot table: a bot seat, or seats that pass to bots when they
+    resign or run out of time."""
+    resign = metadata.get("on_resign") or {}
+    return (
+        any(seat.get("kind") == "bot" for seat in metadata.get("seats") or [])
+        or metadata.get("clock") is not None
+        or resign.get("policy") == "bot"
+    )
+
+
+def reserve(documents: DocumentStore, tournament: str, owner: str, tables: int) -> None:
+    """Hold ``tables`` places of the caps for a tournament while it runs (none: no record)."""
+    if tables > 0:
+        doc = {"owner": owner, "tournament": tournament, "tables": tables, "created_at": time.time()}
+        documents.put_document(BOT_TABLES, RESERVED + tournament, doc)
+
+
+def release(documents: DocumentStore, tournament: str) -> None:
+    documents.delete_document(BOT_TABLES, RESERVED + tournament)
 
 
 def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int, now: float | None = None) -> bool:

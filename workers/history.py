@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import marshmallow as ma
@@ -32,7 +32,7 @@ from eventstore.base import (
     head_message,
 )
 from eventstore.verify import verify_events
-from workers import facts, ratings
+from workers import bot_tables, facts, ratings
 from workers.game_model import GameError, LoadedGame, make_etag, public_seats
 from workers.games import GameService
 from workers.signing import ALGORITHM, key_id_of, signature_valid
@@ -51,13 +51,21 @@ class History:
 
     # ------------------------------------------------------------------------------------ undo
     def undo(
-        self, game_id: str, to_version: int, seat: int | None, integrator: str | None, reason: str
+        self,
+        game_id: str,
+        to_version: int,
+        seat: int | None,
+        integrator: str | None,
+        reason: str,
+        admit: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Truncate now when the policy allows it, or open a request the other human seats must accept.
 
         The policy is decided on the game as loaded, then checked again inside the store's locked
         truncation against the events it archives: a move stored in between fails the undo with
-        ``stale_version`` and archives nothing.
+        ``stale_version`` and archives nothing. ``admit``: called with the owner (``bot_tables.owner_of``) before an
+        ended bot table is brought back into play, which makes it a bot table of that owner again; it raises to
+        refuse.
         """
         game = self.service.load(game_id)
         # who may undo is checked before the target: a caller who may not learns nothing of the game's versions
@@ -65,7 +73,14 @@ class History:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
             self._check_target(game, to_version)
-            return self._truncate(game, to_version, f"integrator:{integrator}", reason, self._same_history(game))
+            revived = None
+            if game.over and bot_tables.is_bot_table(game.info.metadata):
+                revived = bot_tables.owner_of(integrator, "")
+                if admit is not None:
+                    admit(revived)
+            return self._truncate(
+                game, to_version, f"integrator:{integrator}", reason, self._same_history(game), revived=revived
+            )
         assert seat is not None
         self._check_seat_may_undo(game)
         if game.seats[seat]["kind"] != "human":  # resigned or out of time: the seat's moves are a bot's now
@@ -194,7 +209,10 @@ class History:
         reason: str,
         check: TruncationCheck,
         closed_request: dict[str, Any] | None = None,
+        revived: str | None = None,
     ) -> dict[str, Any]:
+        """``revived``: the owner an ended bot table is recorded for again when the truncation brings it back into
+        play (its record went when it ended)."""
         game_id = game.info.stream
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         # the truncation takes no outbox work with it: the work it causes (``after_change`` below) is written after
@@ -215,6 +233,9 @@ class History:
             ) from None
         if game.over and status == facts.ACTIVE:
             self._retract_result(game)
+            if revived is not None:
+                metadata = game.info.metadata
+                bot_tables.register(self.service.documents, game_id, revived, metadata.get("seats") or [], True)
         self.service.forget(game_id)
         after = self.service.load(game_id)
         self.service.after_change(after)

@@ -56,8 +56,9 @@ class Tournaments:
         self, key_id: str, body: dict[str, Any], admit: Callable[[int], None] | None = None
     ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         """The new tournament, and its first round's seat tokens by game id (shown once: only their
-        hashes are kept; ``reissue_tokens`` replaces them). ``admit``: called with the number of the first round's
-        bot tables (``bot_tables``) before anything is written; it raises ``GameError`` to refuse them."""
+        hashes are kept; ``reissue_tokens`` replaces them). ``admit``: called before anything is written with the most
+        bot tables (``bot_tables``) a round of it can have, the places the tournament holds while it runs; it raises
+        to refuse them."""
         try:
             rules = registry.get(body["game_type"])
         except registry.UnknownGameType:
@@ -117,16 +118,20 @@ class Tournaments:
             "created_at": utc_now_iso(),
             "finished_at": None,
         }
-        if admit is not None:
-            admit(sum(1 for table in self._round_tables(tournament)[0] if self._bot_table(tournament, table)))
+        most = self._most_bot_tables(tournament)
+        if admit is not None and most:
+            admit(most)
         # the key's index first: an index entry whose tournament is missing is skipped, never the other way round
         self.store.put_document(by_key_name(key_id), index_key(tournament), {})
         try:
+            self.save(tournament)  # before its reservation, which lasts while the tournament is stored as running
+            bot_tables.reserve(self.service.documents, tournament["id"], bot_tables.owner_of(key_id, ""), most)
             issued = self._start_round(tournament)
         except BaseException:
             # not left listed as running with a round that never got its tables (the games already made expire)
             self.store.delete_document(COLLECTION, tournament["id"])
             self.store.delete_document(by_key_name(key_id), index_key(tournament))
+            bot_tables.release(self.service.documents, tournament["id"])
             raise
         return tournament, issued
 
@@ -182,11 +187,17 @@ class Tournaments:
         return tables, byes
 
     @staticmethod
-    def _bot_table(t: dict[str, Any], players: list[str]) -> bool:
-        """Whether a table of these players is a bot table: a bot entrant plays at it, or a clock may hand its seats
-        to bots (as for a game created with one)."""
-        kinds = {p["id"]: p["kind"] for p in t["participants"]}
-        return t.get("clock") is not None or any(kinds[pid] == "bot" for pid in players)
+    def _most_bot_tables(t: dict[str, Any]) -> int:
+        """The most bot tables a round of ``t`` can have: tables with a bot entrant, or every table under a clock
+        (its seats may pass to bots, as in a game created with one). A round robin's rounds are known; a swiss
+        round has the same number of tables every round, at most one with each bot entrant."""
+        clocked = t.get("clock") is not None
+        bots = {p["id"] for p in t["participants"] if p["kind"] == "bot"}
+        if t["format"] == "round_robin":
+            counts = (sum(1 for table in r["tables"] if clocked or bots & set(table)) for r in t["schedule"])
+            return max(counts, default=0)
+        sizes, _ = logic.table_sizes(len(t["participants"]), t["table_min"], t["table_max"])
+        return len(sizes) if clocked else min(len(sizes), len(bots))
 
     def _start_round(self, t: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         number = len(t["rounds"]) + 1

@@ -240,15 +240,77 @@ PLAYERS = [{"external_id": f"p{i}"} for i in range(4)]
 CLOCK = {"clock": {"bank_seconds": 600, "on_timeout": "bot"}}
 
 
-def test_a_tournament_whose_first_round_passes_the_keys_cap_is_refused_whole(capped):
+def test_a_tournament_that_would_pass_the_keys_cap_is_refused_whole(capped):
     app, runtime = capped  # 3 bot tables a key
     client, key = app.test_client(), integrator(runtime)
-    refused = tournament(client, key, [{"bot_level": "random"}] * 8)  # 4 tables of bots
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 201
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 201
+    refused = tournament(client, key, [{"bot_level": "random"}] * 4)  # 2 tables of bots, 1 place left
     assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
-    assert int(refused.headers["Retry-After"]) > 0 and "would add 4" in refused.get_json()["detail"]
-    assert runtime.store.list_streams() == []  # no table was made
+    assert int(refused.headers["Retry-After"]) > 0 and "would add 2" in refused.get_json()["detail"]
+    assert len(runtime.store.list_streams()) == 2  # no table was made
     assert client.get("/tournaments", headers=key).get_json()["tournaments"] == []
-    assert tournament(client, key, [{"bot_level": "random"}] * 6).status_code == 201  # 3 tables fit
+    assert tournament(client, key, [{"bot_level": "random"}] * 2).status_code == 201  # 1 table fits
+
+
+def test_a_tournament_that_could_never_fit_is_told_so_without_a_retry(capped):
+    app, runtime = capped  # 3 bot tables a key, 6 in all
+    refused = tournament(app.test_client(), integrator(runtime), [{"bot_level": "random"}] * 8)  # 4 at once
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_seats"
+    assert "Retry-After" not in refused.headers and "more than the 3" in refused.get_json()["detail"]
+
+
+def test_a_tournament_holds_its_places_for_its_largest_round(capped):
+    """A round with fewer bot tables (a bot entrant's bye) admits no less, and the places freed between rounds are
+    not the key's to fill: the tournament holds them while it runs."""
+    app, runtime = capped  # 3 a key
+    client, key = app.test_client(), integrator(runtime)
+    # the bot entrant, last, sits out round 1 with a bye: round 1 has no bot table, round 2 one
+    entrants = [{"external_id": "a"}, {"external_id": "b"}, {"bot_level": "random"}]
+    made = [tournament(client, key, entrants, rounds=2) for _ in range(3)]
+    assert [m.status_code for m in made] == [201, 201, 201]
+    assert all(m.get_json()["rounds"][0]["byes"] for m in made)
+    assert tournament(client, key, entrants, rounds=2).status_code == 429  # 3 of 3 held
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429
+    for m in made:  # the people's tables end: round 2 seats the bots within the places held
+        gid = m.get_json()["rounds"][0]["tables"][0]["game_id"]
+        assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+    assert all(
+        len(client.get(f"/tournaments/{m.get_json()['id']}", headers=key).get_json()["rounds"]) == 2 for m in made
+    )
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429
+
+
+def test_a_round_robin_holds_places_for_its_largest_round(runtime):
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=20, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    entrants = [{"bot_level": "random"}] * 6 + [{"external_id": f"h{i}"} for i in range(6)]
+    made = tournament(client, key, entrants, format="round_robin", seed=0).get_json()
+    with_bots = [
+        sum(1 for table in r["tables"] if any(p.startswith("bot:") for p in table))
+        for r in runtime.store.get_document("tournaments", made["id"])["schedule"]
+    ]
+    held = runtime.store.get_document(BOT_TABLES, bot_tables.RESERVED + made["id"])
+    assert held["tables"] == max(with_bots) and min(with_bots) < max(with_bots)
+
+
+def test_an_ended_bot_table_brought_back_by_an_undo_counts_again(capped):
+    app, runtime = capped  # 3 a key
+    key = integrator(runtime)
+    client = at(app, "203.0.113.9")
+    made = [bot_game(client, key).get_json() for _ in range(3)]
+    for game in made:  # each ends: its place is free
+        token = game["seat_tokens"][0]["token"]
+        assert client.post(f"/games/{game['id']}/resign", headers=auth(token)).get_json()["status"] == "finished"
+    assert bot_game(client, key).status_code == 201  # 1 of 3
+    for game in made[:2]:
+        undone = client.post(f"/games/{game['id']}/undo", json={"to_version": game["version"]}, headers=key)
+        assert undone.status_code == 200, undone.get_json()
+        assert runtime.store.get_document(BOT_TABLES, game["id"])["owner"].startswith("key:")
+    refused = client.post(f"/games/{made[2]['id']}/undo", json={"to_version": made[2]["version"]}, headers=key)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    assert client.get(f"/games/{made[2]['id']}").get_json()["status"] == "finished"  # nothing was undone
+    assert bot_game(client, key).status_code == 429
 
 
 def test_a_tournaments_tables_count_against_its_keys_cap(capped):
