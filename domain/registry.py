@@ -15,6 +15,7 @@ GAME_MODULES: dict[str, str] = {
 }
 
 _extra: dict[str, Rules] = {}
+_loaded: dict[str, Rules] = {}  # the built-in games imported so far (every request asks for its game's rules)
 
 
 class UnknownGameType(KeyError):
@@ -33,9 +34,11 @@ def unregister(name: str) -> None:
 def get(name: str) -> Rules:
     if name in _extra:
         return _extra[name]
-    if name not in GAME_MODULES:
-        raise UnknownGameType(name)
-    rules: Rules = importlib.import_module(GAME_MODULES[name]).RULES
+    rules = _loaded.get(name)
+    if rules is None:
+        if name not in GAME_MODULES:
+            raise UnknownGameType(name)
+        rules = _loaded[name] = importlib.import_module(GAME_MODULES[name]).RULES
     return rules
 
 
