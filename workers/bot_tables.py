@@ -20,9 +20,9 @@ has not ended it is recorded in the ``bot_tables`` document collection with its 
   (finished, aborted, or expired for want of moves).
 - **Tournaments.** A running tournament holds places for the most bot tables any of its rounds can have (tables
   with a bot entrant; all of them under a clock, whose seats may pass to bots): one record,
-  ``tournament:<id>``, of that weight, admitted whole when the tournament is created, kept while it runs. Its
-  tables are recorded with weight 0 (counted by the reservation) and never pause: nobody paces a tournament by
-  looking at it.
+  ``tournament:<id>``, of that weight, admitted whole when the tournament is created and released when it ends.
+  Its tables are recorded with weight 0 (counted by the reservation) and never pause: nobody paces a tournament by
+  looking at it. A table an undo brings back into play after its round (or its tournament) ended counts 1 again.
 """
 
 from __future__ import annotations
@@ -78,18 +78,12 @@ RESERVED = "tournament:"  # the key of a tournament's reservation: RESERVED + it
 
 
 def active_tables(documents: DocumentStore, status_of: Callable[[str], str]) -> dict[str, dict[str, Any]]:
-    """The bot tables that have not ended and the reservations of running tournaments (ended ones are dropped from
-    the collection on the way); ``status_of`` gives a game's status (``GameService.status_of``)."""
-    from workers.tournaments import COLLECTION as TOURNAMENTS  # tournaments build on this module
-
+    """The bot tables that have not ended (ended ones are dropped from the collection on the way) and the
+    tournaments' reservations (each released when its tournament ends, ``release``); ``status_of`` gives a game's
+    status (``GameService.status_of``)."""
     active: dict[str, dict[str, Any]] = {}
     for key, doc in documents.list_documents(BOT_TABLES, limit=1_000_000):
-        if key.startswith(RESERVED):
-            tournament = documents.get_document(TOURNAMENTS, key[len(RESERVED) :])
-            still = tournament is not None and tournament.get("status") == "running"
-        else:
-            still = status_of(key) == "active"
-        if still:
+        if key.startswith(RESERVED) or status_of(key) == "active":
             active[key] = doc
         else:
             documents.delete_document(BOT_TABLES, key)
@@ -134,11 +128,14 @@ def within_caps(
     anonymous = owner.startswith("addr:")
     cap = caps.per_address if anonymous else caps.per_key
     who = "client address" if anonymous else "API key"
-    if tables > 1 and ((cap > 0 and tables > cap) or (caps.total > 0 and tables > caps.total)):
-        most = min(c for c in (cap, caps.total) if c > 0)
+    if tables > 1 and cap > 0 and tables > cap:
+        raise GameError(
+            "invalid_seats", f"this would run up to {tables} games with bot seats at once; an {who} may run {cap}"
+        )
+    if tables > 1 and caps.total > 0 and tables > caps.total:
         raise GameError(
             "invalid_seats",
-            f"this would run up to {tables} games with bot seats at once, more than the {most} an {who} may have",
+            f"this would run up to {tables} games with bot seats at once; the server runs at most {caps.total}",
         )
     mine = sum(places(doc) for doc in active.values() if doc.get("owner") == owner)
     running = sum(places(doc) for doc in active.values())
@@ -165,14 +162,18 @@ def register(
     seats: list[dict[str, Any]],
     hands_over: bool = False,
     tournament: str | None = None,
+    counted: bool = True,
 ) -> None:
     """Record a new bot table (nothing for a game without bots that hands nobody over). ``tournament``: the table is
-    that tournament's: its reservation (``reserve``) counts it, and it never pauses."""
+    that tournament's, and never pauses; ``counted=False``: its tournament's reservation (``reserve``) holds its
+    place."""
     if hands_over or any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
-        doc = {"owner": owner, "created_at": now, "seen_at": now, "paused": None}
+        doc: dict[str, Any] = {"owner": owner, "created_at": now, "seen_at": now, "paused": None}
         if tournament is not None:
-            doc.update(tournament=tournament, tables=0)
+            doc["tournament"] = tournament
+        if not counted:
+            doc["tables"] = 0
         documents.put_document(BOT_TABLES, game_id, doc)
 
 
@@ -195,7 +196,12 @@ def reserve(documents: DocumentStore, tournament: str, owner: str, tables: int) 
 
 
 def release(documents: DocumentStore, tournament: str) -> None:
+    """The tournament's places are free again (it ended, or its creation failed)."""
     documents.delete_document(BOT_TABLES, RESERVED + tournament)
+
+
+def reserved(documents: DocumentStore, tournament: str) -> bool:
+    return documents.get_document(BOT_TABLES, RESERVED + tournament) is not None
 
 
 def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int, now: float | None = None) -> bool:

@@ -64,8 +64,8 @@ class History:
         The policy is decided on the game as loaded, then checked again inside the store's locked
         truncation against the events it archives: a move stored in between fails the undo with
         ``stale_version`` and archives nothing. ``admit``: called with the owner (``bot_tables.owner_of``) before an
-        ended bot table is brought back into play, which makes it a bot table of that owner again; it raises to
-        refuse.
+        ended bot table is brought back into play where it counts against the caps again (``_revival``); it raises
+        to refuse.
         """
         game = self.service.load(game_id)
         # who may undo is checked before the target: a caller who may not learns nothing of the game's versions
@@ -73,11 +73,9 @@ class History:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
             self._check_target(game, to_version)
-            revived = None
-            if game.over and bot_tables.is_bot_table(game.info.metadata):
-                revived = bot_tables.owner_of(integrator, "")
-                if admit is not None:
-                    admit(revived)
+            revived = self._revival(game, integrator) if game.over else None
+            if revived is not None and revived[2] and admit is not None:
+                admit(revived[0])
             return self._truncate(
                 game, to_version, f"integrator:{integrator}", reason, self._same_history(game), revived=revived
             )
@@ -201,6 +199,26 @@ class History:
             if e.data["type"] not in facts.UNDO_FACTS
         )
 
+    def _revival(self, game: LoadedGame, integrator: str) -> tuple[str, str | None, bool] | None:
+        """How an ended game brought back into play is recorded as a bot table (None: it is none): its owner, its
+        tournament, and whether it counts against the caps (it is admitted first) or its tournament's reservation
+        holds its place (a table of the running tournament's current round)."""
+        metadata = game.info.metadata
+        if not bot_tables.is_bot_table(metadata):
+            return None
+        owner = bot_tables.owner_of(integrator, "")
+        tournament_id = metadata.get("tournament_id")
+        if tournament_id is None:
+            return owner, None, True
+        t = self.store.get_document("tournaments", tournament_id)
+        current = (
+            t is not None
+            and t["status"] == "running"
+            and any(table["game_id"] == game.info.stream for table in t["rounds"][-1]["tables"])
+            and bot_tables.reserved(self.service.documents, tournament_id)
+        )
+        return owner, tournament_id, not current
+
     def _truncate(
         self,
         game: LoadedGame,
@@ -209,10 +227,10 @@ class History:
         reason: str,
         check: TruncationCheck,
         closed_request: dict[str, Any] | None = None,
-        revived: str | None = None,
+        revived: tuple[str, str | None, bool] | None = None,
     ) -> dict[str, Any]:
-        """``revived``: the owner an ended bot table is recorded for again when the truncation brings it back into
-        play (its record went when it ended)."""
+        """``revived``: how an ended bot table is recorded again when the truncation brings it back into play (its
+        record went when it ended), from ``_revival``."""
         game_id = game.info.stream
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         # the truncation takes no outbox work with it: the work it causes (``after_change`` below) is written after
@@ -234,8 +252,9 @@ class History:
         if game.over and status == facts.ACTIVE:
             self._retract_result(game)
             if revived is not None:
-                metadata = game.info.metadata
-                bot_tables.register(self.service.documents, game_id, revived, metadata.get("seats") or [], True)
+                owner, tournament, counted = revived
+                seats = game.info.metadata.get("seats") or []
+                bot_tables.register(self.service.documents, game_id, owner, seats, True, tournament, counted)
         self.service.forget(game_id)
         after = self.service.load(game_id)
         self.service.after_change(after)

@@ -154,7 +154,9 @@ def deliver_webhooks(sub_id: str) -> int:
 
     runtime = get_runtime()
     with runtime.dispatcher.try_lock(f"webhook-deliver:{sub_id}"):
-        sent, retry_in = webhooks.deliver(runtime.store, sub_id, max_sends=webhooks.SENDS_PER_JOB)
+        sent, retry_in = webhooks.deliver(
+            runtime.store, sub_id, max_sends=webhooks.SENDS_PER_JOB, max_seconds=webhooks.SECONDS_PER_JOB
+        )
     if retry_in is not None:
         raise RetryLater(retry_in)
     return sent

@@ -74,10 +74,9 @@ class Runtime:
         given, else in-process."""
         from eventstore import open_store
 
-        database_url = database_url or default_database_url(data_dir)
         kind = dispatcher or ("rq" if redis_url else "in-process")
-        # The dispatcher is settled first: a server or worker that cannot reach Redis writes nothing (no key file,
-        # no tables).
+        # The dispatcher is settled first: a server or worker that cannot reach Redis writes nothing (no data folder,
+        # no key file, no tables).
         disp: Any = None
         if kind == "rq":
             if not redis_url:
@@ -98,6 +97,7 @@ class Runtime:
             disp = dispatch.InlineDispatcher(run_job)
         elif kind != "in-process":
             raise ConfigError(f"unknown dispatcher {kind!r}")
+        database_url = database_url or default_database_url(data_dir)
         key = server_key(database_url, data_dir)
         try:
             store = open_store(database_url, signer=key.sign)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -132,6 +133,17 @@ class Tournaments:
             self.store.delete_document(COLLECTION, tournament["id"])
             self.store.delete_document(by_key_name(key_id), index_key(tournament))
             bot_tables.release(self.service.documents, tournament["id"])
+            for made in (table for r in tournament["rounds"] for table in r["tables"]):
+                # a table already made may be playing: it counts for the key like any game of its own
+                with suppress(Exception):  # the store failing again: the first failure is the one to report
+                    game = self.service.load(made["game_id"])
+                    bot_tables.register(
+                        self.service.documents,
+                        made["game_id"],
+                        bot_tables.owner_of(key_id, ""),
+                        game.info.metadata.get("seats") or [],
+                        hands_over=bot_tables.is_bot_table(game.info.metadata),
+                    )
             raise
         return tournament, issued
 
@@ -243,6 +255,7 @@ class Tournaments:
                 seats,
                 hands_over=t.get("clock") is not None,
                 tournament=t["id"],
+                counted=False,
             )
             round_doc["tables"].append(
                 {
@@ -283,6 +296,7 @@ class Tournaments:
         """Record finished games; start the next round or finish when the current one is complete."""
         t = self.get(tournament_id)
         if t is None or t["status"] != "running":
+            bot_tables.release(self.service.documents, tournament_id)
             return "not running"
         for round_doc in t["rounds"]:  # earlier rounds too: a director may have undone and replayed a game
             for table in round_doc["tables"]:
@@ -309,6 +323,7 @@ class Tournaments:
         if len(t["rounds"]) < t["rounds_planned"]:
             self._start_round(t)
             return "next round"
+        bot_tables.release(self.service.documents, t["id"])  # first: a failure after it leaves nothing held
         t["status"] = "finished"
         t["finished_at"] = utc_now_iso()
         self.save(t)

@@ -24,6 +24,7 @@ import secrets
 import time
 import uuid
 from datetime import datetime
+from time import monotonic  # a pass's own duration (tests set ``time.time``)
 from typing import Any
 
 from eventstore import utc_now_iso
@@ -55,6 +56,9 @@ LOG_SECONDS = 7 * 24 * 3600  # a delivered event stays this long in the delivery
 PRUNE_PAGE = 20  # log entries a pass's retention check reads at a time, from the log's front
 TIMEOUT = 5.0  # seconds a send may take in all, from connecting to the end of the receiver's answer
 SENDS_PER_JOB = 20  # a longer queue continues in the next job, so no job holds its lock for long
+# A job sends no more after this many seconds of sending (the rest goes in the next job, at the back of the queue):
+# on the job runner without Redis, another key's sends wait for one slow send, not for a whole slow queue.
+SECONDS_PER_JOB = 1.0
 Doc = dict[str, Any]  # a stored document: a subscription or a queued delivery
 WEBHOOK_SEAT_FIELDS = ("seat", "kind", "name", "level", "external_id")
 
@@ -458,14 +462,16 @@ def pending_keys(store: DocumentStore, sub_id: str, limit: int) -> list[str]:
     return [key for key, _ in store.list_documents(pending_name(sub_id), limit=limit)]
 
 
-def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | None = None) -> tuple[int, float | None]:
+def deliver(
+    store: EventStore, sub_id: str, batch: int = 100, max_sends: int | None = None, max_seconds: float | None = None
+) -> tuple[int, float | None]:
     """Send a subscription's pending events in order; returns (sent, seconds until a retry or None).
 
     A pass reads the pending marks, never the delivered part of the log, so its cost does not grow with the
     log. Each page is read from the front: an entry stored behind the pass (its key is taken before it is
     stored, so another game's entry, keyed later, may be stored first) is sent next, before any of its game's
-    later entries, which are stored after it. After ``max_sends`` sends it stops and returns a retry in 0 s
-    (the rest goes in the next job). A subscription deleted or disabled meanwhile gets no further send: each send
+    later entries, which are stored after it. After ``max_sends`` sends, or once a send ends ``max_seconds`` or more
+    after the pass began, it stops and returns a retry in 0 s (the rest goes in the next job). A subscription deleted or disabled meanwhile gets no further send: each send
     looks for it first. A failed send after ``DISABLE_AFTER_SECONDS`` of nothing but failures disables the
     subscription, and no retry is asked for; the first success after failures clears them in the stored state at
     once (a job may stop long before its page ends)."""
@@ -477,6 +483,7 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
     indexed(store, sub_id)
     state = delivery_state(store, sub)
     sent = 0
+    began = monotonic()
     while True:
         keys = pending_keys(store, sub_id, batch)
         if not keys:
@@ -489,6 +496,8 @@ def deliver(store: EventStore, sub_id: str, batch: int = 100, max_sends: int | N
                 store.delete_document(pending_name(sub_id), key)
                 continue
             if max_sends is not None and sent >= max_sends:
+                return sent, 0.0
+            if max_seconds is not None and sent and monotonic() - began >= max_seconds:
                 return sent, 0.0
             if sent and get_subscription(store, sub_id) is None:
                 return sent, 0.0  # deleted during this pass: the next job drops the queue

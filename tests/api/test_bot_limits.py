@@ -257,7 +257,7 @@ def test_a_tournament_that_could_never_fit_is_told_so_without_a_retry(capped):
     app, runtime = capped  # 3 bot tables a key, 6 in all
     refused = tournament(app.test_client(), integrator(runtime), [{"bot_level": "random"}] * 8)  # 4 at once
     assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_seats"
-    assert "Retry-After" not in refused.headers and "more than the 3" in refused.get_json()["detail"]
+    assert "Retry-After" not in refused.headers and "may run 3" in refused.get_json()["detail"]
 
 
 def test_a_tournament_holds_its_places_for_its_largest_round(capped):
@@ -355,3 +355,71 @@ def test_a_tournament_table_nobody_watches_plays_on(runtime, monkeypatch):
     doc = runtime.store.get_document(BOT_TABLES, gid)
     runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 3600})
     assert jobs.play_bot_turn(gid, game.version, game.generation) == "played"
+
+
+def test_a_tournament_releases_its_places_when_it_ends(capped):
+    app, runtime = capped  # 3 a key
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, [{"bot_level": "random"}] * 6, rounds=1).get_json()  # bots only: played inline
+    assert client.get(f"/tournaments/{made['id']}", headers=key).get_json()["status"] == "finished"
+    assert not bot_tables.reserved(runtime.store, made["id"])
+    assert [bot_game(at(app, "203.0.113.9"), key).status_code for _ in range(3)] == [201, 201, 201]
+
+
+def test_a_tournament_table_brought_back_after_its_tournament_ended_counts_and_never_pauses(runtime, monkeypatch):
+    monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=1, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS[:2], rounds=1, **CLOCK).get_json()  # one table, its seats may pass
+    gid = made["rounds"][0]["tables"][0]["game_id"]
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+    assert client.get(f"/tournaments/{made['id']}", headers=key).get_json()["status"] == "finished"
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 201  # the place it held is free
+    refused = client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    runtime.store.update_stream(bot_game_id(runtime, gid), status="finished")
+    assert client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key).status_code == 200
+    doc = runtime.store.get_document(BOT_TABLES, gid)
+    assert doc["tournament"] == made["id"] and bot_tables.places(doc) == 1  # its tournament holds nothing now
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429  # the key's one place
+    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 3600})
+    assert not bot_tables.pause_if_idle(runtime.store, gid, version, 1)  # a tournament's table never pauses
+
+
+def bot_game_id(runtime, but: str) -> str:
+    """The one active bot table other than ``but``."""
+    [other] = [g for g in bot_tables.active_tables(runtime.store, runtime.service.status_of) if g != but]
+    return other
+
+
+def test_a_table_of_the_running_round_brought_back_is_held_by_its_tournament(runtime):
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=2, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS, rounds=2, **CLOCK).get_json()  # holds 2: the whole cap
+    gid = made["rounds"][0]["tables"][0]["game_id"]
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200  # round 1 still runs (the other table)
+    undone = client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key)
+    assert undone.status_code == 200, undone.get_json()
+    assert bot_tables.places(runtime.store.get_document(BOT_TABLES, gid)) == 0
+
+
+def test_the_tables_of_a_tournament_whose_creation_failed_count_for_its_key(runtime, monkeypatch):
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=2, total=100)})
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    client, key = app.test_client(), integrator(runtime)
+    real, calls = runtime.service.after_change, []
+
+    def failing_second(game):  # the store fails after the first table's bots were started
+        calls.append(game.info.stream)
+        if len(calls) == 2:
+            raise ConnectionError("the store went away")
+        real(game)
+
+    monkeypatch.setattr(runtime.service, "after_change", failing_second)
+    assert tournament(client, key, PLAYERS, rounds=1, **CLOCK).status_code >= 500
+    assert runtime.store.list_documents("tournaments", limit=10) == []
+    for gid in calls:
+        assert bot_tables.places(runtime.store.get_document(BOT_TABLES, gid)) == 1
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429  # both places are its tables'

@@ -131,13 +131,11 @@ def test_bad_configuration_fails_in_one_line(tmp_path, env, expected):
 
 def test_a_worker_that_cannot_reach_redis_writes_nothing(tmp_path):
     """It fails before it opens the store: no signing key made, no tables created in the data folder."""
-    env = {"TRADEWINDS_REDIS_URL": "redis://127.0.0.1:1/0"}
+    env = {"TRADEWINDS_REDIS_URL": "redis://127.0.0.1:1/0", "TRADEWINDS_DATA_DIR": str(tmp_path / "data")}
     cmd, full_env = tradewinds("worker", env=env)
-    full_env["TRADEWINDS_DATA_DIR"] = str(tmp_path)
-    full_env.pop("TRADEWINDS_DATABASE_URL", None)
     result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "cannot reach Redis" in result.stderr, result.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []  # not even the data folder
 
 
 def raw_request(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:

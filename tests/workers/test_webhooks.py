@@ -295,6 +295,49 @@ def test_one_keys_slow_receivers_take_turns_with_another_keys(monkeypatch):
         jobs.set_runtime(None)
 
 
+def test_one_keys_slow_queues_take_turns_with_another_keys_send(monkeypatch):
+    """Two slow receivers of one key with ten events each: a delivery job stops after a second of sending, so the
+    other key's send waits for a send or two of theirs, not for whole jobs of up to 20 (it came 19th of 21)."""
+    from workers.dispatch import InProcessDispatcher
+    from workers.runtime import Runtime, run_job
+
+    monkeypatch.setattr(webhooks, "SECONDS_PER_JOB", 0.1)
+    made = {}
+
+    def new_store(signer):
+        made["store"] = MemoryStore(signer=signer)
+        return made["store"]
+
+    dispatcher = InProcessDispatcher(
+        run_job, group_of=lambda job, args: webhooks.delivery_group(made["store"], job, args)
+    )
+    runtime = Runtime.signed(new_store, dispatcher)
+    jobs.set_runtime(runtime)
+    journal: list = []
+    slow = [Receiver() for _ in range(2)]
+    fast = Receiver()
+    try:
+        client = create_app(runtime).test_client()
+        _, busy_key = apikeys.create_key(runtime.store, "busy site")
+        _, other_key = apikeys.create_key(runtime.store, "other site")
+        for r in slow:
+            r.delay, r.journal = 0.2, journal
+            subscribe(client, busy_key, r.url, events=("game.started",))
+        fast.journal = journal
+        subscribe(client, other_key, fast.url, events=("game.started",))
+        for _ in range(10):
+            keyed_game(client, busy_key)
+        keyed_game(client, other_key)
+        assert dispatcher.wait_idle(60)
+        assert len(journal) == 21
+        assert [r for r, _ in journal].index(fast) <= 8, "the other key's send waited for the busy key's queues"
+    finally:
+        for r in [*slow, fast]:
+            r.close()
+        runtime.sweeper.stop()
+        jobs.set_runtime(None)
+
+
 def test_new_events_do_not_cut_a_back_off_short(site, receiver, monkeypatch):
     runtime, client, key = site
     monkeypatch.setattr(webhooks, "BACKOFF_BASE", 60)  # long enough that the game below is played within it
