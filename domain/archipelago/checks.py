@@ -12,11 +12,11 @@ from domain.archipelago.state import (
     ArchState,
     available,
     can_add_citizen,
-    citizens_on,
     housed,
     linked,
     owns,
     permitted,
+    tile_limit,
 )
 from domain.decider import int_field, str_field
 from domain.game import IllegalCommand
@@ -180,26 +180,46 @@ def harvest_targets(st: ArchState, seat: int, resource: str, exclude: list | tup
     return out
 
 
-def hire_tiles(st: ArchState, seat: int) -> list[str]:
-    out = []
-    for tid, t in st.tiles.items():
-        if not t["land"]:
+def harvestable(st: ArchState, seat: int) -> set[str]:
+    """The resources ``harvest_targets`` finds a (unit, icon) pair for, from one pass over the units."""
+    out: set[str] = set()
+    for u in st.units.values():
+        if u["owner"] != seat or not available(u) or housed(u) or u["place"].startswith("I:"):
             continue
-        # §8.2 (v1.2): any citizen of the actor (standing or lying) or a ship of the actor on the tile
-        if not any(u["owner"] == seat and u["tile"] == tid for u in st.units.values()):
+        t = st.tiles[u["tile"]]
+        if not permitted(st, seat, "HARVEST_ON", u["tile"]):
             continue
-        if can_add_citizen(st, seat, tid):
-            out.append(tid)
+        fish = u["kind"] == "S"
+        for r, occ in zip(t["icons"], t["occ"], strict=True):
+            if occ is None and (r == "FISH") == fish:
+                out.add(r)
     return out
 
 
+def hire_tiles(st: ArchState, seat: int) -> list[str]:
+    """Land tiles where §8.2 (v1.2) lets ``seat`` hire: any citizen of the actor (standing or lying) or a ship of
+    the actor is on the tile, and ``can_add_citizen`` (the seat's units are counted in one pass)."""
+    present: set[str] = set()
+    citizens: dict[str, int] = {}
+    for u in st.units.values():
+        if u["owner"] == seat:
+            tid = u["tile"]
+            present.add(tid)
+            if u["kind"] == "C":
+                citizens[tid] = citizens.get(tid, 0) + 1
+    room = tile_limit(st, seat) - 1  # can_add_citizen: at most this many citizens there already
+    return [tid for tid, t in st.tiles.items() if t["land"] and tid in present and citizens.get(tid, 0) <= room]
+
+
 def birth_eligible(st: ArchState, seat: int) -> list[str]:
-    out = []
-    for tid in st.tiles:
-        standing = [u for u in citizens_on(st, seat, tid) if not st.units[u]["lying"]]
-        if len(standing) >= 2:
-            out.append(tid)
-    return sorted(out)
+    """The tiles where ``seat`` has at least two standing citizens, sorted."""
+    standing: dict[str, int] = {}
+    for u in st.units.values():
+        if u["owner"] == seat and u["kind"] == "C" and not u["lying"]:
+            standing[u["tile"]] = standing.get(u["tile"], 0) + 1
+    out = [tid for tid in st.tiles if standing.get(tid, 0) >= 2] if standing else []
+    out.sort()
+    return out
 
 
 def birth_possible(st: ArchState, seat: int, tid: str) -> bool:
@@ -251,14 +271,44 @@ def market_problem(st: ArchState, seat: int, market: str, op: str, resource: str
 def market_price(
     st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
 ) -> int | None:
-    """The price of one market transaction (a sale earns ``bonus`` more), or ``None`` when it is refused."""
-    if market_problem(st, seat, market, op, resource, extra_money) is not None:
-        return None
-    row = st.dom if market == "DOM" else st.exp
-    table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
+    """The price of one market transaction (a sale earns ``bonus`` more), or ``None`` when it is refused: the
+    conditions of ``market_problem``, checked without writing its messages (the legal commands ask often)."""
+    if market == "DOM":
+        count, table, cap = st.dom[resource], D.DOMESTIC_PRICES[resource], D.DOM_CAP
+    else:
+        count, table, cap = st.exp[resource], D.EXPORT_PRICES[resource], D.EXP_CAP
+    p = st.players[seat]
     if op == "BUY":
-        return table[resource][row[resource] - 1]
-    return table[resource][row[resource]] + bonus
+        if count < 1:
+            return None
+        price = table[count - 1]
+        return price if p["money"] >= price + extra_money else None
+    if count >= cap or p["cubes"][resource] < 1 or p["money"] < extra_money:
+        return None
+    return table[count] + bonus
+
+
+def tradable(st: ArchState, seat: int, market: str, op: str, extra_money: int = 0) -> list[str]:
+    """The resources, in ``D.RESOURCES`` order, whose transaction ``market_price`` allows (one market and operation,
+    every resource in one call: the legal commands list them all)."""
+    if market == "DOM":
+        row, prices, cap = st.dom, D.DOMESTIC_PRICES, D.DOM_CAP
+    else:
+        row, prices, cap = st.exp, D.EXPORT_PRICES, D.EXP_CAP
+    p = st.players[seat]
+    money = p["money"] - extra_money  # what is left once the extra money is paid
+    out = []
+    if op == "BUY":
+        for r in D.RESOURCES:
+            count = row[r]
+            if count >= 1 and money >= prices[r][count - 1]:
+                out.append(r)
+    elif money >= 0:
+        cubes = p["cubes"]
+        for r in D.RESOURCES:
+            if row[r] < cap and cubes[r] >= 1:
+                out.append(r)
+    return out
 
 
 def market_ok(

@@ -5,23 +5,34 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from domain.archipelago import data as D
 from domain.archipelago.scoring import condition_true, result, score_totals, seat_stats
-from domain.archipelago.state import ArchState, objectives_in_play, population
+from domain.archipelago.state import ArchState, lying_count, objectives_in_play, population
 
 
 def projected_rebellion(st: ArchState) -> int:
     """Rebellion after the open crisis resolves and the next Phase 3 (a rough forecast for the heuristic)."""
     reb = st.reb
     c = st.crisis
-    if c is not None and c.get("part") == "DOM":
-        reb += -(-sum(1 for u in st.units.values() if u["kind"] == "C" and u["lying"]) // c["divisor"])
-    elif c is not None and c.get("part") == "EXP":
-        reb += sum(1 for u in c["units"] if not u["met"])
-    glut = sum(1 for r in D.RESOURCES if st.dom[r] >= D.GLUT_THRESHOLD)
+    if c is not None:
+        part = c.get("part")
+        if part == "DOM":
+            reb += -(-lying_count(st) // c["divisor"])
+        elif part == "EXP":
+            reb += sum(1 for u in c["units"] if not u["met"])
+    glut = stocked = 0  # domestic rows glutted, and rows with a cube
+    glut_at, dom = D.GLUT_THRESHOLD, st.dom
+    for r in D.RESOURCES:
+        k = dom[r]
+        if k > 0:
+            stocked += 1
+            if k >= glut_at:
+                glut += 1
     if glut:
         reb += min(glut, D.P3_GLUT_MAX_REB)
-    elif sum(1 for r in D.RESOURCES if st.dom[r] > 0) >= D.P3_CONTENT_ROWS:
+    elif stocked >= D.P3_CONTENT_ROWS:
         reb -= 1
     for threshold, up in D.P3_SURPLUS_STEPS:
         if st.sur >= threshold:
@@ -120,6 +131,7 @@ def _with_offer_cost(st: ArchState, seat: int, value: float) -> float:
 
 
 _SEPARATIST = frozenset(oid for oid, o in D.OBJECTIVES.items() if o.special == "SEPARATIST")
+_CITIZENS = itemgetter("CITIZENS")
 
 
 class _Shared:
@@ -128,9 +140,9 @@ class _Shared:
     __slots__ = ("stats", "totals", "margin")
 
     def __init__(self, st: ArchState) -> None:
-        self.stats = seat_stats(st)
-        self.totals = score_totals(st, self.stats)
-        pop = sum(s["CITIZENS"] for s in self.stats)  # population(st), from the counts at hand
+        self.stats = stats = seat_stats(st)
+        self.totals = score_totals(st, stats)
+        pop = sum(map(_CITIZENS, stats))  # population(st), from the counts at hand
         self.margin = pop - projected_rebellion(st)
 
 
@@ -147,21 +159,26 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
     p = st.players[seat]
     totals = shared.totals
     mine = totals[seat]
-    best_other = max((totals[s] for s in range(st.n) if s != seat), default=0)
+    best_other = 0  # the best of the others' totals (a score is never negative: 0 is also that of a lone seat)
+    for s, total in enumerate(totals):  # a loop: cheaper than max() of a slice
+        if s != seat and total > best_other:
+            best_other = total
     margin = shared.margin
     held = st.objectives[seat] if st.objectives else []
-    separatist = not _SEPARATIST.isdisjoint(held)
     safety = 0.6 * min(margin, 12) - (0.0 if margin > 6 else (7 - margin) ** 2 * 1.2)
-    if separatist:
+    if not _SEPARATIST.isdisjoint(held):
         safety = -0.3 * safety
     stats = shared.stats[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
+    cubes = 0
+    for k in p["cubes"].values():
+        cubes += k
     val = (
         3.0 * (mine - best_other)
         + 0.3 * money
-        + 0.45 * sum(p["cubes"].values())
+        + 0.45 * cubes
         + 0.5 * p["tokens"]
         + 1.3 * units
         + 1.5 * mine_b

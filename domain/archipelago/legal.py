@@ -16,8 +16,8 @@ from domain.archipelago.checks import (
     engineer,
     harvest_targets,
     hire_tiles,
-    market_price,
     reachable_by_convoy,
+    tradable,
 )
 from domain.archipelago.crises import stand_targets, supply_sources, temple_options
 from domain.archipelago.decide import PROMPT_COMMANDS, prompt
@@ -229,6 +229,8 @@ def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
         return []
     faces = [(face, _rotations(face_of(tid, face).edges)) for face in ("A", "B")]
     eng = engineer(st, seat)
+    units_on = _units_by_tile(st, seat)
+    nobody: tuple[list[str], list[str]] = ([], [])
     out = []
     for pos in explore_positions(st):
         q, r = pos
@@ -237,7 +239,7 @@ def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
         for i in range(6):
             other = st.posmap.get(neighbor(pos, i))
             if other is not None:
-                around.append((i, st.tiles[other]["edges"][(i + 3) % 6], *_units_on(st, seat, other)))
+                around.append((i, st.tiles[other]["edges"][(i + 3) % 6], *units_on.get(other, nobody)))
         for face, rotations in faces:
             for rot, edges in enumerate(rotations):
                 if any(edges[i] != facing for i, facing, _c, _s in around):
@@ -262,16 +264,17 @@ def _rotations(edges: str) -> tuple[str, ...]:
     return tuple(rotate_edges(edges, rot) for rot in range(6))
 
 
-def _units_on(st: ArchState, seat: int, tile: str) -> tuple[list[str], list[str]]:
-    """The seat's available citizens and ships on ``tile``, in the order of ``st.units``."""
-    citizens, ships = [], []
+def _units_by_tile(st: ArchState, seat: int) -> dict[str, tuple[list[str], list[str]]]:
+    """Per tile: the seat's available citizens and ships there, in the order of ``st.units``."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
     for uid, u in st.units.items():
-        if u["owner"] == seat and u["tile"] == tile and available(u):
+        if u["owner"] == seat and available(u):
+            citizens, ships = out.setdefault(u["tile"], ([], []))
             if u["kind"] == "C":
                 citizens.append(uid)
             elif u["kind"] == "S":
                 ships.append(uid)
-    return citizens, ships
+    return out
 
 
 def _discard_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
@@ -363,8 +366,7 @@ def _ability_trade(st: ArchState, seat: int, kind: str) -> list[Command]:
     return [
         {"type": "ability_trade", "op": o, "resource": r}
         for o in ("BUY", "SELL")
-        for r in D.RESOURCES
-        if market_price(st, seat, step["market"], o, r) is not None
+        for r in tradable(st, seat, step["market"], o)
     ]
 
 
@@ -428,13 +430,17 @@ GENERATORS: dict[str, Generator] = {
 }
 
 
+# prompt kind -> the generators of its command types, in ``PROMPT_COMMANDS`` order
+_PROMPT_GENERATORS = {kind: tuple(GENERATORS[c] for c in ctypes) for kind, ctypes in PROMPT_COMMANDS.items()}
+
+
 def legal_commands(st: ArchState, seat: int) -> list[Command]:
     kind, seats = prompt(st)
     if kind is None or seat not in seats:
         return []
     out = []
-    for ctype in PROMPT_COMMANDS[kind]:
-        out += GENERATORS[ctype](st, seat, kind)
+    for generate in _PROMPT_GENERATORS[kind]:
+        out += generate(st, seat, kind)
     if st.phase not in ("OBJECTIVES", "TURN0"):
         out += [{"type": "declare_end", "objective": o} for o in declarable(st, seat)]
     return out

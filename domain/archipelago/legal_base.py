@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import combinations
 
 from domain.archipelago import data as D
@@ -11,7 +11,6 @@ from domain.archipelago.checks import (
 )
 from domain.archipelago.state import (
     ArchState,
-    card_owner,
     owns,
     turn_of,
 )
@@ -26,7 +25,9 @@ def pos_json(p: tuple[int, int]) -> dict[str, int]:
 
 
 def units_of(st: ArchState, seat: int, kind: str | None = None) -> list[str]:
-    return sorted(u for u, x in st.units.items() if x["owner"] == seat and (kind is None or x["kind"] == kind))
+    out = [u for u, x in st.units.items() if x["owner"] == seat and (kind is None or x["kind"] == kind)]
+    out.sort()
+    return out
 
 
 # action -> the cards used with it (``WITH:<action>``) and whether each is shareable, in the order of ``D.CARDS``
@@ -38,13 +39,16 @@ for _card_id, _card in D.CARDS.items():
 
 def with_sets(st: ArchState, seat: int, action: str) -> list[tuple[list[str], int]]:
     """Every accepted ``with`` list of a wheel action and the number of shared-card fees it costs."""
+    owners = {c: s for s, p in enumerate(st.players) for c in p["track"]}  # card_owner (a card is in one track)
     usable: list[tuple[str, bool]] = []
     for c, shareable in _WITH_CARDS.get(action, ()):
         if c not in st.card_used:
-            owner = card_owner(st, c)
+            owner = owners.get(c)
             if owner == seat or (owner is not None and shareable):
                 usable.append((c, owner != seat))
     money = st.players[seat]["money"]
+    if not usable:  # no card to add: the action alone
+        return [([], 0)] if money >= 0 else []
     out: list[tuple[list[str], int]] = []
     for k in range(len(usable) + 1):
         for combo in combinations(usable, k):
@@ -59,16 +63,19 @@ def wheel_free(st: ArchState, seat: int) -> bool:
     return not turn_of(st)["action"] and st.players[seat]["ad_avail"] >= 1
 
 
-def explore_picks(st: ArchState, seat: int) -> Iterator[tuple[str, list[str]]]:
+def explore_picks(st: ArchState, seat: int) -> list[tuple[str, list[str]]]:
     """(pick, with) pairs that ``actions.explore_open`` accepts."""
-    cart = owns(st, seat, "C12") and "C12" not in st.card_used
+    owned = owns(st, seat, "C12")
+    cart = owned and "C12" not in st.card_used
+    out: list[tuple[str, list[str]]] = []
     for pick in ("TOP", "SECOND"):
-        for cards in ([], ["C12"]) if owns(st, seat, "C12") else ([],):
+        for cards in ([], ["C12"]) if owned else ([],):
             if cards and (pick == "SECOND" or not cart):
                 continue
             need = 2 if pick == "SECOND" and not cards else 1
             if len(st.stack) >= need:
-                yield pick, cards
+                out.append((pick, cards))
+    return out
 
 
 def payable(st: ArchState, seat: int, cubes: dict[str, int], money: int) -> list[dict[str, int]]:

@@ -4,15 +4,14 @@ Each has the shape ``(st, seat, kind) -> list[dict]`` (see ``legal``)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from domain.archipelago import data as D
 from domain.archipelago.actions import birth_step, build_cost_cubes, standing_citizens
 from domain.archipelago.checks import (
-    harvest_targets,
+    harvestable,
     hire_tiles,
-    market_price,
+    tradable,
 )
 from domain.archipelago.legal_base import Command, Generator, explore_picks, payable, units_of, wheel_free, with_sets
 from domain.archipelago.state import (
@@ -36,10 +35,13 @@ from domain.archipelago.trades import money_of, others_public_cubes
 def _harvest(st: ArchState, seat: int, kind: str) -> list[Command]:
     if not wheel_free(st, seat):
         return []
+    harvest = harvestable(st, seat)
+    if not harvest:
+        return []
     withs = with_sets(st, seat, "HARVEST")
     out = []
     for r in D.RESOURCES:
-        if not harvest_targets(st, seat, r):
+        if r not in harvest:
             continue
         for w, _ in withs:
             bonus = [c for c in w if c in D.HARVEST_BONUS_CARDS]
@@ -81,8 +83,7 @@ def _trade(st: ArchState, seat: int, kind: str) -> list[Command]:
         {"type": "trade", "market": m, "op": o, "resource": r}
         for m in ("DOM", "EXP")
         for o in ("BUY", "SELL")
-        for r in D.RESOURCES
-        if market_price(st, seat, m, o, r) is not None
+        for r in tradable(st, seat, m, o)
     ]
 
 
@@ -94,7 +95,7 @@ def _explore(st: ArchState, seat: int, kind: str) -> list[Command]:
         slots.append("PERSONAL")
     if st.shared_explores < D.EXPLORE_SHARED_SLOTS[st.n]:
         slots.append("SHARED")
-    picks = list(explore_picks(st, seat))
+    picks = explore_picks(st, seat)
     return [{"type": "explore", "slot": s, "pick": p, "with": w} for s in slots for p, w in picks]
 
 
@@ -122,6 +123,7 @@ def _build(st: ArchState, seat: int, kind: str) -> list[Command]:
         return []
     out = []
     withs = with_sets(st, seat, "BUILD")
+    payments: dict[tuple[str, str | None, int], list[dict[str, int]]] = {}  # the same for every builder
     for uid in units_of(st, seat):
         u = st.units[uid]
         if not available(u) or not permitted(st, seat, "BUILD_ON", u["tile"]):
@@ -133,15 +135,18 @@ def _build(st: ArchState, seat: int, kind: str) -> list[Command]:
                 if "C14" in w and btype == "SHIP":
                     continue
                 for waive in sorted(D.BUILD_COSTS[btype][0]) if "C14" in w else [None]:
-                    cubes, money = build_cost_cubes(st, seat, btype, waive)
-                    for tok in payable(st, seat, cubes, money + fees):
+                    options = payments.get((btype, waive, fees))
+                    if options is None:
+                        cubes, money = build_cost_cubes(st, seat, btype, waive)
+                        options = payments[btype, waive, fees] = payable(st, seat, cubes, money + fees)
+                    for tok in options:
                         out.append(
                             {
                                 "type": "build",
                                 "building": btype,
                                 "tile": u["tile"],
                                 "builder": uid,
-                                "tokens": tok,
+                                "tokens": dict(tok),
                                 "with": w,
                                 "waive": waive,
                             }
@@ -157,13 +162,12 @@ def _card_c01(st: ArchState, seat: int, fee: int) -> list[dict]:
     return [{}] if st.deck else []
 
 
-def _card_market(market: str, ops: tuple[str, ...], bonus: int = 0) -> CardGenerator:
+def _card_market(market: str, ops: tuple[str, ...]) -> CardGenerator:
     def generate(st: ArchState, seat: int, fee: int) -> list[dict]:
         out = []
         for o in ops:
-            for r in D.RESOURCES:
-                if market_price(st, seat, market, o, r, extra_money=fee, bonus=bonus) is not None:
-                    out.append({"op": o, "resource": r} if len(ops) > 1 else {"resource": r})
+            for r in tradable(st, seat, market, o, extra_money=fee):
+                out.append({"op": o, "resource": r} if len(ops) > 1 else {"resource": r})
         return out
 
     return generate
@@ -248,7 +252,7 @@ CARD_GENERATORS: dict[str, CardGenerator] = {
     "C11": _card_diplomat,
     "C13": _card_conquistador,
     "C15": _card_banker,
-    "C16": _card_market("EXP", ("SELL",), D.SMUGGLER_BONUS),
+    "C16": _card_market("EXP", ("SELL",)),  # SMUGGLER: its bonus changes the price, not what is legal
     "C18": _card_pirate,
     "P06": _card_surplus,
     "P07": _card_surplus,
@@ -295,11 +299,13 @@ def _build_wonder(st: ArchState, seat: int, kind: str) -> list[Command]:
     p = st.players[seat]
     if p["ad_avail"] < 1:
         return []
-    citizens = [u for u in units_of(st, seat, "C") if available(st.units[u])]
+    citizens: list[str] | None = None  # the builders, once a wonder is owned
     out = []
     for c in p["track"]:
         if D.CARDS[c].use != "WONDER":
             continue
+        if citizens is None:
+            citizens = [u for u in units_of(st, seat, "C") if available(st.units[u])]
         cost = D.CARDS[c].wonder_cost
         assert cost is not None, "every wonder has a cost"
         cubes, money = cost
@@ -342,6 +348,15 @@ def _counted(item: dict) -> tuple[str, ...]:
     return (item["kind"], item.get("resource") or item.get("card") or "")
 
 
+def _tally(items: list[dict]) -> dict[tuple[str, ...], int]:
+    """How many items of a side count as each ``_counted`` key."""
+    out: dict[tuple[str, ...], int] = {}
+    for i in items:
+        key = _counted(i)
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
 def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
     """The items ``trades.cmd_offer_add`` accepts, each side's holdings counted once."""
     off = offer_of(st)
@@ -351,22 +366,22 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
     basic += [{"kind": "CUBE", "resource": r} for r in D.RESOURCES]
     give, get = off["give"], off["get"]
     if len(give) < D.OFFER_ITEMS_MAX:
-        given = Counter(_counted(i) for i in give)
+        given = _tally(give)
         money_left = p["money"] - money_of(give)
         for item in basic + [{"kind": "CARD", "card": c} for c in p["track"]]:
             k = item["kind"]
             if money_left < (1 if k == "MONEY_1" else 5 if k == "MONEY_5" else 0):
                 continue
-            if k == "CUBE" and given[_counted(item)] + 1 > p["cubes"][item["resource"]]:
+            if k == "CUBE" and given.get(_counted(item), 0) + 1 > p["cubes"][item["resource"]]:
                 continue
-            if k == "TOKEN" and given[_counted(item)] + 1 > p["tokens"]:
+            if k == "TOKEN" and given.get(_counted(item), 0) + 1 > p["tokens"]:
                 continue
-            if k == "CARD" and given[_counted(item)] >= 1:
+            if k == "CARD" and _counted(item) in given:
                 continue
             out.append({"type": "offer_add", "side": "GIVE", "item": item})
     if len(get) < D.OFFER_ITEMS_MAX:
         to = off["to"]
-        asked = Counter(_counted(i) for i in get)
+        asked = _tally(get)
         held_tokens = 24 - sum(st.stacks) - st.tokens_spent - p["tokens"]
         items = basic + [{"kind": "CARD", "card": c} for c in st.players[to]["track"]]
         for tid in sorted(st.tiles):
@@ -376,11 +391,11 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
             items += [{"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"} for b in st.buildings.get(tid, {})]
         for item in items:
             k = item["kind"]
-            if k == "CUBE" and asked[_counted(item)] + 1 > others_public_cubes(st, seat, item["resource"]):
+            if k == "CUBE" and asked.get(_counted(item), 0) + 1 > others_public_cubes(st, seat, item["resource"]):
                 continue
-            if k == "TOKEN" and asked[_counted(item)] + 1 > held_tokens:
+            if k == "TOKEN" and asked.get(_counted(item), 0) + 1 > held_tokens:
                 continue
-            if k == "CARD" and asked[_counted(item)] >= 1:
+            if k == "CARD" and _counted(item) in asked:
                 continue
             if k == "GRANT" and item in get:
                 continue

@@ -6,6 +6,7 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from domain.archipelago import catalogue, labels, schema, scoring
@@ -17,7 +18,7 @@ from domain.archipelago.decide import prompt, run
 from domain.archipelago.evolve import apply, evolve
 from domain.archipelago.flow import Ctx, advance, shuffled_stack
 from domain.archipelago.legal import legal_commands as _legal
-from domain.archipelago.state import ArchState, clone, composed_tile, face_source
+from domain.archipelago.state import ArchState, clone, composed_tile, copy_on_write, face_source
 from domain.archipelago.view import reveal_all, view
 from domain.game import Capabilities, GameResult, InvalidOptions, Option, Rules, validate_options
 from domain.rng import rng_for
@@ -48,6 +49,16 @@ REVEALING = {
     "CardsRevealed",
     "BidsRevealed",
     "GameEnded",
+}
+
+
+_RESAMPLED_IN_PLACE = ("bids", "cart_seen", "dealt_objectives", "hands", "objectives")  # see ``determinize``
+_BACK = {c: card.back.id for c, card in D.CARDS.items()}  # evolution card -> the id of its back
+# (length, only objectives without a special) -> the objective ids, in the order of ``D.OBJECTIVES``
+_OBJECTIVES_OF_LENGTH = {
+    (length, plain): [o.id for o in D.OBJECTIVES.values() if o.length == length and (not plain or o.special is None)]
+    for length in D.LENGTHS
+    for plain in (False, True)
 }
 
 
@@ -249,17 +260,18 @@ class Archipelago(Rules):
         return evaluation.evaluation_change(state, command)
 
     def determinize(self, state: ArchState, seat: int, rng: random.Random) -> ArchState:
-        st = clone(state)
+        """A world for ``seat``. Like every state the bots plan on, it is only read or copied (``copy_state``) before
+        it is changed in place, so it shares with ``state`` every field it does not resample; the fields changed
+        in place below (``_RESAMPLED_IN_PLACE``) are copied first, the others are replaced."""
+        st = copy_on_write(state, _RESAMPLED_IN_PLACE)
         if len(st.deck) > 1:
             # the top card shows its back (shared by 3 to 5 cards, §3.10 v1.2), not its front: the front is drawn
             # among the deck's cards of that back, and the rest of the deck shuffled. Whether the top card's red
             # crisis was already resolved is public (it stayed on top), so the draw keeps that too.
             top = st.deck[0]
-            back, resolved = D.CARDS[top].back.id, top in st.resolved_red
+            back, resolved = _BACK[top], top in st.resolved_red
             alike = [
-                i
-                for i, card in enumerate(st.deck)
-                if D.CARDS[card].back.id == back and (card in st.resolved_red) == resolved
+                i for i, card in enumerate(st.deck) if _BACK[card] == back and (card in st.resolved_red) == resolved
             ]
             deck = list(st.deck)
             pick = rng.choice(alike)
@@ -296,9 +308,8 @@ class Archipelago(Rules):
             st.cart_seen.pop(s, None)
         if not st.options.get("no_secrets"):
             mine = set(st.objectives[seat]) | set(st.dealt_objectives[seat])
-            pool = [o.id for o in D.OBJECTIVES.values() if o.length == st.length and o.id not in mine]
-            if st.n == 2 or st.options.get("good_guys"):
-                pool = [o for o in pool if D.OBJECTIVES[o].special is None]
+            plain = st.n == 2 or st.options.get("good_guys")
+            pool = [o for o in _OBJECTIVES_OF_LENGTH[st.length, bool(plain)] if o not in mine]
             rng.shuffle(pool)
             for s in other_hands:
                 dealt = st.dealt_objectives[s]
@@ -323,7 +334,7 @@ class Archipelago(Rules):
         """
         real, up = top
         back = "B" if up == "A" else "A"
-        choices = [face_source(real, back)] + [face_source(t, f) for t in hidden[1:] for f in "AB"]
+        choices = [face_source(real, back)] + [face for t in hidden[1:] for face in _printed_faces(t)]
         donor_face = rng.choice(choices)
         if donor_face == face_source(real, back):
             return [real, up]
@@ -334,6 +345,12 @@ class Archipelago(Rules):
         faces = {up: face_source(real, up), back: donor_face}
         hidden[k] = composed_tile(donor_keeps, face_source(real, back))
         return [composed_tile(faces["A"], faces["B"]), up]
+
+
+@lru_cache(maxsize=1024)
+def _printed_faces(tid: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """``face_source`` of faces A and B of ``tid``."""
+    return face_source(tid, "A"), face_source(tid, "B")
 
 
 RULES = Archipelago()

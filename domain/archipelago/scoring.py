@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from operator import add, itemgetter
 from typing import Any
 
 from domain.archipelago import data as D
@@ -23,36 +22,31 @@ from domain.archipelago.state import (
 from domain.game import GameResult, rank_by
 
 
+def _peace(st: ArchState, x: int) -> bool:
+    pop = population(st)
+    return st.reb <= pop // D.PEACE_REB_DIVISOR and pop >= ceil_pct(x, cit_total(st))
+
+
+# §13.2: an objective's end condition -> whether it holds, given the objective's argument
+_CONDITIONS: dict[str, Callable[[ArchState, int], bool]] = {
+    "BANK_EMPTY": lambda st, x: sum(1 for r in D.RESOURCES if st.bank[r] == 0) >= x,
+    "TILES": lambda st, x: len(st.tiles) >= min(x, 25),
+    "STACKS": lambda st, x: sum(1 for s in st.stacks if s == 0) >= x,
+    "FLEET": lambda st, x: sum(1 for u in st.units.values() if u["kind"] == "S") >= x,
+    "POP": lambda st, x: population(st) >= ceil_pct(x, cit_total(st)),
+    "DECK": lambda st, x: len(st.deck) <= x,
+    "BUILDINGS": lambda st, x: buildings_on_map(st) >= x,
+    "ROUNDS": lambda st, x: st.rounds_completed >= x,
+    "EXPORT": lambda st, x: sum(st.exp.values()) >= x,
+    "WONDERS": lambda st, x: sum(len(p["wonders"]) for p in st.players) >= x,
+    "PEACE": _peace,
+}
+
+
 def condition_true(st: ArchState, oid: str) -> bool:
-    o = D.OBJECTIVES[oid]
     x = st.obj_args[oid]
-    c = o.condition
-    if c is None:
-        return False
-    if c == "BANK_EMPTY":
-        return sum(1 for r in D.RESOURCES if st.bank[r] == 0) >= x
-    if c == "TILES":
-        return len(st.tiles) >= min(x, 25)
-    if c == "STACKS":
-        return sum(1 for s in st.stacks if s == 0) >= x
-    if c == "FLEET":
-        return sum(1 for u in st.units.values() if u["kind"] == "S") >= x
-    if c == "POP":
-        return population(st) >= ceil_pct(x, cit_total(st))
-    if c == "DECK":
-        return len(st.deck) <= x
-    if c == "BUILDINGS":
-        return buildings_on_map(st) >= x
-    if c == "ROUNDS":
-        return st.rounds_completed >= x
-    if c == "EXPORT":
-        return sum(st.exp.values()) >= x
-    if c == "WONDERS":
-        return sum(len(p["wonders"]) for p in st.players) >= x
-    if c == "PEACE":
-        pop = population(st)
-        return st.reb <= pop // D.PEACE_REB_DIVISOR and pop >= ceil_pct(x, cit_total(st))
-    return False
+    holds = _CONDITIONS.get(D.OBJECTIVES[oid].condition)  # type: ignore[arg-type]  # None: no condition
+    return holds is not None and holds(st, x)
 
 
 def declarable(st: ArchState, seat: int) -> list[str]:
@@ -64,11 +58,12 @@ def declarable(st: ArchState, seat: int) -> list[str]:
     return [o for o in cards if D.OBJECTIVES[o].special != "SEPARATIST" and condition_true(st, o)]
 
 
+_NO_STATS = {"CITIZENS": 0, "SHIPS": 0, "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
+
+
 def seat_stats(st: ArchState) -> list[dict]:
     """Per-seat counts behind the metrics, computed in one pass."""
-    stats: list[dict[str, Any]] = [
-        {"CITIZENS": 0, "SHIPS": 0, "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0} for _ in range(st.n)
-    ]
+    stats: list[dict[str, Any]] = [_NO_STATS.copy() for _ in range(st.n)]
     units = st.units
     for u in units.values():
         stats[u["owner"]]["CITIZENS" if u["kind"] == "C" else "SHIPS"] += 1
@@ -82,43 +77,70 @@ def seat_stats(st: ArchState) -> list[dict]:
     return stats
 
 
-def _regions(st: ArchState, stats: list[dict]) -> list[int]:
+def _regions(st: ArchState, stats: list[dict]) -> tuple[int, ...]:
     """REGIONS: the tiles where each seat has a unit."""
     tiles: list[set[str]] = [set() for _ in range(st.n)]
     for u in st.units.values():
         tiles[u["owner"]].add(u["tile"])
-    return [len(t) for t in tiles]
+    return tuple(map(len, tiles))
 
 
-def _from_stats(key: str) -> Callable[[ArchState, list[dict]], list[int]]:
-    get = itemgetter(key)
-    return lambda st, stats: list(map(get, stats))
+# The metrics below are plain loops: over a handful of seats, cheaper than ``map`` with an ``itemgetter`` or lambda.
+def _from_stats(key: str) -> Callable[[ArchState, list[dict]], tuple[int, ...]]:
+    def values(st: ArchState, stats: list[dict]) -> tuple[int, ...]:
+        out = []
+        for s in stats:
+            out.append(s[key])
+        return tuple(out)
+
+    return values
 
 
-def _from_players(of: Callable[[Player], int]) -> Callable[[ArchState, list[dict]], list[int]]:
-    return lambda st, stats: list(map(of, st.players))
+def _from_players(key: str) -> Callable[[ArchState, list[dict]], tuple[int, ...]]:
+    def values(st: ArchState, stats: list[dict]) -> tuple[int, ...]:
+        out = []
+        for p in st.players:
+            out.append(p[key])  # type: ignore[literal-required]  # a key of Player (the table below)
+        return tuple(out)
+
+    return values
 
 
-def _cubes_of(resource: str) -> Callable[[Player], int]:
-    return lambda p: p["cubes"][resource]
+def _cubes_of(resource: str) -> Callable[[ArchState, list[dict]], tuple[int, ...]]:
+    def values(st: ArchState, stats: list[dict]) -> tuple[int, ...]:
+        out = []
+        for p in st.players:
+            out.append(p["cubes"][resource])
+        return tuple(out)
+
+    return values
 
 
-# §13.1: metric code -> its value for every seat, from the position and its ``seat_stats``
-_METRICS: dict[str, Callable[[ArchState, list[dict]], list[int]]] = {
+def _of_players(of: Callable[[Player], int]) -> Callable[[ArchState, list[dict]], tuple[int, ...]]:
+    return lambda st, stats: tuple(map(of, st.players))
+
+
+def _buildings(s: dict) -> int:
+    return s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"]
+
+
+# §13.1: metric code -> its value for every seat (a tuple, as ``_rank_points`` takes it), from the position and its
+# ``seat_stats``
+_METRICS: dict[str, Callable[[ArchState, list[dict]], tuple[int, ...]]] = {
     "PORTS": _from_stats("PORT"),
     "MARKETS": _from_stats("MARKET"),
     "TOWNS": _from_stats("TOWN"),
     "TEMPLES": _from_stats("TEMPLE"),
     "CITIZENS": _from_stats("CITIZENS"),
     "SHIPS": _from_stats("SHIPS"),
-    "BUILDINGS": lambda st, stats: [s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"] for s in stats],
-    "MONEY": _from_players(itemgetter("money")),
-    "EXPLORER": _from_players(itemgetter("tokens")),
-    "CUBES": _from_players(lambda p: sum(p["cubes"].values())),
-    "CARDS": _from_players(lambda p: len(p["track"]) + len(p["wonders"])),
-    "CONTRIB": _from_players(itemgetter("contrib")),
+    "BUILDINGS": lambda st, stats: tuple(map(_buildings, stats)),
+    "MONEY": _from_players("money"),
+    "EXPLORER": _from_players("tokens"),
+    "CUBES": _of_players(lambda p: sum(p["cubes"].values())),
+    "CARDS": _of_players(lambda p: len(p["track"]) + len(p["wonders"])),
+    "CONTRIB": _from_players("contrib"),
     "REGIONS": _regions,
-    **{f"RES:{r}": _from_players(_cubes_of(r)) for r in D.RESOURCES},
+    **{f"RES:{r}": _cubes_of(r) for r in D.RESOURCES},
 }
 
 
@@ -128,7 +150,7 @@ def metric(st: ArchState, seat: int, code: str, stats: list[dict] | None = None)
 
 def metric_values(st: ArchState, code: str, stats: list[dict]) -> list[int]:
     """§13.1: the value of metric ``code`` for every seat (``KeyError`` for an unknown code)."""
-    return _METRICS[code](st, stats)
+    return list(_METRICS[code](st, stats))
 
 
 def criteria(st: ArchState) -> list[tuple[str, str]]:
@@ -193,17 +215,22 @@ _CARD_VP = {c: card.vp for c, card in D.CARDS.items()}
 
 def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
     """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown (the bots
-    call it for every position they score, so ``criteria`` and ``_card_points`` are written out here)."""
+    call it for every position they score, so ``criteria`` and ``_card_points`` are written out here, as plain
+    loops: cheaper than comprehensions and ``map`` over a handful of items)."""
     vp_table = D.RANK_VP[st.n]
-    track_vp, card_vp = _TRACK_VP.__getitem__, _CARD_VP
-    totals = [sum(map(track_vp, p["track"])) + sum(card_vp[w["card"]] for w in p["wonders"]) for p in st.players]
-    if st.options.get("no_secrets"):
-        codes = [_CRITERION[o] for o in st.table_objectives]
-    else:
-        codes = [_CRITERION[o] for held in st.objectives for o in held]
-    codes += [_TREND_CRITERION[t] for t in st.trends]
-    for code in codes:
-        totals = list(map(add, totals, _rank_points(tuple(_METRICS[code](st, stats)), vp_table)))
+    totals = []
+    for p in st.players:
+        total = 0
+        for c in p["track"]:
+            total += _TRACK_VP[c]
+        for w in p["wonders"]:
+            total += _CARD_VP[w["card"]]
+        totals.append(total)
+    held = st.table_objectives if st.options.get("no_secrets") else [o for h in st.objectives for o in h]
+    for criterion, sources in ((_CRITERION, held), (_TREND_CRITERION, st.trends)):
+        for source in sources:
+            for seat, points in enumerate(_rank_points(_METRICS[criterion[source]](st, stats), vp_table)):
+                totals[seat] += points
     return totals
 
 

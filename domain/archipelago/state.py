@@ -216,19 +216,32 @@ def _same(v: Any) -> Any:
     return v
 
 
+# The copiers of the big fields are plain loops over ``dict.copy``: cheaper than comprehensions that unpack
+# (``{**x, ...}``), and the bots copy states often (the keys keep their order either way).
 def _units_copy(v: dict[str, Unit]) -> dict[str, Unit]:
-    return {u: x.copy() for u, x in v.items()}
+    out = {}
+    for u, x in v.items():
+        out[u] = x.copy()
+    return out
 
 
 def _tiles_copy(v: dict[str, PlacedTile]) -> dict[str, PlacedTile]:
-    return {t: {**x, "occ": list(x["occ"])} for t, x in v.items()}  # type: ignore[typeddict-item]
+    out = {}
+    for t, x in v.items():
+        y = out[t] = x.copy()
+        y["occ"] = list(x["occ"])
+    return out
 
 
 def _players_copy(v: list[Player]) -> list[Player]:
-    return [
-        {**p, "cubes": dict(p["cubes"]), "track": list(p["track"]), "wonders": list(p["wonders"])}  # type: ignore[typeddict-item]
-        for p in v
-    ]
+    out = []
+    for p in v:
+        q = p.copy()
+        q["cubes"] = p["cubes"].copy()
+        q["track"] = p["track"].copy()
+        q["wonders"] = p["wonders"].copy()
+        out.append(q)
+    return out
 
 
 def _market_copy(v: list[list[Any] | None]) -> list[list[Any] | None]:
@@ -241,6 +254,18 @@ def _nested_lists_copy(v: list[list[Any]]) -> list[list[Any]]:
 
 def _buildings_copy(v: dict[str, dict[str, str | None]]) -> dict[str, dict[str, str | None]]:
     return {t: dict(b) for t, b in v.items()}
+
+
+def _crisis_copy(v: Crisis) -> Crisis:
+    """The crisis (``evolve_crises``): its lists ``temples_used`` and ``done`` and its ``units`` (requirement dicts
+    whose ``met`` changes) are mutated in place; every other value is a str, an int or None."""
+    c = v.copy()
+    for name in ("temples_used", "done"):
+        if name in c:
+            c[name] = list(c[name])
+    if "units" in c:
+        c["units"] = [dict(u) for u in c["units"]]
+    return c
 
 
 def _copier(name: str) -> Callable[[Any], Any]:
@@ -260,19 +285,31 @@ def _copier(name: str) -> Callable[[Any], Any]:
         "objectives": _nested_lists_copy,
         "dealt_objectives": _nested_lists_copy,
         "buildings": _buildings_copy,
+        "crisis": _crisis_copy,
+        "card_used": set,
+        "resolved_red": set,
     }
     return special.get(name, deep_copy)
 
 
 COPIERS: dict[str, Callable[[Any], Any]] = {f.name: _copier(f.name) for f in fields(ArchState)}
+# The fields ``clone`` copies: those that may hold a container, but the ``_SHARED`` ones (the others hold an int, a
+# bool, a str or None, declared so in ``ArchState``).
+_ATOM_TYPES = ("int", "bool", "str", "int | None")
+_CLONED = tuple(
+    (f.name, COPIERS[f.name]) for f in fields(ArchState) if f.type not in _ATOM_TYPES and f.name not in _SHARED
+)
 
 
 def clone(state: ArchState) -> ArchState:
     """A private copy: every container that ``apply`` may mutate is copied, the rest shared."""
     new = ArchState.__new__(ArchState)
     nd = new.__dict__
-    for k, v in state.__dict__.items():
-        nd[k] = v if v is None or v.__class__ in _ATOMS else COPIERS[k](v)
+    nd.update(state.__dict__)
+    for k, copier in _CLONED:
+        v = nd[k]
+        if v is not None:
+            nd[k] = copier(v)
     return new
 
 
@@ -386,11 +423,19 @@ def can_add_citizen(st: ArchState, seat: int, tid: str, extra: int = 1) -> bool:
 
 
 def population(st: ArchState) -> int:
-    return sum(1 for x in st.units.values() if x["kind"] == "C")
+    count = 0  # a plain loop: cheaper than sum() over a generator (called for every independence check)
+    for x in st.units.values():
+        if x["kind"] == "C":
+            count += 1
+    return count
 
 
 def lying_count(st: ArchState) -> int:
-    return sum(1 for x in st.units.values() if x["kind"] == "C" and x["lying"])
+    count = 0
+    for x in st.units.values():
+        if x["lying"] and x["kind"] == "C":
+            count += 1
+    return count
 
 
 def available(unit: Unit) -> bool:

@@ -164,17 +164,16 @@ def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -
 
 
 def explore_positions(st: ArchState) -> list[tuple[int, int]]:
-    cands = set()
-    for pos in st.posmap:
-        for i in range(6):
-            p = neighbor(pos, i)
-            if p not in st.posmap:
-                cands.add(p)
-    out = []
-    for p in sorted(cands):
-        if sum(1 for i in range(6) if neighbor(p, i) in st.posmap) >= 2:
-            out.append(p)
-    return out
+    """The open positions next to at least two placed tiles, sorted (each open position is counted once for every
+    placed tile it touches)."""
+    posmap = st.posmap
+    touching: dict[tuple[int, int], int] = {}
+    for q, r in posmap:
+        for dq, dr in D.DIRECTIONS:
+            p = (q + dq, r + dr)
+            if p not in posmap:
+                touching[p] = touching.get(p, 0) + 1
+    return sorted(p for p, k in touching.items() if k >= 2)
 
 
 def cmd_place_tile(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
