@@ -50,11 +50,11 @@ def cmd_supply(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None:
 
 def stand_targets(st: ArchState, seat: int) -> list[tuple[str, str]]:
     c = crisis_of(st)
+    if not c["pending"] and c["temple"] is None:
+        return []
     lying = [u for u, x in st.units.items() if x["kind"] == "C" and x["lying"]]
     if c["pending"]:
         return [(u, "supply") for u in lying]
-    if c["temple"] is None:
-        return []
     adj = {t for _, t in neighbors(st, c["temple"])}
     out = []
     for u in lying:

@@ -172,13 +172,10 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
     units = stats["CITIZENS"] + stats["SHIPS"]
     mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
-    cubes = 0
-    for k in p["cubes"].values():
-        cubes += k
     val = (
         3.0 * (mine - best_other)
         + 0.3 * money
-        + 0.45 * cubes
+        + 0.45 * sum(p["cubes"].values())
         + 0.5 * p["tokens"]
         + 1.3 * units
         + 1.5 * mine_b

@@ -8,6 +8,8 @@ Section (§) and ruling (D, Q) numbers are those of docs/rules/archipelago.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain.archipelago import data as D
@@ -362,12 +364,19 @@ def _balance(ctx: Ctx) -> bool:
     return True
 
 
+@cache
+def _has_turn_action() -> Callable[[ArchState, int], bool]:
+    """``legal_turn.has_turn_action``, imported once, on first use (``legal_turn`` imports this module)."""
+    from domain.archipelago.legal_turn import has_turn_action
+
+    return has_turn_action
+
+
 def _actions(ctx: Ctx) -> bool:
     st = ctx.state
     if st.turn is not None:
         return False
-    from domain.archipelago.legal_turn import has_turn_action
-
+    has_turn_action = _has_turn_action()
     for k in range(1, st.n + 1):
         idx = (st.active + k) % st.n
         seat = st.order[idx]

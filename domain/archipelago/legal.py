@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from domain.archipelago import data as D
 from domain.archipelago.checks import (
@@ -240,9 +241,12 @@ def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
             other = st.posmap.get(neighbor(pos, i))
             if other is not None:
                 around.append((i, st.tiles[other]["edges"][(i + 3) % 6], *units_on.get(other, nobody)))
+        # a rotation fits when its edges towards the neighbours (at least two: a tuple) are the neighbours' edges
+        towards = itemgetter(*[i for i, _f, _c, _s in around])
+        facing_edges = tuple(facing for _i, facing, _c, _s in around)
         for face, rotations in faces:
             for rot, edges in enumerate(rotations):
-                if any(edges[i] != facing for i, facing, _c, _s in around):
+                if towards(edges) != facing_edges:
                     continue
                 for _i, facing, citizens, ships in around:
                     if facing == "P" or (facing == "M" and eng):
