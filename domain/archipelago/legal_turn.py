@@ -54,14 +54,14 @@ def _harvest(st: ArchState, seat: int, kind: str) -> list[Command]:
 def _recruit(st: ArchState, seat: int, kind: str) -> list[Command]:
     p = st.players[seat]
     price = D.recruit_price(st.sur)
-    if not wheel_free(st, seat) or price is None or p["sup_c"] < 1 or not hire_tiles(st, seat):
+    if not wheel_free(st, seat) or price is None or p["sup_c"] < 1:
         return []
     out = []
     for w, fees in with_sets(st, seat, "RECRUIT"):
         cost = max(0, price - D.OVERSEER_DISCOUNT) if "C09" in w else price
         if p["money"] >= cost + fees:
             out.append({"type": "recruit", "with": w})
-    return out
+    return out if out and hire_tiles(st, seat) else []  # the tiles last: the seat often cannot pay
 
 
 def _reproduce(st: ArchState, seat: int, kind: str) -> list[Command]:
