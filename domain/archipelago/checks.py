@@ -271,26 +271,19 @@ def market_problem(st: ArchState, seat: int, market: str, op: str, resource: str
 def market_price(
     st: ArchState, seat: int, market: str, op: str, resource: str, extra_money: int = 0, bonus: int = 0
 ) -> int | None:
-    """The price of one market transaction (a sale earns ``bonus`` more), or ``None`` when it is refused: the
-    conditions of ``market_problem``, checked without writing its messages (the legal commands ask often)."""
-    if market == "DOM":
-        count, table, cap = st.dom[resource], D.DOMESTIC_PRICES[resource], D.DOM_CAP
-    else:
-        count, table, cap = st.exp[resource], D.EXPORT_PRICES[resource], D.EXP_CAP
-    p = st.players[seat]
-    if op == "BUY":
-        if count < 1:
-            return None
-        price = table[count - 1]
-        return price if p["money"] >= price + extra_money else None
-    if count >= cap or p["cubes"][resource] < 1 or p["money"] < extra_money:
+    """The price of one market transaction (a sale earns ``bonus`` more), or ``None`` when it is refused."""
+    if market_problem(st, seat, market, op, resource, extra_money) is not None:
         return None
-    return table[count] + bonus
+    row = st.dom if market == "DOM" else st.exp
+    table = D.DOMESTIC_PRICES if market == "DOM" else D.EXPORT_PRICES
+    if op == "BUY":
+        return table[resource][row[resource] - 1]
+    return table[resource][row[resource]] + bonus
 
 
 def tradable(st: ArchState, seat: int, market: str, op: str, extra_money: int = 0) -> list[str]:
-    """The resources, in ``D.RESOURCES`` order, whose transaction ``market_price`` allows (one market and operation,
-    every resource in one call: the legal commands list them all)."""
+    """The resources, in ``D.RESOURCES`` order, whose transaction ``market_problem`` allows (one market and operation,
+    every resource in one call: the legal commands list them all; the oracle test holds the two equal)."""
     if market == "DOM":
         row, prices, cap = st.dom, D.DOMESTIC_PRICES, D.DOM_CAP
     else:
