@@ -28,7 +28,7 @@ from time import monotonic  # a pass's own duration (tests set ``time.time``)
 from typing import Any
 
 from eventstore import utc_now_iso
-from eventstore.base import DocumentStore, EventStore
+from eventstore.base import DocumentStore, EventStore, StreamNotFound
 from workers import clocks, facts, metrics, webhook_targets
 from workers.game_model import public_seats, with_seat_ids
 from workers.games import GameService
@@ -203,26 +203,35 @@ def get_subscription(store: DocumentStore, sub_id: str) -> Doc | None:
     return store.get_document(SUBSCRIPTIONS, sub_id)
 
 
-# subscription id -> its API key's id (a subscription never changes key), for ``delivery_group``
-_OWNERS: dict[str, str] = {}
+# subscription id or game id -> the group of its webhook jobs (a subscription's key, a game's creator never change)
+_OWNERS: dict[str, str | None] = {}
 _OWNERS_KEPT = 10_000
 
 
-def delivery_group(store: DocumentStore, job: str, args: tuple[Any, ...]) -> str | None:
+def delivery_group(store: EventStore, job: str, args: tuple[Any, ...]) -> str | None:
     """The group a webhook job waits in on the in-process job runner (``InProcessDispatcher``): a subscription's sends
-    by its API key, so that one key's slow receivers take their turns with the other keys' and do not delay them all;
-    any other job ``None``."""
-    if job not in ("deliver_webhooks", "redeliver_webhook") or not args:
+    by its API key, and a game's sync (which turns its events into sends) by the key that created the game, so that
+    one key's slow receivers take their turns with the other keys' work and do not delay it all; any other job
+    ``None``."""
+    if job not in ("deliver_webhooks", "redeliver_webhook", "sync_webhooks") or not args:
         return None
-    sub_id = str(args[0])
-    owner = _OWNERS.get(sub_id)
-    if owner is None:
-        sub = get_subscription(store, sub_id)
+    name = str(args[0])
+    if name in _OWNERS:
+        return _OWNERS[name]
+    if job == "sync_webhooks":
+        try:
+            creator = store.stream_info(name).metadata.get("created_by")
+        except StreamNotFound:
+            return None
+        owner = None if creator is None else f"key:{creator}"
+    else:
+        sub = get_subscription(store, name)
         if sub is None:
             return None
-        if len(_OWNERS) >= _OWNERS_KEPT:
-            _OWNERS.clear()
-        owner = _OWNERS[sub_id] = f"key:{sub['key_id']}"
+        owner = f"key:{sub['key_id']}"
+    if len(_OWNERS) >= _OWNERS_KEPT:
+        _OWNERS.clear()
+    _OWNERS[name] = owner
     return owner
 
 

@@ -102,3 +102,7 @@ def test_webhook_sends_are_grouped_by_their_subscriptions_key():
     assert group(store, "deliver_webhooks", (a["id"],)) != group(store, "deliver_webhooks", (c["id"],))
     assert group(store, "deliver_webhooks", ("wh_gone",)) is None
     assert group(store, "play_bot_turn", ("g1", 3, 0)) is None and group(store, "sync_webhooks", ("g1",)) is None
+    store.create_stream("g2", "secret_numbers", {"created_by": "key-b"})
+    store.create_stream("g3", "secret_numbers", {})
+    assert group(store, "sync_webhooks", ("g2",)) == group(store, "deliver_webhooks", (c["id"],))  # a game's, by key
+    assert group(store, "sync_webhooks", ("g3",)) is None  # a game created without a key
