@@ -129,7 +129,8 @@ class Tournaments:
             bot_tables.reserve(self.service.documents, tournament["id"], bot_tables.owner_of(key_id, ""), most)
             issued = self._start_round(tournament)
         except BaseException:
-            # not left listed as running with a round that never got its tables (the games already made expire)
+            # not left listed as running with a round that never got its tables (the games already made count
+            # for the key below, and expire when nobody plays them)
             self.store.delete_document(COLLECTION, tournament["id"])
             self.store.delete_document(by_key_name(key_id), index_key(tournament))
             bot_tables.release(self.service.documents, tournament["id"])
@@ -247,7 +248,7 @@ class Tournaments:
                 extra_metadata={"tournament_id": t["id"], "round": number, "table": index + 1, "rated": True},
                 start_bots=False,
             )
-            # counted against the key's cap on bot tables (admitted with the tournament), never paused
+            # a bot table of the key whose place the tournament's reservation holds; it never pauses
             bot_tables.register(
                 self.service.documents,
                 game.info.stream,
