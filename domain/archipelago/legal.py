@@ -43,7 +43,7 @@ from domain.archipelago.state import (
     step_of,
     t0_of,
 )
-from domain.archipelago.steps import explore_positions, hire_price
+from domain.archipelago.steps import crossing_kind, explore_positions, hire_price
 
 
 # ---------------------------------------------------------------------------------------------------- setup
@@ -223,7 +223,8 @@ def _cartographer_pick(st: ArchState, seat: int, kind: str) -> list[Command]:
 
 def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
     """Each open position's placed neighbours are read once, and each face's rotations come from ``_rotations``:
-    the same commands in the same order as ``placement_ok`` and ``explore_movers`` tried for every rotation."""
+    the same commands in the same order as ``placement_ok`` and ``explore_movers`` tried for every rotation (the
+    movers by ``crossing_kind``, as there)."""
     step = _step(st)
     tid = step.get("tile")
     if step.get("phase") != "place" or tid is None:
@@ -249,12 +250,10 @@ def _place_tile(st: ArchState, seat: int, kind: str) -> list[Command]:
                 if towards(edges) != facing_edges:
                     continue
                 for _i, facing, citizens, ships in around:
-                    if facing == "P" or (facing == "M" and eng):
-                        movers = citizens
-                    elif facing == "S":
-                        movers = ships
-                    else:
+                    crossing = crossing_kind(facing, eng)
+                    if crossing is None:
                         continue
+                    movers = citizens if crossing == "C" else ships
                     out += [
                         {"type": "place_tile", "pos": {"q": q, "r": r}, "face": face, "rot": rot, "mover": m}
                         for m in movers

@@ -142,6 +142,14 @@ def cmd_cartographer_pick(st: ArchState, seat: int, cmd: dict, ctx: Ctx) -> None
     ctx.emit({"type": "TileDrawn", "seat": seat, "index": idx, "tile": tid, "faces": both_faces(tid)})
 
 
+def crossing_kind(edge: str, engineer_owned: bool) -> str | None:
+    """Rule 3 of §8.6: the kind of unit that may move onto a new tile across a matching ``edge`` ("C": citizens across
+    a plain, or a mountain with the ENGINEER; "S": ships across sea), or None."""
+    if edge == "P" or (edge == "M" and engineer_owned):
+        return "C"
+    return "S" if edge == "S" else None
+
+
 def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -> list[str]:
     """Units that could move onto a tile with ``edges`` placed at ``pos`` (rule 3 of §8.6)."""
     out = []
@@ -153,12 +161,9 @@ def explore_movers(st: ArchState, seat: int, pos: tuple[int, int], edges: str) -
         e = edges[i]
         if e != st.tiles[other]["edges"][(i + 3) % 6]:
             continue
+        kind = crossing_kind(e, eng)
         for uid, u in st.units.items():
-            if u["owner"] != seat or u["tile"] != other or not available(u):
-                continue
-            if u["kind"] == "C" and (e == "P" or (e == "M" and eng)):
-                out.append(uid)
-            elif u["kind"] == "S" and e == "S":
+            if u["owner"] == seat and u["tile"] == other and available(u) and u["kind"] == kind:
                 out.append(uid)
     return out
 
