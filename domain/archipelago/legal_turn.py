@@ -4,6 +4,7 @@ Each has the shape ``(st, seat, kind) -> list[dict]`` (see ``legal``)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from domain.archipelago import data as D
@@ -348,15 +349,6 @@ def _counted(item: dict) -> tuple[str, ...]:
     return (item["kind"], item.get("resource") or item.get("card") or "")
 
 
-def _tally(items: list[dict]) -> dict[tuple[str, ...], int]:
-    """How many items of a side count as each ``_counted`` key."""
-    out: dict[tuple[str, ...], int] = {}
-    for i in items:
-        key = _counted(i)
-        out[key] = out.get(key, 0) + 1
-    return out
-
-
 def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
     """The items ``trades.cmd_offer_add`` accepts, each side's holdings counted once."""
     off = offer_of(st)
@@ -366,22 +358,22 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
     basic += [{"kind": "CUBE", "resource": r} for r in D.RESOURCES]
     give, get = off["give"], off["get"]
     if len(give) < D.OFFER_ITEMS_MAX:
-        given = _tally(give)
+        given = Counter(map(_counted, give))
         money_left = p["money"] - money_of(give)
         for item in basic + [{"kind": "CARD", "card": c} for c in p["track"]]:
             k = item["kind"]
             if money_left < (1 if k == "MONEY_1" else 5 if k == "MONEY_5" else 0):
                 continue
-            if k == "CUBE" and given.get(_counted(item), 0) + 1 > p["cubes"][item["resource"]]:
+            if k == "CUBE" and given[_counted(item)] + 1 > p["cubes"][item["resource"]]:
                 continue
-            if k == "TOKEN" and given.get(_counted(item), 0) + 1 > p["tokens"]:
+            if k == "TOKEN" and given[_counted(item)] + 1 > p["tokens"]:
                 continue
             if k == "CARD" and _counted(item) in given:
                 continue
             out.append({"type": "offer_add", "side": "GIVE", "item": item})
     if len(get) < D.OFFER_ITEMS_MAX:
         to = off["to"]
-        asked = _tally(get)
+        asked = Counter(map(_counted, get))
         held_tokens = 24 - sum(st.stacks) - st.tokens_spent - p["tokens"]
         items = basic + [{"kind": "CARD", "card": c} for c in st.players[to]["track"]]
         for tid in sorted(st.tiles):
@@ -391,9 +383,9 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
             items += [{"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"} for b in st.buildings.get(tid, {})]
         for item in items:
             k = item["kind"]
-            if k == "CUBE" and asked.get(_counted(item), 0) + 1 > others_public_cubes(st, seat, item["resource"]):
+            if k == "CUBE" and asked[_counted(item)] + 1 > others_public_cubes(st, seat, item["resource"]):
                 continue
-            if k == "TOKEN" and asked.get(_counted(item), 0) + 1 > held_tokens:
+            if k == "TOKEN" and asked[_counted(item)] + 1 > held_tokens:
                 continue
             if k == "CARD" and _counted(item) in asked:
                 continue
