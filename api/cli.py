@@ -24,6 +24,15 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
     )
 
 
+def _check_redis() -> None:
+    """Refuse, before the metrics folder is emptied or anything is written, a Redis that does not answer."""
+    from workers.runtime import reach_redis
+
+    redis_url = os.environ.get("TRADEWINDS_REDIS_URL")
+    if redis_url:
+        reach_redis(redis_url).redis.close()
+
+
 def _check_free(host: str, port: int) -> None:
     """Refuse at once, in one line, an address something else listens on (gunicorn would announce the server,
     then try for 5 s and exit with a log of retries)."""
@@ -40,6 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from api import serving
 
     _check_free(args.host, args.port)  # first: a refusal here has changed nothing (no metrics folder, no store)
+    _check_redis()
     metrics_dir = serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts (workers.metrics)
     # Open once in the master to fail fast on bad configuration, then again in each worker after the fork.
     probe = _runtime(data_dir=args.data_dir)
@@ -81,6 +91,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from api import serving
 
     port = args.metrics_port if args.metrics_port is not None else serving.env_int("TRADEWINDS_WORKER_METRICS_PORT")
+    _check_redis()
     if port is not None:
         serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts: job processes of --fork add up
     runtime = _runtime(dispatcher="rq")

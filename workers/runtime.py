@@ -81,11 +81,7 @@ class Runtime:
         if kind == "rq":
             if not redis_url:
                 raise ConfigError("the RQ dispatcher needs TRADEWINDS_REDIS_URL")
-            try:
-                disp = dispatch.RQDispatcher(redis_url)
-                disp.ping()
-            except Exception as exc:
-                raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
+            disp = reach_redis(redis_url)
         elif kind == "local-runner":
             from workers.local_runner import SOCKET_ENV, RunnerDispatcher
 
@@ -152,6 +148,16 @@ class Runtime:
             os.environ.get("TRADEWINDS_REDIS_URL") or None,
             dispatcher,
         )
+
+
+def reach_redis(redis_url: str) -> dispatch.RQDispatcher:
+    """An RQ dispatcher on ``redis_url`` that has answered a ping (``ConfigError`` if Redis does not answer)."""
+    try:
+        disp = dispatch.RQDispatcher(redis_url)
+        disp.ping()
+    except Exception as exc:
+        raise ConfigError(f"cannot reach Redis at {redact_url(redis_url)}: {exc}") from None
+    return disp
 
 
 def redact_url(url: str) -> str:

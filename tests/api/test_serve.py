@@ -138,6 +138,28 @@ def test_a_worker_that_cannot_reach_redis_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []  # not even the data folder
 
 
+@pytest.mark.parametrize("command", ["serve", "worker"])
+def test_a_process_that_cannot_reach_redis_leaves_the_metrics_folder_alone(tmp_path, command):
+    """The metrics folder is emptied of an earlier run's files only once the process will run: a refusal leaves it
+    as it was (it may be another running instance's), and makes none."""
+    kept = tmp_path / "metrics"
+    kept.mkdir()
+    (kept / "counter_1.db").write_bytes(b"an earlier run")
+    made = tmp_path / "new-metrics"
+    for folder in (kept, made):
+        env = {
+            "TRADEWINDS_REDIS_URL": "redis://127.0.0.1:1/0",
+            "TRADEWINDS_DATA_DIR": str(tmp_path / "data"),
+            "TRADEWINDS_METRICS_DIR": str(folder),
+        }
+        port = "--port" if command == "serve" else "--metrics-port"
+        cmd, full_env = tradewinds(command, port, str(free_port()), env=env)
+        result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and "cannot reach Redis" in result.stderr, result.stderr
+    assert (kept / "counter_1.db").read_bytes() == b"an earlier run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["metrics"]  # no data folder, no new metrics folder
+
+
 def raw_request(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:
