@@ -2,12 +2,13 @@
 
 Outbox work (``workers.sweeper``) is dispatched as ``run_entry(key, token, job, args)``, which runs the
 named job of ``workers.jobs`` and then completes the outbox entry. Every job is idempotent, so a
-duplicate or a retry is harmless. Webhook jobs go to a queue of their own, so a slow receiver never
-holds up bot turns.
+duplicate or a retry is harmless. Webhook jobs go to queues of their own, so a slow receiver never
+holds up bot turns, and one API key's webhook jobs take turns with another's (``WEBHOOK_SHARDS``, ``_FairQueue``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -33,8 +34,41 @@ LOCK_LEASE = 10.0
 REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
 
 
+# With RQ, webhook jobs wait in WEBHOOK_SHARDS queues besides WEBHOOK_QUEUE_NAME, a job in the one its group's name
+# hashes to (``webhook_queue_for``), and a worker takes the webhook queues in turn (``workers.worker``): stochastic
+# fairness queueing. One key's many slow receivers then hold up another key's deliveries only when the two keys share
+# a queue (a chance of one in WEBHOOK_SHARDS), where the in-process runner's fair queue (``_FairQueue``) gives every
+# group its turn. Jobs with no group wait in WEBHOOK_QUEUE_NAME.
+WEBHOOK_SHARDS = 16
+WEBHOOK_QUEUE_NAMES = (WEBHOOK_QUEUE_NAME, *(f"{WEBHOOK_QUEUE_NAME}-{i}" for i in range(WEBHOOK_SHARDS)))
+
+
 def queue_for(job: str) -> str:
     return WEBHOOK_QUEUE_NAME if job in WEBHOOK_JOBS else QUEUE_NAME
+
+
+def webhook_queue_for(group: str | None) -> str:
+    """The RQ queue of a webhook job of ``group`` (see WEBHOOK_SHARDS)."""
+    if group is None:
+        return WEBHOOK_QUEUE_NAME
+    digest = hashlib.blake2b(group.encode(), digest_size=4).digest()
+    return WEBHOOK_QUEUE_NAMES[1 + int.from_bytes(digest, "big") % WEBHOOK_SHARDS]
+
+
+GroupOf = Callable[[str, tuple[Any, ...]], "str | None"]
+
+
+def job_group(group_of: GroupOf | None, job: str, args: tuple[Any, ...]) -> str | None:
+    """``group_of(job, args)`` (an outbox entry's by its own job and arguments); ``None`` when it cannot be told."""
+    if group_of is None:
+        return None
+    if job == "run_entry" and len(args) == 4:
+        job, args = args[2], tuple(args[3])
+    try:
+        return group_of(job, args)
+    except Exception:  # the store is away: the job waits in the common group
+        log.warning("could not tell the group of job %s%r", job, args, exc_info=True)
+        return None
 
 
 class Dispatcher(Protocol):
@@ -168,7 +202,7 @@ class InProcessDispatcher:
         run: Callable[[str, tuple[Any, ...]], None],
         threads: int = 2,
         webhook_threads: int = 2,
-        group_of: Callable[[str, tuple[Any, ...]], str | None] | None = None,
+        group_of: GroupOf | None = None,
     ) -> None:
         self._run = run
         self._group_of = group_of
@@ -196,7 +230,7 @@ class InProcessDispatcher:
         self._put(queue_for(job), job, args, None)
 
     def _put(self, lane: str, job: str, args: tuple[Any, ...], token: str | None) -> None:
-        group = self._group(job, args)
+        group = job_group(self._group_of, job, args)
         with self._cond:
             if token is not None:
                 self._live.add(token)
@@ -207,18 +241,6 @@ class InProcessDispatcher:
                 threads.append(thread)
                 thread.start()
             self._work[lane].notify()
-
-    def _group(self, job: str, args: tuple[Any, ...]) -> str | None:
-        """The job's group (an outbox entry's by its own job and arguments); ``None`` when it cannot be told."""
-        if self._group_of is None:
-            return None
-        if job == "run_entry" and len(args) == 4:
-            job, args = args[2], tuple(args[3])
-        try:
-            return self._group_of(job, args)
-        except Exception:  # the store is away: the job waits in the common group
-            log.warning("could not tell the group of job %s%r", job, args, exc_info=True)
-            return None
 
     def try_lock(self, name: str) -> AbstractContextManager[None]:
         return self._locks.try_lock(name)
@@ -256,31 +278,38 @@ class InProcessDispatcher:
 
 
 class RQDispatcher:
-    """Queues jobs on RQ; ``tradewinds worker`` runs them. Survives Redis being away: the outbox keeps the work."""
+    """Queues jobs on RQ; ``tradewinds worker`` runs them. Survives Redis being away: the outbox keeps the work.
+    ``group_of(job, args)``, when set, names a webhook job's group, which chooses its queue (see WEBHOOK_SHARDS)."""
 
     kind = "rq"
 
-    def __init__(self, redis_url: str) -> None:
+    def __init__(self, redis_url: str, group_of: GroupOf | None = None) -> None:
         from redis import Redis
         from rq import Queue
 
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
         self.queue = Queue(QUEUE_NAME, connection=self.redis)
-        self.webhook_queue = Queue(WEBHOOK_QUEUE_NAME, connection=self.redis)
+        self.webhook_queues = {name: Queue(name, connection=self.redis) for name in WEBHOOK_QUEUE_NAMES}
+        self.group_of = group_of
         self._down_until = 0.0
         self._beating: dict[str, bool] = {}  # running jobs' tokens: whether their alive key was written
         self._held: dict[str, Any] = {}  # the named locks (redis.lock.Lock) this process's jobs hold
         self._beat_lock = threading.Lock()
         self._beat_thread: threading.Thread | None = None
 
-    def _queue(self, job: str) -> Any:  # rq.Queue, imported lazily
-        return self.webhook_queue if job in WEBHOOK_JOBS else self.queue
+    def _queue(self, job: str, args: tuple[Any, ...]) -> Any:  # rq.Queue, imported lazily
+        if job not in WEBHOOK_JOBS:
+            return self.queue
+        return self.webhook_queues[webhook_queue_for(job_group(self.group_of, job, args))]
 
     def _enqueue(self, job: str, args: tuple[Any, ...], job_id: str | None) -> None:
         if time.monotonic() < self._down_until:
             raise ConnectionError("Redis was unreachable a moment ago; the outbox keeps the work")
+        # an outbox entry's group by its job's own arguments; asked before the try, as a store that cannot tell the
+        # group is no Redis failure
+        queue = self._queue(job, tuple(args[3]) if job_id else args)
         try:
-            self._queue(job).enqueue(
+            queue.enqueue(
                 f"workers.jobs.{'run_entry' if job_id else job}",
                 *args,
                 job_id=job_id,

@@ -101,8 +101,12 @@ class Runtime:
             raise ConfigError(f"bad TRADEWINDS_DATABASE_URL: {exc}") from None
         except Exception as exc:
             raise ConfigError(f"cannot open the event store at {redact_url(database_url)}: {exc}") from None
-        if kind == "in-process":  # its webhook sends are grouped by key, read from the store
+        # webhook jobs are grouped by key, read from the store: the in-process runner and RQ's workers take the
+        # groups in turn
+        if kind == "in-process":
             disp = dispatch.InProcessDispatcher(run_job, group_of=lambda job, args: delivery_group(store, job, args))
+        elif kind == "rq":
+            disp.group_of = lambda job, args: delivery_group(store, job, args)
         runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
         if kind not in ("rq", "local-runner"):
             jobs.set_runtime(runtime)

@@ -209,10 +209,10 @@ _OWNERS_KEPT = 10_000
 
 
 def delivery_group(store: EventStore, job: str, args: tuple[Any, ...]) -> str | None:
-    """The group a webhook job waits in on the in-process job runner (``InProcessDispatcher``): a subscription's sends
-    by its API key, and a game's sync (which turns its events into sends) by the key that created the game, so that
-    one key's slow receivers take their turns with the other keys' work and do not delay it all; any other job
-    ``None``."""
+    """The group a webhook job waits in (``workers.dispatch``: a group of the in-process runner's fair queue, or the
+    RQ queue it hashes to): a subscription's sends by its API key, and a game's sync (which turns its events into
+    sends) by the key that created the game, so that one key's slow receivers take their turns with the other keys'
+    work and do not delay it all; any other job ``None``."""
     if job not in ("deliver_webhooks", "redeliver_webhook", "sync_webhooks") or not args:
         return None
     name = str(args[0])

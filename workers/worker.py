@@ -19,13 +19,13 @@ from collections.abc import Callable
 from typing import Any
 
 from workers import jobs
-from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAME
+from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAMES
 from workers.logs import log_level
 from workers.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-QUEUES = {"bots": [QUEUE_NAME], "webhooks": [WEBHOOK_QUEUE_NAME], "all": [QUEUE_NAME, WEBHOOK_QUEUE_NAME]}
+QUEUES = {"bots": [QUEUE_NAME], "webhooks": [*WEBHOOK_QUEUE_NAMES], "all": [QUEUE_NAME, *WEBHOOK_QUEUE_NAMES]}
 RECONNECT_CAP = 5.0  # seconds between attempts to reach Redis again, at most
 WORKER_TTL = 30  # RQ's worker key lifetime: its blocking dequeue waits WORKER_TTL - 15 s at a time
 
@@ -48,14 +48,40 @@ def serve_metrics(host: str, port: int) -> None:
     start_http_server(port, addr=host, registry=registry)
 
 
+def in_turn(queues: list[Any], taken: Any) -> list[Any]:
+    """The order a worker looks at its queues in after taking a job from ``taken``: bot turns first, as listed; the
+    webhook queues in turn, the one just taken from last (``workers.dispatch.WEBHOOK_SHARDS``)."""
+    hooks = [q for q in queues if q.name in WEBHOOK_QUEUE_NAMES]
+    others = [q for q in queues if q.name not in WEBHOOK_QUEUE_NAMES]
+    if taken.name in WEBHOOK_QUEUE_NAMES:
+        after = next(i for i, q in enumerate(hooks) if q.name == taken.name) + 1
+        hooks = hooks[after:] + hooks[:after]
+    return others + hooks
+
+
+def describe_queues(names: list[str]) -> str:
+    """The queues a worker takes jobs from, for its first line: the webhook queues as one range."""
+    hooks = [n for n in names if n in WEBHOOK_QUEUE_NAMES]
+    said = [repr(n) for n in names if n not in WEBHOOK_QUEUE_NAMES]
+    if hooks:
+        said.append(f"the webhook queues {hooks[0]!r}, {hooks[1]!r} to {hooks[-1]!r} (taken in turn)")
+    return " and ".join(said)
+
+
 def worker_classes() -> tuple[type[Any], type[Any]]:
     from rq import SimpleWorker, Worker
 
     class TradewindsSimpleWorker(SimpleWorker):
         max_connection_wait_time = RECONNECT_CAP
 
+        def reorder_queues(self, reference_queue: Any) -> None:  # as RQ's own RoundRobinWorker does, per queue kind
+            self._ordered_queues = in_turn(self._ordered_queues, reference_queue)
+
     class TradewindsForkWorker(Worker):
         max_connection_wait_time = RECONNECT_CAP
+
+        def reorder_queues(self, reference_queue: Any) -> None:
+            self._ordered_queues = in_turn(self._ordered_queues, reference_queue)
 
     return TradewindsSimpleWorker, TradewindsForkWorker
 
@@ -73,7 +99,7 @@ def run(
     names = QUEUES[queues]
     resumed = _resume(runtime)
     say(
-        f"Tradewinds worker on {', '.join(repr(n) for n in names)} ({'fork per job' if fork else 'in-process'}; "
+        f"Tradewinds worker on {describe_queues(names)} ({'fork per job' if fork else 'in-process'}; "
         f"{resumed} pending bot turn(s) re-queued)"
     )
     assert runtime.sweeper is not None

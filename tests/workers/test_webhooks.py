@@ -837,3 +837,56 @@ def test_a_pause_that_loses_the_race_to_a_delete_leaves_nothing_behind(site, rec
     gone = client.patch(f"/webhooks/{sub['id']}", json={"active": False}, headers=auth(key))
     assert gone.status_code == 404, gone.get_json()
     assert runtime.store.get_document(webhooks.DISABLED, sub["id"]) is None
+
+
+def test_on_rq_one_keys_slow_receivers_take_turns_with_another_keys(tmp_path, redis_url):
+    """With RQ, a webhook job waits in the queue its key hashes to, and a worker takes the webhook queues in turn:
+    ten slow receivers of one key hold up another key's send (its key in another queue) by a send, not by all ten.
+    When every webhook job waited in one queue, it came 11th of 11."""
+    from workers.dispatch import webhook_queue_for
+    from workers.runtime import Runtime
+    from workers.worker import run as run_worker
+
+    runtime = Runtime.build(f"sqlite:///{tmp_path}/games.db", redis_url, dispatcher="rq")
+    jobs.set_runtime(runtime)
+    journal: list = []
+    slow = [Receiver() for _ in range(10)]
+    fast = Receiver()
+    try:
+        client = create_app(runtime).test_client()
+        busy, busy_token = apikeys.create_key(runtime.store, "busy site")
+        other, other_token = apikeys.create_key(runtime.store, "other site")
+        while webhook_queue_for(f"key:{other.key_id}") == webhook_queue_for(f"key:{busy.key_id}"):
+            other, other_token = apikeys.create_key(runtime.store, "other site")  # one chance in WEBHOOK_SHARDS
+        for r in slow:
+            r.delay, r.journal = 0.2, journal
+            subscribe(client, busy_token, r.url, events=("game.started",))
+        fast.journal = journal
+        subscribe(client, other_token, fast.url, events=("game.started",))
+        keyed_game(client, busy_token)
+        keyed_game(client, other_token)
+        assert run_worker(runtime, queues="webhooks", burst=True, say=lambda _: None) == 0
+        place = [r for r, _ in journal].index(fast)
+        assert len(journal) == 11 and place <= 1, f"the other key's send came {place + 1}th of {len(journal)}"
+    finally:
+        for r in [*slow, fast]:
+            r.close()
+        jobs.set_runtime(None)
+        runtime.close()
+
+
+def test_a_worker_takes_bot_turns_first_and_the_webhook_queues_in_turn():
+    from workers.dispatch import QUEUE_NAME, WEBHOOK_QUEUE_NAMES
+    from workers.worker import QUEUES, in_turn
+
+    class Queue:
+        def __init__(self, name):
+            self.name = name
+
+    queues = [Queue(name) for name in QUEUES["all"]]
+    hooks = queues[1:]
+    assert [q.name for q in queues] == [QUEUE_NAME, *WEBHOOK_QUEUE_NAMES]
+    after_hook = in_turn(queues, hooks[3])
+    assert after_hook == [queues[0], *hooks[4:], *hooks[:4]]
+    assert in_turn(after_hook, queues[0]) == after_hook  # a bot turn taken changes nothing
+    assert in_turn(in_turn(after_hook, hooks[-1]), hooks[0]) == [queues[0], *hooks[1:], hooks[0]]
