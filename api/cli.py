@@ -24,15 +24,6 @@ def _runtime(dispatcher: str | None = None, data_dir: str | None = None) -> Runt
     )
 
 
-def _check_redis() -> None:
-    """Refuse, before the metrics folder is emptied or anything is written, a Redis that does not answer."""
-    from workers.runtime import reach_redis
-
-    redis_url = os.environ.get("TRADEWINDS_REDIS_URL")
-    if redis_url:
-        reach_redis(redis_url).redis.close()
-
-
 def _check_free(host: str, port: int) -> None:
     """Refuse at once, in one line, an address something else listens on (gunicorn would announce the server,
     then try for 5 s and exit with a log of retries)."""
@@ -49,12 +40,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from api import serving
 
     _check_free(args.host, args.port)  # first: a refusal here has changed nothing (no metrics folder, no store)
-    _check_redis()
-    metrics_dir = serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts (workers.metrics)
-    # Open once in the master to fail fast on bad configuration, then again in each worker after the fork.
-    probe = _runtime(data_dir=args.data_dir)
+    # Open once in the master to fail fast on bad configuration (Redis, the store), then again in each worker after
+    # the fork. Without Redis the probe's dispatcher is inline: it runs no sweeper, so nothing is counted before the
+    # metrics folder is set, and a refusal here leaves the folder as it was.
+    probe = _runtime(dispatcher=None if os.environ.get("TRADEWINDS_REDIS_URL") else "inline", data_dir=args.data_dir)
     database_url, redis_url = probe.database_url, probe.redis_url
-    probe.close()  # its store and its sweeper: the served process builds its own after the fork
+    probe.close()  # the served processes build their own after the fork
+    metrics_dir = serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts (workers.metrics)
     one_process = database_url.strip().lower().startswith("memory:")
     if redis_url:
         bots = "RQ workers (run `tradewinds worker`)"
@@ -91,10 +83,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from api import serving
 
     port = args.metrics_port if args.metrics_port is not None else serving.env_int("TRADEWINDS_WORKER_METRICS_PORT")
-    _check_redis()
+    runtime = _runtime(dispatcher="rq")  # refused (Redis, the store) before the metrics folder is touched
     if port is not None:
         serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts: job processes of --fork add up
-    runtime = _runtime(dispatcher="rq")
     if port is not None:
         worker.serve_metrics(args.metrics_host, port)
     return worker.run(

@@ -149,6 +149,7 @@ def prepare_metrics_dir(configured: str | None) -> Path:
         path = Path(folder)
         try:
             path.mkdir(parents=True, exist_ok=True)
+            _hold(path)
             for stale in path.glob("*.db"):
                 stale.unlink()
         except OSError as exc:
@@ -160,6 +161,26 @@ def prepare_metrics_dir(configured: str | None) -> Path:
         atexit.register(_remove_if_owner, path, os.getpid())
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
     return path
+
+
+# The lock files this process holds open (``_hold``): a lock lasts as long as its file stays open here or in a child.
+_HELD: list[int] = []
+
+
+def _hold(folder: Path) -> None:
+    """Lock ``folder`` for this instance (and the processes it forks) while it runs; ``ConfigError`` when another
+    running instance holds it, whose metric files emptying the folder would delete."""
+    import fcntl
+
+    descriptor = os.open(folder / ".tradewinds.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise ConfigError(
+            f"the metrics folder {folder} is another running instance's: give each instance its own (--metrics-dir)"
+        ) from None
+    _HELD.append(descriptor)
 
 
 def prepare_counters_file() -> Path:

@@ -160,6 +160,37 @@ def test_a_process_that_cannot_reach_redis_leaves_the_metrics_folder_alone(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["metrics"]  # no data folder, no new metrics folder
 
 
+def test_a_serve_that_cannot_open_its_store_leaves_the_metrics_folder_alone(tmp_path):
+    kept = tmp_path / "metrics"
+    kept.mkdir()
+    (kept / "counter_1.db").write_bytes(b"an earlier run")
+    env = {"TRADEWINDS_DATABASE_URL": "postgresql://127.0.0.1:1/none", "TRADEWINDS_METRICS_DIR": str(kept)}
+    cmd, full_env = tradewinds("serve", "--port", str(free_port()), "--data-dir", str(tmp_path / "data"), env=env)
+    result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "cannot open the event store" in result.stderr, result.stderr
+    assert [p.name for p in kept.iterdir()] == ["counter_1.db"]
+    assert (kept / "counter_1.db").read_bytes() == b"an earlier run"
+
+
+def test_a_second_instance_on_a_running_ones_metrics_folder_is_refused(tmp_path, redis_url):
+    """Each instance empties its metrics folder of an earlier run's files at start: a second one started on the same
+    folder would delete the running one's, and its /metrics would lose them. It is refused, and changes nothing."""
+    folder = tmp_path / "metrics"
+    with serving(tmp_path, env={"TRADEWINDS_METRICS_DIR": str(folder)}):
+        before = {p.name for p in folder.glob("*.db")}
+        assert before  # the running instance's processes count into files there
+        env = {
+            "TRADEWINDS_METRICS_DIR": str(folder),
+            "TRADEWINDS_REDIS_URL": redis_url,
+            "TRADEWINDS_DATA_DIR": str(tmp_path / "other"),
+        }
+        for args in (["serve", "--port", str(free_port())], ["worker", "--metrics-port", str(free_port())]):
+            cmd, full_env = tradewinds(*args, env=env)
+            result = subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60)
+            assert result.returncode == 2 and "another running instance" in result.stderr, result.stderr
+            assert before <= {p.name for p in folder.glob("*.db")}
+
+
 def raw_request(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:
