@@ -328,19 +328,36 @@ class RQDispatcher:
         self._enqueue(job, args, None)
 
     def is_live(self, entry: OutboxEntry) -> bool:
-        """Queued, or started by a worker whose heartbeat for it is fresh."""
+        """Waiting on its queue, or started by a worker whose heartbeat for it is fresh."""
         from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
 
         try:
-            status = Job.fetch(f"ob-{entry.token}", connection=self.redis).get_status(refresh=False)
+            job = Job.fetch(f"ob-{entry.token}", connection=self.redis)
         except NoSuchJobError:
             return False
-        if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+        status = job.get_status(refresh=False)
+        if status == JobStatus.QUEUED:
+            return self._waiting(job)
+        if status in (JobStatus.DEFERRED, JobStatus.SCHEDULED):
             return True
         if status == JobStatus.STARTED:
             return bool(self.redis.exists(alive_key(entry.token)))
         return False
+
+    def _waiting(self, job: Any) -> bool:
+        """Whether a job RQ calls queued is on its queue, or taken by a worker that has not started it yet (RQ's
+        intermediate list, which RQ itself fails over when that worker dies). A worker that died, or lost Redis,
+        between taking a job and starting it leaves it "queued" on neither, where no worker would ever take it.
+        (A job between its worker's taking and its start, on no list for that moment, reads as not waiting: it may
+        then run twice, which is harmless, as every job is idempotent.) A job of a queue not ours counts as waiting."""
+        from rq.intermediate_queue import IntermediateQueue
+
+        queue = self.webhook_queues.get(job.origin) or (self.queue if job.origin == QUEUE_NAME else None)
+        if queue is None:
+            return True
+        lists = (queue.key, IntermediateQueue.get_intermediate_queue_key(queue.key))
+        return any(self.redis.lpos(key, job.id) is not None for key in lists)
 
     @contextmanager
     def try_lock(self, name: str) -> Iterator[None]:

@@ -114,3 +114,29 @@ def test_a_four_bot_puerto_rico_game_created_over_the_api_finishes_with_a_burst_
     assert final["status"] == "finished"
     assert sorted(final["result"]["ranks"])[0] == 1
     runtime.store.close()
+
+
+@pytest.mark.parametrize("job", ["play_bot_turn", "sync_webhooks"])
+def test_a_job_taken_by_a_worker_that_died_before_starting_it_is_not_live(rq_runtime, job):
+    """A worker that takes a job off its queue and dies (or loses Redis) before starting it leaves the job "queued"
+    on no list, which no worker will ever take: the sweeper must send it again, not count it live for ever. A job
+    still on its queue, or taken by a worker that has not started it (RQ's intermediate list), is live."""
+    import time
+
+    from rq.intermediate_queue import IntermediateQueue
+
+    from eventstore.outbox import OutboxEntry
+
+    dispatcher = rq_runtime.dispatcher
+    entry = OutboxEntry(f"{job}:g-1", "token1", job, ["g-1", 1] if job == "play_bot_turn" else ["g-1"], time.time())
+    dispatcher.dispatch(entry)
+    assert dispatcher.is_live(entry)
+    redis = dispatcher.redis
+    (queue_key,) = [key.decode() for key in redis.keys("rq:queue:*") if redis.llen(key)]
+    taken = IntermediateQueue.get_intermediate_queue_key(queue_key)
+    assert redis.lmove(queue_key, taken) == f"ob-{entry.token}".encode()  # a worker took it and has not started it
+    assert dispatcher.is_live(entry)
+    assert redis.lpop(taken) == f"ob-{entry.token}".encode()  # and died
+    assert not dispatcher.is_live(entry)
+    dispatcher.dispatch(entry)  # the sweeper's new dispatch
+    assert dispatcher.is_live(entry) and redis.llen(queue_key) == 1
