@@ -8,7 +8,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from domain.archipelago import data as D
-from domain.archipelago.scoring import condition_true, result, score_totals, seat_stats
+from domain.archipelago.scoring import declarable_among, result, score_totals, seat_stats
 from domain.archipelago.state import ArchState, lying_count, objectives_in_play, population
 
 
@@ -170,7 +170,7 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
         safety = -0.3 * safety
     stats = shared.stats[seat]
     units = stats["CITIZENS"] + stats["SHIPS"]
-    mine_b = stats["TOWN"] + stats["TEMPLE"] + stats["MARKET"] + stats["PORT"]
+    mine_b = stats["BUILDINGS"]
     money = p["money"] - st.bids.get(seat, 0)  # a placed bid is money already committed
     val = (
         3.0 * (mine - best_other)
@@ -184,7 +184,6 @@ def heuristic(st: ArchState, seat: int, shared: _Shared | None = None) -> float:
         + safety
     )
     if mine >= best_other:
-        for oid in held:
-            if oid not in _SEPARATIST and condition_true(st, oid):
-                val += 3.0
+        for _ in declarable_among(st, held):
+            val += 3.0
     return val

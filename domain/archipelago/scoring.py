@@ -43,26 +43,39 @@ _CONDITIONS: dict[str, Callable[[ArchState, int], bool]] = {
 }
 
 
+# objective -> the test of its end condition (None: it has none)
+_HOLDS = {oid: _CONDITIONS.get(o.condition) for oid, o in D.OBJECTIVES.items()}  # type: ignore[arg-type]
+# objective -> that test, for the objectives that may be declared (every one with a condition, but the Separatist)
+_DECLARABLE_WHEN = {oid: holds for oid, holds in _HOLDS.items() if holds and D.OBJECTIVES[oid].special != "SEPARATIST"}
+
+
 def condition_true(st: ArchState, oid: str) -> bool:
-    x = st.obj_args[oid]
-    holds = _CONDITIONS.get(D.OBJECTIVES[oid].condition)  # type: ignore[arg-type]  # None: no condition
-    return holds is not None and holds(st, x)
+    holds = _HOLDS[oid]
+    return holds is not None and holds(st, st.obj_args[oid])
+
+
+def declarable_among(st: ArchState, cards: list[str]) -> list[str]:
+    """Those of ``cards`` (objectives) that may be declared now: not the Separatist, and their condition holds."""
+    out = []  # a plain loop: called for every legal-command list the bots ask for
+    for o in cards:
+        holds = _DECLARABLE_WHEN.get(o)
+        if holds is not None and holds(st, st.obj_args[o]):
+            out.append(o)
+    return out
 
 
 def declarable(st: ArchState, seat: int) -> list[str]:
     """Objectives ``seat`` may declare now (its own, or any face-up one with NO_SECRETS)."""
     if st.options.get("no_secrets"):
-        cards = st.table_objectives
-    else:
-        cards = st.objectives[seat] if st.objectives else []
-    return [o for o in cards if D.OBJECTIVES[o].special != "SEPARATIST" and condition_true(st, o)]
+        return declarable_among(st, st.table_objectives)
+    return declarable_among(st, st.objectives[seat]) if st.objectives else []
 
 
-_NO_STATS = {"CITIZENS": 0, "SHIPS": 0, "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0}
+_NO_STATS = {"CITIZENS": 0, "SHIPS": 0, "TOWN": 0, "TEMPLE": 0, "MARKET": 0, "PORT": 0, "BUILDINGS": 0}
 
 
 def seat_stats(st: ArchState) -> list[dict]:
-    """Per-seat counts behind the metrics, computed in one pass."""
+    """Per-seat counts behind the metrics, computed in one pass: citizens, ships, buildings of each type and in all."""
     stats: list[dict[str, Any]] = [_NO_STATS.copy() for _ in range(st.n)]
     units = st.units
     for u in units.values():
@@ -73,7 +86,9 @@ def seat_stats(st: ArchState) -> list[dict]:
         for btype, occ in b.items():
             owner = units[occ]["owner"] if occ else town_owner
             if owner is not None:
-                stats[owner][btype] += 1
+                counts = stats[owner]
+                counts[btype] += 1
+                counts["BUILDINGS"] += 1
     return stats
 
 
@@ -120,10 +135,6 @@ def _of_players(of: Callable[[Player], int]) -> Callable[[ArchState, list[dict]]
     return lambda st, stats: tuple(map(of, st.players))
 
 
-def _buildings(s: dict) -> int:
-    return s["TOWN"] + s["TEMPLE"] + s["MARKET"] + s["PORT"]
-
-
 # §13.1: metric code -> its value for every seat (a tuple, as ``_rank_points`` takes it), from the position and its
 # ``seat_stats``
 _METRICS: dict[str, Callable[[ArchState, list[dict]], tuple[int, ...]]] = {
@@ -133,7 +144,7 @@ _METRICS: dict[str, Callable[[ArchState, list[dict]], tuple[int, ...]]] = {
     "TEMPLES": _from_stats("TEMPLE"),
     "CITIZENS": _from_stats("CITIZENS"),
     "SHIPS": _from_stats("SHIPS"),
-    "BUILDINGS": lambda st, stats: tuple(map(_buildings, stats)),
+    "BUILDINGS": _from_stats("BUILDINGS"),
     "MONEY": _from_players("money"),
     "EXPLORER": _from_players("tokens"),
     "CUBES": _of_players(lambda p: sum(p["cubes"].values())),
@@ -208,8 +219,9 @@ def score_breakdown(st: ArchState, pacifist: bool, stats: list[dict] | None = No
     return rows
 
 
-_CRITERION = {oid: o.criterion for oid, o in D.OBJECTIVES.items()}
-_TREND_CRITERION = {t: trend[1] for t, trend in D.TRENDS.items()}
+# objective or trend -> the metric of its criterion (``_METRICS``)
+_OBJECTIVE_METRIC = {oid: _METRICS[o.criterion] for oid, o in D.OBJECTIVES.items()}
+_TREND_METRIC = {t: _METRICS[trend[1]] for t, trend in D.TRENDS.items()}
 _CARD_VP = {c: card.vp for c, card in D.CARDS.items()}
 
 
@@ -218,6 +230,12 @@ def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
     call it for every position they score, so ``criteria`` and ``_card_points`` are written out here, as plain
     loops: cheaper than comprehensions and ``map`` over a handful of items)."""
     vp_table = D.RANK_VP[st.n]
+    points = []  # per criterion: the rank points of every seat
+    for held in (st.table_objectives,) if st.options.get("no_secrets") else st.objectives:
+        for oid in held:
+            points.append(_rank_points(_OBJECTIVE_METRIC[oid](st, stats), vp_table))
+    for t in st.trends:
+        points.append(_rank_points(_TREND_METRIC[t](st, stats), vp_table))
     totals = []
     for p in st.players:
         total = 0
@@ -226,11 +244,8 @@ def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
         for w in p["wonders"]:
             total += _CARD_VP[w["card"]]
         totals.append(total)
-    held = st.table_objectives if st.options.get("no_secrets") else [o for h in st.objectives for o in h]
-    for criterion, sources in ((_CRITERION, held), (_TREND_CRITERION, st.trends)):
-        for source in sources:
-            for seat, points in enumerate(_rank_points(_METRICS[criterion[source]](st, stats), vp_table)):
-                totals[seat] += points
+    for seat, criteria in enumerate(zip(*points)):
+        totals[seat] += sum(criteria)
     return totals
 
 
