@@ -376,11 +376,11 @@ def _offer_add(st: ArchState, seat: int, kind: str) -> list[Command]:
         asked = Counter(map(_counted, get))
         held_tokens = 24 - sum(st.stacks) - st.tokens_spent - p["tokens"]
         items = basic + [{"kind": "CARD", "card": c} for c in st.players[to]["track"]]
-        for tid in sorted(st.tiles):
+        for tid in sorted(st.buildings):  # a tile without a building has no controller
             if tile_controller(st, tid) != to:
                 continue
             items += [{"kind": "GRANT", "grant": g, "tile": tid} for g in ("HARVEST_ON", "BUILD_ON")]
-            items += [{"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"} for b in st.buildings.get(tid, {})]
+            items += [{"kind": "GRANT", "grant": "ENTER", "building": f"{tid}:{b}"} for b in st.buildings[tid]]
         for item in items:
             k = item["kind"]
             if k == "CUBE" and asked[_counted(item)] + 1 > others_public_cubes(st, seat, item["resource"]):
