@@ -60,6 +60,7 @@ PROMPT_COMMANDS = {
     "evolution": ("evo_buy", "evo_rotate"),
     **{f"step_{k}": v for k, v in STEP_COMMANDS.items()},
 }
+_STEP_PROMPTS = {k: f"step_{k}" for k in STEP_COMMANDS}  # step kind -> its prompt kind
 
 CommandHandler = Callable[[ArchState, int, dict, Ctx], None]
 
@@ -155,7 +156,7 @@ def prompt(st: ArchState) -> tuple[str | None, list[int]]:
                 return "offer_answer", [st.offer["to"]]
             return "offer_draft", [seat]
         if st.step is not None:
-            return f"step_{st.step['kind']}", [seat]
+            return _STEP_PROMPTS[st.step["kind"]], [seat]
         return "turn", [seat]
     if ph == "EVOLUTION" and st.p6 and st.p6["stage"] == "step" and st.active < st.n:
         return "evolution", [st.order[st.active]]

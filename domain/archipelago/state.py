@@ -268,6 +268,22 @@ def _crisis_copy(v: Crisis) -> Crisis:
     return c
 
 
+def _turn_copy(v: Turn) -> Turn:
+    """The open turn: its list ``grants`` gets grants appended (each grant is never changed); the rest are atoms."""
+    t = v.copy()
+    t["grants"] = list(v["grants"])
+    return t
+
+
+def _offer_copy(v: Offer) -> Offer:
+    """The open offer: its lists ``give`` and ``get`` get items appended (each item is never changed); the rest are
+    atoms."""
+    o = v.copy()
+    o["give"] = list(v["give"])
+    o["get"] = list(v["get"])
+    return o
+
+
 def _copier(name: str) -> Callable[[Any], Any]:
     """How field ``name`` is copied so that ``apply`` may mutate the copy (immutable parts are shared)."""
     if name in _SHARED:
@@ -286,6 +302,8 @@ def _copier(name: str) -> Callable[[Any], Any]:
         "dealt_objectives": _nested_lists_copy,
         "buildings": _buildings_copy,
         "crisis": _crisis_copy,
+        "turn": _turn_copy,
+        "offer": _offer_copy,
         "card_used": set,
         "resolved_red": set,
     }
