@@ -228,14 +228,14 @@ _CARD_VP = {c: card.vp for c, card in D.CARDS.items()}
 def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
     """The ``total`` of every row of ``score_breakdown(st, pacifist=False)``, without the breakdown (the bots
     call it for every position they score, so ``criteria`` and ``_card_points`` are written out here, as plain
-    loops: cheaper than comprehensions and ``map`` over a handful of items)."""
-    vp_table = D.RANK_VP[st.n]
-    points = []  # per criterion: the rank points of every seat
+    loops: cheaper than comprehensions and ``map`` over a handful of items; the criteria's rank points are summed
+    once for each combination of metric values, ``_summed_rank_points``)."""
+    rows = []  # per criterion: the metric's value for every seat
     for held in (st.table_objectives,) if st.options.get("no_secrets") else st.objectives:
         for oid in held:
-            points.append(_rank_points(_OBJECTIVE_METRIC[oid](st, stats), vp_table))
+            rows.append(_OBJECTIVE_METRIC[oid](st, stats))
     for t in st.trends:
-        points.append(_rank_points(_TREND_METRIC[t](st, stats), vp_table))
+        rows.append(_TREND_METRIC[t](st, stats))
     totals = []
     for p in st.players:
         total = 0
@@ -244,9 +244,17 @@ def score_totals(st: ArchState, stats: list[dict]) -> list[int]:
         for w in p["wonders"]:
             total += _CARD_VP[w["card"]]
         totals.append(total)
-    for seat, criteria in enumerate(zip(*points)):
-        totals[seat] += sum(criteria)
+    if rows:
+        for seat, points in enumerate(_summed_rank_points(tuple(rows), D.RANK_VP[st.n])):
+            totals[seat] += points
     return totals
+
+
+@lru_cache(maxsize=4096)
+def _summed_rank_points(rows: tuple[tuple[int, ...], ...], vp_table: tuple[int, ...]) -> tuple[int, ...]:
+    """Every seat's rank points summed over the criteria whose metric values are ``rows`` (a search meets the same
+    values again and again)."""
+    return tuple(map(sum, zip(*(_rank_points(values, vp_table) for values in rows), strict=True)))
 
 
 def final_ranking(st: ArchState, cause: str | None) -> tuple[list[dict], list[list[int]], list[int]]:
