@@ -31,7 +31,7 @@ def _peace(st: ArchState, x: int) -> bool:
 _CONDITIONS: dict[str, Callable[[ArchState, int], bool]] = {
     "BANK_EMPTY": lambda st, x: sum(1 for r in D.RESOURCES if st.bank[r] == 0) >= x,
     "TILES": lambda st, x: len(st.tiles) >= min(x, 25),
-    "STACKS": lambda st, x: sum(1 for s in st.stacks if s == 0) >= x,
+    "STACKS": lambda st, x: st.stacks.count(0) >= x,
     "FLEET": lambda st, x: sum(1 for u in st.units.values() if u["kind"] == "S") >= x,
     "POP": lambda st, x: population(st) >= ceil_pct(x, cit_total(st)),
     "DECK": lambda st, x: len(st.deck) <= x,

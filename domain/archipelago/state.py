@@ -531,7 +531,7 @@ def permitted(st: ArchState, seat: int, kind: str, tid: str, target: str | None 
 
 
 def buildings_on_map(st: ArchState) -> int:
-    return sum(len(b) for b in st.buildings.values())
+    return sum(map(len, st.buildings.values()))
 
 
 def market_price(market: str, resource: str, count: int, op: str) -> int:
