@@ -8,7 +8,6 @@ from domain.game import GameResult, rank_by
 
 from .data import (
     CHEST_GOLD,
-    COMMODITIES,
     FAME_VP,
     GOLD_MAX,
     GOLD_TOKENS,
@@ -23,10 +22,11 @@ from .state import Player, State
 
 def goods_vp(p: Player) -> int:
     """Goods in store at the end (§15): each counted once, plus once per production tile of its kind."""
-    tiles = [0] * len(COMMODITIES)
+    goods = p.commodities
+    total = sum(goods)
     for t in p.production:
-        tiles[PRODUCTION_TYPE[t]] += 1
-    return sum(n * (1 + k) for n, k in zip(p.commodities, tiles, strict=False))
+        total += goods[PRODUCTION_TYPE[t]]
+    return total
 
 
 def final_scoring(s: State) -> dict[str, Any]:
