@@ -111,7 +111,7 @@ class _Deferred(random.Random):
     the snapshot's state and turns the object into a plain ``random.Random``; a method bound before that
     (``choices`` binds ``random`` once) still answers from the same state."""
 
-    _snapshot: tuple[Any, ...]
+    _snapshot: tuple[Any, ...] | LazySnapshot
 
     def random(self) -> float:
         _materialize(self)
@@ -147,13 +147,32 @@ def _materialize(rng: random.Random) -> None:
     before the first draw is still called after the class changed)."""
     if type(rng) is _Deferred:
         rng.__class__ = random.Random  # type: ignore[assignment]  # the same layout: a plain generator from now on
-        random.Random.setstate(rng, rng.__dict__.pop("_snapshot"))
+        snapshot = rng.__dict__.pop("_snapshot")
+        random.Random.setstate(rng, snapshot.state() if type(snapshot) is LazySnapshot else snapshot)
 
 
-def deferred_rng(snapshot: tuple[Any, ...]) -> random.Random:
+class LazySnapshot:
+    """A generator's state (``getstate``), read only when a generator made from it by ``deferred_rng`` first
+    draws: a look-ahead copies one generator for every candidate it tries, and in most look-aheads no candidate
+    draws. The generator must not change while such a copy may still draw."""
+
+    __slots__ = ("_rng", "_state")
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._state: tuple[Any, ...] | None = None
+
+    def state(self) -> tuple[Any, ...]:
+        if self._state is None:
+            self._state = self._rng.getstate()
+        return self._state
+
+
+def deferred_rng(snapshot: tuple[Any, ...] | LazySnapshot) -> random.Random:
     """``rng_at(snapshot)`` for a caller that may never draw from it: the state is set on first use, so a
     command whose ``decide`` draws nothing costs no ``setstate`` (a bot's look-ahead tries many such
-    commands from one snapshot). The numbers drawn are those of ``rng_at(snapshot)``."""
+    commands from one snapshot). The numbers drawn are those of ``rng_at(snapshot)`` (of the generator's state
+    for a ``LazySnapshot``)."""
     twin = _new_random(_Deferred)
     twin._snapshot = snapshot
     return twin

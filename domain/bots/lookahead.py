@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.bots.base import StopCheck, apply_command, deferred_rng, evaluation
+from domain.bots.base import LazySnapshot, StopCheck, apply_command, deferred_rng, evaluation
 from domain.game import Command, IllegalCommand, Rules, State
 
 
@@ -81,7 +81,7 @@ def play_out(
     played = 0
     tried = 0
     stopped = False
-    snapshot = rng.getstate()
+    snapshot = LazySnapshot(rng)  # read only if a candidate draws
     stated = rules.capabilities.evaluation  # without an evaluation every position scores 0: nothing to state
     while not stopped and played < look.horizon and tried < look.budget and holds_control(rules, state, seat):
         legal = rules.legal_commands(state, seat)

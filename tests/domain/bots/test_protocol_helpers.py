@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from domain.bots.base import (
+    LazySnapshot,
     NoLegalCommand,
     command_key,
     copy_rng,
@@ -109,6 +110,26 @@ def test_a_deferred_generator_is_set_only_when_used_and_copies_like_a_plain_one(
     assert copy.deepcopy(deferred_rng(snapshot)).random() == rng_at(snapshot).random()
     assert pickle.loads(pickle.dumps(deferred_rng(snapshot))).random() == rng_at(snapshot).random()
     assert copy_rng(deferred_rng(snapshot)).random() == rng_at(snapshot).random()
+
+
+class _CountedRandom(random.Random):
+    reads = 0
+
+    def getstate(self):
+        self.reads += 1
+        return super().getstate()
+
+
+def test_a_lazy_snapshot_is_read_once_and_only_when_a_deferred_generator_draws():
+    source = _CountedRandom(8)
+    source.gauss()
+    snapshot = LazySnapshot(source)
+    unused = [deferred_rng(snapshot) for _ in range(3)]
+    assert source.reads == 0 and all(type(r) is not random.Random for r in unused)
+    eager = rng_at(source.getstate())
+    first, second = deferred_rng(snapshot), deferred_rng(snapshot)
+    assert [first.random(), first.gauss()] == [second.random(), second.gauss()] == [eager.random(), eager.gauss()]
+    assert source.reads == 2  # the eager copy's read, and the snapshot's one read
 
 
 def test_rank_rewards_of_a_single_seat_squash_its_value_around_a_half():
