@@ -1,4 +1,7 @@
-"""legal_commands: every command decide accepts for a seat, each listed once."""
+"""legal_commands: every command decide accepts for a seat, each listed once.
+
+The commands are to be read, not changed: a ship move's ``to`` is the board's own object for that node
+(``Board.node_jsons``), shared by every list that names the node."""
 
 from __future__ import annotations
 
@@ -97,8 +100,7 @@ def _move(state: State, seat: int) -> list[dict[str, Any]]:
     for ship in (0, 1):
         if can_found(state, seat, ship):
             out.append({"type": "found_trading_post", "ship": ship})
-    rc = board.node_rc
-    nsq = board.nsq
+    to = board.node_jsons
     blocked = occupied_water(state)
     for ship in (0, 1):
         loc = p.ships[ship]
@@ -110,11 +112,8 @@ def _move(state: State, seat: int) -> list[dict[str, Any]]:
         rings = board.rings(loc, budget)
         for d in range(1, min(budget, len(rings) - 1) + 1):
             for node in rings[d]:
-                if node in blocked:
-                    continue
-                where = rc[node]
-                to = {"frame": node - nsq} if where is None else {"r": where[0], "c": where[1]}
-                out.append({"type": "move_ship", "ship": ship, "to": to})
+                if node not in blocked:
+                    out.append({"type": "move_ship", "ship": ship, "to": to[node]})
     return out
 
 

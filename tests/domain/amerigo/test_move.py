@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from domain.amerigo import RULES
 from tests.domain.amerigo.scenario import (
     base,
@@ -179,3 +181,14 @@ def test_the_distance_to_the_nearest_of_several_squares_is_the_least_of_the_dist
         expected = [nearest(node) for node in range(board.nsq + board.nframe)]
         assert board.distances_from(sources) == expected and -1 in expected and max(expected) > 2
         assert board.distances_from(reversed(sources)) == expected  # kept, whatever the order
+
+
+def test_a_listed_ship_move_names_its_square_or_frame_space_as_the_board_writes_it():
+    """``legal_commands`` takes a move's ``to`` from ``Board.node_jsons``: each node as ``node_json`` writes it."""
+    state = moving(*ship_at(0, 0, sq(4, 12)), *ship_at(0, 1, sq(2, 5)), gold(0, 2))
+    board = state.board
+    assert list(board.node_jsons) == [board.node_json(node) for node in range(board.nsq + board.nframe)]
+    moves = [c for c in RULES.legal_commands(state, 0) if c["type"] == "move_ship"]
+    assert {"frame": 0} in [c["to"] for c in moves] and sq(6, 13) in [c["to"] for c in moves]
+    for command in moves:
+        RULES.decide(state, command, 0, random.Random(0))  # each is accepted
