@@ -29,17 +29,16 @@ class StochasticTower(TowerModel):
         self.capacity = capacity
 
     def drop(self, rng: random.Random, tower: Sequence[int], batch: Sequence[int]) -> tuple[list[int], list[int]]:
-        rand = rng.random
         out: list[int] = []
         kept: list[int] = []
         q, p, cap = self.q, self.p, self.capacity
         for cube in tower:
-            if rand() < q:
+            if rng.random() < q:
                 out.append(cube)
             else:
                 kept.append(cube)
         for cube in batch:
-            u = rand()
+            u = rng.random()
             if u < p and len(kept) < cap:
                 kept.append(cube)
             else:
