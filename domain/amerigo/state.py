@@ -50,7 +50,7 @@ class _Record:
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new.__dict__ = self.__dict__.copy()  # type: ignore[misc]  # the records themselves have a __dict__
         return new
 
     def __repr__(self) -> str:
