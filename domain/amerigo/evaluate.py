@@ -139,19 +139,31 @@ def worth(state: State, seat: int, shared: Shared | None = None) -> float:
     if shared is None:
         shared = _shared(state)
     empty = state.island_empty
-    key = (id(p), id(shared), id(empty), seat, state.round, state.founded if state.turn_seat == seat else None)
-    entry = _WORTH.get(key)
-    if entry is not None and entry[0] is p and entry[1] is shared and entry[2] is empty:
-        return entry[3]
-    return keep(_WORTH, key, (p, shared, empty, _worth(state, seat, p, shared)), _WORTH_ENTRIES)[3]
+    rnd = state.round
+    founded = state.founded if state.turn_seat == seat else None
+    entry = _WORTH.get(id(p))
+    if (
+        entry is not None
+        and entry[0] is p
+        and entry[1] is shared
+        and entry[2] is empty
+        and entry[3] == seat
+        and entry[4] == rnd
+        and entry[5] == founded
+    ):
+        return entry[6]
+    value = _worth(state, seat, p, shared)
+    keep(_WORTH, id(p), (p, shared, empty, seat, rnd, founded, value), _WORTH_ENTRIES)
+    return value
 
 
-# ``worth`` by the identity of the player, of ``_shared`` and of the island's empty-square counts, with the round
-# and, for the seat whose turn it is, which ships founded a post. Like the cover, a state's players and their
-# lists, and ``island_empty``, are replaced, never changed in place (``mut_player`` clones a player before
-# ``evolve`` changes it, and a list is copied before it is changed), so one object always holds the same values;
-# an entry keeps its objects alive, so that their ids are not reused while the entry stands.
-_WORTH: dict[tuple[int, int, int, int, int, tuple[bool, ...] | None], tuple[Player, Shared, list[int], float]] = {}
+# ``worth`` by the identity of the player: its last value, with what it was computed with: ``_shared`` and the
+# islands' empty-square counts (by identity), the seat, the round and, for the seat whose turn it is, which ships
+# founded a post. Like the cover, a state's players and their lists, and ``island_empty``, are replaced, never
+# changed in place (``mut_player`` clones a player before ``evolve`` changes it, and a list is copied before it is
+# changed), so one object always holds the same values; an entry keeps its objects alive, so that their ids are not
+# reused while the entry stands. One entry per player: a search reads a player again mostly as it read it last.
+_WORTH: dict[int, tuple[Player, Shared, list[int], int, int, tuple[bool, ...] | None, float]] = {}
 _WORTH_ENTRIES = 4096
 
 
@@ -283,7 +295,7 @@ def worths(state: State) -> list[float]:
 
 def evaluate(state: State, seat: int) -> float:
     values = worths(state)
-    others = [v for s, v in enumerate(values) if s != seat]
+    others = values[:seat] + values[seat + 1 :]
     return values[seat] - (max(others) if others else 0.0)
 
 
