@@ -205,9 +205,6 @@ class Board:
         self._dist: dict[int, tuple[list[int], list[list[int]], list[bool]]] = {}
         self._from: dict[frozenset[int], list[int]] = {}
         self.node_rc = tuple(divmod(n, nc) if n < self.nsq else None for n in range(self.nsq + self.nframe))
-        # every node's ``node_json``, made once: the move commands ``legal_commands`` lists share them (read them,
-        # never change them)
-        self.node_jsons = tuple(self.node_json(n) for n in range(self.nsq + self.nframe))
 
     # -- sailing --------------------------------------------------------------------------------------
     def distances(self, source: int) -> list[int]:

@@ -1,12 +1,14 @@
 """legal_commands: every command decide accepts for a seat, each listed once.
 
-The commands are to be read, not changed: a ship move's ``to`` is the board's own object for that node
-(``Board.node_jsons``), shared by every list that names the node."""
+The commands are to be read, not changed: a ship move is made once per board (``_ship_moves``) and shared by every
+list that holds it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from .board import Board
 from .data import (
     BLACK,
     BLUE,
@@ -100,7 +102,6 @@ def _move(state: State, seat: int) -> list[dict[str, Any]]:
     for ship in (0, 1):
         if can_found(state, seat, ship):
             out.append({"type": "found_trading_post", "ship": ship})
-    to = board.node_jsons
     blocked = occupied_water(state)
     for ship in (0, 1):
         loc = p.ships[ship]
@@ -109,12 +110,21 @@ def _move(state: State, seat: int) -> list[dict[str, Any]]:
         budget = move_budget(state, seat, ship)
         if budget <= 0:
             continue
+        moves = _ship_moves(board)[ship]
         rings = board.rings(loc, budget)
         for d in range(1, min(budget, len(rings) - 1) + 1):
             for node in rings[d]:
                 if node not in blocked:
-                    out.append({"type": "move_ship", "ship": ship, "to": to[node]})
+                    out.append(moves[node])
     return out
+
+
+@lru_cache(maxsize=64)
+def _ship_moves(board: Board) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """The ``move_ship`` command of each ship to each node of ``board`` (``[ship][node]``), made once per board and
+    shared by the lists ``legal_commands`` returns."""
+    nodes = range(board.nsq + board.nframe)
+    return tuple(tuple({"type": "move_ship", "ship": ship, "to": board.node_json(n)} for n in nodes) for ship in (0, 1))
 
 
 def _plan(state: State, seat: int) -> list[dict[str, Any]]:

@@ -184,11 +184,15 @@ def test_the_distance_to_the_nearest_of_several_squares_is_the_least_of_the_dist
 
 
 def test_a_listed_ship_move_names_its_square_or_frame_space_as_the_board_writes_it():
-    """``legal_commands`` takes a move's ``to`` from ``Board.node_jsons``: each node as ``node_json`` writes it."""
+    """``legal_commands`` lists ship moves made once per board: each names its target as ``node_json`` writes it,
+    and each is accepted."""
     state = moving(*ship_at(0, 0, sq(4, 12)), *ship_at(0, 1, sq(2, 5)), gold(0, 2))
     board = state.board
-    assert list(board.node_jsons) == [board.node_json(node) for node in range(board.nsq + board.nframe)]
     moves = [c for c in RULES.legal_commands(state, 0) if c["type"] == "move_ship"]
-    assert {"frame": 0} in [c["to"] for c in moves] and sq(6, 13) in [c["to"] for c in moves]
+    targets = [c["to"] for c in moves]
+    assert {"frame": 0} in targets and sq(6, 13) in targets and sq(4, 12) not in targets
+    nodes = [board.nsq + to["frame"] if "frame" in to else to["r"] * board.ncols + to["c"] for to in targets]
+    assert targets == [board.node_json(node) for node in nodes]
+    assert RULES.legal_commands(state, 0) == RULES.legal_commands(state.clone(), 0)
     for command in moves:
-        RULES.decide(state, command, 0, random.Random(0))  # each is accepted
+        RULES.decide(state, command, 0, random.Random(0))
