@@ -302,3 +302,14 @@ def evaluate(state: State, seat: int) -> float:
 def evaluate_all(state: State) -> list[float]:
     """``evaluate`` for every seat, each worth computed once."""
     return relative_to_best_other(worths(state))
+
+
+# Commands that change nothing ``worth`` reads, of any seat: choosing an action sets only the turn's stage, colours
+# and action points, and P10 (Fair Winds) only adds action points and flips a token worth nothing here. The bots'
+# look-ahead scores them from the position before them (``Rules.evaluation_change``) instead of playing each.
+UNCHANGED_BY = frozenset({"choose_action", "use_fair_winds"})
+
+
+def evaluation_change(command: dict[str, Any]) -> float | None:
+    """0.0 for a command of ``UNCHANGED_BY``, else ``None`` (not known without playing it)."""
+    return 0.0 if command.get("type") in UNCHANGED_BY else None

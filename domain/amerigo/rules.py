@@ -14,6 +14,7 @@ from .decide import decide as _decide
 from .decide import decide_and_apply as _decide_and_apply
 from .evaluate import evaluate as _evaluate
 from .evaluate import evaluate_all as _evaluate_all
+from .evaluate import evaluation_change as _evaluation_change
 from .evolve import evolve as _evolve
 from .flow import setup_events
 from .legal import legal_commands as _legal
@@ -96,6 +97,9 @@ class AmerigoRules(Rules):
 
     def evaluate_all(self, state: State) -> list[float]:
         return _evaluate_all(state)
+
+    def evaluation_change(self, state: State, command: Command) -> float | None:
+        return _evaluation_change(command)
 
     def reveals(self, event: Event) -> bool:
         return _view.reveals(event)
