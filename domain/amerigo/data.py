@@ -74,6 +74,11 @@ def track_vp(table: dict[int, int], position: int) -> int:
     return best
 
 
+# ``track_vp`` of every space of each track (a disc never goes past the last), for the bots' evaluation
+PROGRESS_VP_AT = tuple(track_vp(PROGRESS_VP, n) for n in range(PROGRESS_TRACK_LAST + 1))
+SPECIAL_VP_AT = tuple(track_vp(SPECIAL_VP, n) for n in range(SPECIAL_TRACK_LAST + 1))
+
+
 # ---------------------------------------------------------------------------------------------------
 # Cube tower  [D]
 # ---------------------------------------------------------------------------------------------------

@@ -24,15 +24,14 @@ from domain.game import keep, relative_to_best_other
 
 from .board import Board
 from .data import (
-    PROGRESS_VP,
+    PROGRESS_VP_AT,
     ROUNDS,
     SHAPE_SIZE,
     SHAPES,
-    SPECIAL_VP,
+    SPECIAL_VP_AT,
     TIME_VALUE_BY_ROUND,
     VILLAGE_SHAPES,
     tp_score,
-    track_vp,
 )
 from .scoring import goods_vp
 from .state import EMPTY, NEUTRAL_SLOT, POST, VILLAGE_SLOT, Player, State
@@ -242,8 +241,8 @@ def _holdings(p: Player, rnd: int, land: bool) -> float:
         p.vp
         + p.gold
         + goods_vp(p)
-        + track_vp(PROGRESS_VP, p.progress)
-        + track_vp(SPECIAL_VP, p.special)
+        + PROGRESS_VP_AT[p.progress]
+        + SPECIAL_VP_AT[p.special]
         + 3 * p.chests
         + extra
         + tiles
