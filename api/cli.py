@@ -86,7 +86,6 @@ def cmd_worker(args: argparse.Namespace) -> int:
     runtime = _runtime(dispatcher="rq")  # refused (Redis, the store) before the metrics folder is touched
     if port is not None:
         serving.prepare_metrics_dir(args.metrics_dir)  # before anything counts: job processes of --fork add up
-    if port is not None:
         worker.serve_metrics(args.metrics_host, port)
     return worker.run(
         runtime, queues=args.queues, burst=args.burst, fork=args.fork, say=lambda text: print(text, flush=True)
