@@ -75,8 +75,9 @@ def play_out(
     Stops when control leaves the seat (another seat acts, several seats act at once, the game ends),
     after ``look.horizon`` commands, when ``look.budget`` candidates have been tried, or when the
     caller's ``should_stop()`` (a wall-clock budget, checked before every candidate but the first) turns
-    true. ``state`` is never mutated. ``rng`` is only copied, never advanced. ``on_step`` is called with
-    each command played, in order.
+    true. ``state`` is never mutated. ``rng`` is only copied, never advanced, and must not change while this runs:
+    a candidate's copy reads its state when it first draws (``LazySnapshot``). ``on_step`` is called with each command
+    played, in order.
     """
     played = 0
     tried = 0

@@ -34,7 +34,8 @@ def play_random_game(
 
     After every step: events are JSON-stable, (with ``check_purity``) ``evolve`` left its input
     untouched, and a command whose change to the evaluation the game states (``rules.evaluation_change``)
-    changed the seat's ``evaluate`` by exactly that. At the end, folding the whole log reproduces the live
+    changed the seat's ``evaluate`` by exactly that (evaluated on a deep copy, so no evaluation cached for the same
+    objects answers). At the end, folding the whole log reproduces the live
     state exactly. ``on_step`` is called as ``on_step(state, events_just_applied)`` for per-game invariants.
     """
     chooser = random.Random(seed)
@@ -66,8 +67,10 @@ def play_random_game(
             else:
                 state = rules.evolve(state, event)
         events.extend(new_events)
-        if stated is not None:
-            assert rules.evaluate(state, seat) == stated, f"{command} changed the evaluation by another amount"
+        if stated is not None:  # on a copy: an evaluation cached by the objects' identity is computed afresh
+            assert rules.evaluate(copy.deepcopy(state), seat) == stated, (
+                f"{command} changed the evaluation by another amount"
+            )
         if on_step:
             on_step(state, new_events)
     assert rules.fold(events) == state, "replaying the log does not reproduce the live state"
