@@ -155,3 +155,40 @@ def test_worth_read_from_the_cache_is_worth_from_scratch_along_random_games(seat
                         assert evaluate_module._shared(state)[2][loc] == nearest_open_anchor_by_rings(state, loc)
                         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_fair_winds_and_choosing_an_action_leave_every_seats_evaluation_as_it_was(seats):
+    """Their stated evaluation change is 0 (``evaluation_change``, which the bots' look-ahead trusts instead of playing
+    them). Random games seldom offer Fair Winds (P10): here the acting player is given an unused one at every blue
+    action's start. Compared with a deep copy, so that no value kept for the same objects answers."""
+    import copy
+    import random
+
+    from domain.amerigo.data import BLUE
+    from domain.amerigo.evaluate import evaluation_change
+    from domain.bots.base import apply_command
+    from domain.rng import rng_for
+
+    rules = AmerigoRules()
+    checked = {"use_fair_winds": 0, "choose_action": 0}
+    chooser = random.Random(seats)
+    state = rules.fold(rules.setup(seats, seats, {}))
+    for step in range(3000):
+        if rules.is_over(state):
+            break
+        (seat,) = rules.to_act(state)
+        trial = state
+        if state.stage == "act" and state.x == BLUE and not state.moved_any:
+            trial = state.clone()
+            player = trial.mut_player(seat)
+            player.tokens = {**player.tokens, "P10": False}
+        for command in rules.legal_commands(trial, seat):
+            if command["type"] in checked:
+                assert evaluation_change(command) == 0.0
+                after = apply_command(rules, trial, command, seat, rng_for(seats, step))
+                before = [evaluate(copy.deepcopy(trial), s) for s in range(seats)]
+                assert [evaluate(copy.deepcopy(after), s) for s in range(seats)] == before, command
+                checked[command["type"]] += 1
+        state = apply_command(rules, state, chooser.choice(rules.legal_commands(state, seat)), seat, rng_for(0, step))
+    assert all(checked.values()), checked
