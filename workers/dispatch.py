@@ -279,18 +279,18 @@ class InProcessDispatcher:
 
 class RQDispatcher:
     """Queues jobs on RQ; ``tradewinds worker`` runs them. Survives Redis being away: the outbox keeps the work.
-    ``group_of(job, args)``, when set, names a webhook job's group, which chooses its queue (see WEBHOOK_SHARDS)."""
+    ``group_of(job, args)``, once set, names a webhook job's group, which chooses its queue (see WEBHOOK_SHARDS)."""
 
     kind = "rq"
 
-    def __init__(self, redis_url: str, group_of: GroupOf | None = None) -> None:
+    def __init__(self, redis_url: str) -> None:
         from redis import Redis
         from rq import Queue
 
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
         self.queue = Queue(QUEUE_NAME, connection=self.redis)
         self.webhook_queues = {name: Queue(name, connection=self.redis) for name in WEBHOOK_QUEUE_NAMES}
-        self.group_of = group_of
+        self.group_of: GroupOf | None = None  # set once the store is open (``Runtime.build``)
         self._down_until = 0.0
         self._beating: dict[str, bool] = {}  # running jobs' tokens: whether their alive key was written
         self._held: dict[str, Any] = {}  # the named locks (redis.lock.Lock) this process's jobs hold
@@ -302,12 +302,11 @@ class RQDispatcher:
             return self.queue
         return self.webhook_queues[webhook_queue_for(job_group(self.group_of, job, args))]
 
-    def _enqueue(self, job: str, args: tuple[Any, ...], job_id: str | None) -> None:
+    def _enqueue(self, job: str, own_args: tuple[Any, ...], args: tuple[Any, ...], job_id: str | None) -> None:
+        """Queue ``job`` (whose own arguments are ``own_args``) as the call ``args``, under ``job_id``."""
         if time.monotonic() < self._down_until:
             raise ConnectionError("Redis was unreachable a moment ago; the outbox keeps the work")
-        # an outbox entry's group by its job's own arguments; asked before the try, as a store that cannot tell the
-        # group is no Redis failure
-        queue = self._queue(job, tuple(args[3]) if job_id else args)
+        queue = self._queue(job, own_args)  # before the try: a store that cannot tell the group is no Redis failure
         try:
             queue.enqueue(
                 f"workers.jobs.{'run_entry' if job_id else job}",
@@ -322,10 +321,10 @@ class RQDispatcher:
             raise
 
     def dispatch(self, entry: OutboxEntry) -> None:
-        self._enqueue(entry.job, entry_args(entry), f"ob-{entry.token}")
+        self._enqueue(entry.job, tuple(entry.args), entry_args(entry), f"ob-{entry.token}")
 
     def enqueue(self, job: str, *args: Any) -> None:
-        self._enqueue(job, args, None)
+        self._enqueue(job, args, args, None)
 
     def is_live(self, entry: OutboxEntry) -> bool:
         """Waiting on its queue, or started by a worker whose heartbeat for it is fresh."""

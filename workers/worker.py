@@ -68,20 +68,24 @@ def describe_queues(names: list[str]) -> str:
     return " and ".join(said)
 
 
+class _InTurn:
+    """For RQ's worker classes: after each job, the queues are looked at ``in_turn`` (as RQ's own
+    ``RoundRobinWorker`` reorders them, here per kind of queue)."""
+
+    _ordered_queues: list[Any]
+
+    def reorder_queues(self, reference_queue: Any) -> None:
+        self._ordered_queues = in_turn(self._ordered_queues, reference_queue)
+
+
 def worker_classes() -> tuple[type[Any], type[Any]]:
     from rq import SimpleWorker, Worker
 
-    class TradewindsSimpleWorker(SimpleWorker):
+    class TradewindsSimpleWorker(_InTurn, SimpleWorker):
         max_connection_wait_time = RECONNECT_CAP
 
-        def reorder_queues(self, reference_queue: Any) -> None:  # as RQ's own RoundRobinWorker does, per queue kind
-            self._ordered_queues = in_turn(self._ordered_queues, reference_queue)
-
-    class TradewindsForkWorker(Worker):
+    class TradewindsForkWorker(_InTurn, Worker):
         max_connection_wait_time = RECONNECT_CAP
-
-        def reorder_queues(self, reference_queue: Any) -> None:
-            self._ordered_queues = in_turn(self._ordered_queues, reference_queue)
 
     return TradewindsSimpleWorker, TradewindsForkWorker
 
