@@ -13,7 +13,7 @@ import secrets
 
 import pytest
 
-from tests.support.services import require_service, scratch_postgres_database
+from tests.support.services import claim_redis_database, require_service, scratch_postgres_database
 
 REDIS_URL = os.environ.get("TRADEWINDS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -30,11 +30,9 @@ for _cap in ("TRADEWINDS_BOT_GAMES_PER_ADDRESS", "TRADEWINDS_BOT_GAMES_PER_KEY",
 
 
 def redis_url_for_worker(worker_id: str) -> str:
-    """Parallel test processes (pytest-xdist) each get a Redis database of their own: 15, 14, ..."""
-    if not worker_id.startswith("gw"):
-        return REDIS_URL
-    base, _, db = REDIS_URL.rpartition("/")
-    return f"{base}/{max(0, int(db or 15) - int(worker_id[2:]))}"
+    """Each test process gets a Redis database of its own, held until it exits (``claim_redis_database``): the
+    xdist worker ``gwN`` the N-th below the URL's (15, 14, ...) if no other run on this machine holds that one."""
+    return claim_redis_database(REDIS_URL, int(worker_id[2:]) if worker_id.startswith("gw") else 0)
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +48,8 @@ def secret_game_registered():
 
 @pytest.fixture
 def redis_url(worker_id):
-    """A Redis database of the tests' own (db 15 by default), flushed before and after each test."""
+    """A Redis database of this test process's own (db 15 by default, ``redis_url_for_worker``), flushed before and
+    after each test."""
     from redis import Redis
 
     url = redis_url_for_worker(worker_id)

@@ -68,3 +68,50 @@ def scratch_postgres_database(prefix: str = "tradewinds_test") -> Iterator[str]:
             yield with_dbname(base, name)
         finally:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+REDIS_DATABASES = 8  # a test run's processes use at most this many databases: the URL's, then the ones below it
+_CLAIMED: dict[str, tuple[int, int]] = {}  # URL -> (database, the open lock file that holds it)
+
+
+def claim_redis_database(url: str, preferred: int = 0, lock_dir: str | None = None) -> str:
+    """``url`` pointing at a Redis database this process holds until it exits: of the URL's database and the
+    ``REDIS_DATABASES - 1`` below it, the ``preferred``-th below if no other process on this machine holds it,
+    else the first one free, else (every one held) the ``preferred``-th once its holder is done.
+
+    A process's tests empty their database before and after each test, so two test runs at once on one machine
+    (say a run with ``-n 0`` beside one with xdist) must never share one. A database is held by an exclusive
+    ``flock`` on a file in the temporary folder named for the server and the database, so a holder that dies lets
+    go at once. The same URL is claimed once per process."""
+    import fcntl
+    import tempfile
+
+    if url in _CLAIMED:
+        return _with_redis_db(url, _CLAIMED[url][0])
+    parts = urllib.parse.urlsplit(url)
+    top = int(parts.path.strip("/") or 0)
+    choices = [db for db in range(top, top - REDIS_DATABASES, -1) if db >= 0]
+    first = choices[min(preferred, len(choices) - 1)]
+    folder = lock_dir or tempfile.gettempdir()
+
+    def lock_file(db: int) -> int:
+        name = f"tradewinds-tests-redis-{parts.hostname}-{parts.port or 6379}-{db}.lock"
+        return os.open(os.path.join(folder, name), os.O_RDWR | os.O_CREAT, 0o600)
+
+    for db in [first, *(db for db in choices if db != first)]:
+        handle = lock_file(db)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            continue
+        _CLAIMED[url] = (db, handle)
+        return _with_redis_db(url, db)
+    handle = lock_file(first)
+    fcntl.flock(handle, fcntl.LOCK_EX)  # every database is some other run's: wait for this one
+    _CLAIMED[url] = (first, handle)
+    return _with_redis_db(url, first)
+
+
+def _with_redis_db(url: str, db: int) -> str:
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path=f"/{db}"))
