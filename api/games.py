@@ -506,6 +506,10 @@ class Events(MethodView):
 
             wait_for_change(svc, game_id, info.version, info.generation, query["wait"])
             info = svc.info(game_id)
+            # the credential again, as it is now: a seat token reissued (or a key revoked) while the request
+            # waited no longer reads the seat's events (401), as a stream it opened would end
+            g.pop("known_key", None)
+            seat = caller_for(info).seat
         stored = svc.read_events(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
         game = svc.load(game_id)
         reveal = game.over

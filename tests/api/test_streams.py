@@ -360,6 +360,31 @@ def test_reissued_seat_tokens_void_the_old_tokens_tickets_and_open_streams(threa
     )
 
 
+def test_a_long_poll_waiting_with_a_token_reissued_meanwhile_is_refused_not_answered(threaded_app):
+    """A long-poll checks its credential again when the game moves: one opened with a token that was reissued while
+    it waited gets 401, never the new holder's events redacted for the seat."""
+    runtime, app = threaded_app
+    client = app.test_client()
+    game = create_secret_game(client, seats=1, rounds=10)
+    old = game["seat_tokens"][0]["token"]
+    answers: list = []
+
+    def long_poll():
+        url = f"/games/{game['id']}/events?after={game['version']}&wait=10"
+        answers.append(app.test_client().get(url, headers=auth(old)))
+
+    thread = threading.Thread(target=long_poll)
+    thread.start()
+    time.sleep(0.5)
+    new = runtime.service.reissue_tokens(game["id"])[0]["token"]
+    drew = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "draw"}}, headers=auth(new))
+    assert drew.status_code == 200
+    secret = next(e["data"]["number"] for e in drew.get_json()["events"] if e["type"] == "SecretDealt")
+    thread.join(15)
+    assert answers[0].status_code == 401, answers[0].get_data(as_text=True)
+    assert str(secret) not in answers[0].get_data(as_text=True)
+
+
 def test_a_game_from_before_the_token_document_streams_to_its_seat(runtime, client):
     """A game created when the token hashes lived in its metadata (no token document) still opens its seat's
     stream, by ticket or by token, and the stream's token check finds the seat's hash there."""
