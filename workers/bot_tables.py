@@ -28,6 +28,7 @@ has not ended it is recorded in the ``bot_tables`` document collection with its 
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -75,6 +76,7 @@ def owner_of(key_id: str | None, address: str) -> str:
 
 
 RESERVED = "tournament:"  # the key of a tournament's reservation: RESERVED + its id
+GAME_ID = re.compile(r"[0-9a-f]{32}")  # a game's id (``GameService.create``: a UUID's hex)
 
 
 def active_tables(documents: DocumentStore, status_of: Callable[[str], str]) -> dict[str, dict[str, Any]]:
@@ -238,8 +240,9 @@ class Looks:
             return True
 
     def look(self, documents: DocumentStore, game_id: str, resume: Any, now: float | None = None) -> bool:
-        """Returns True when this look resumed a paused table."""
-        if not self._due(game_id, time.monotonic()):
+        """Returns True when this look resumed a paused table. Only a game's id is looked at: the path's id is
+        whatever a caller sent, and the collection also holds the tournaments' reservations (``RESERVED``)."""
+        if GAME_ID.fullmatch(game_id) is None or not self._due(game_id, time.monotonic()):
             return False
         doc = documents.get_document(BOT_TABLES, game_id)
         if doc is None:

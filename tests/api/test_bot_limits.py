@@ -423,3 +423,31 @@ def test_the_tables_of_a_tournament_whose_creation_failed_count_for_its_key(runt
     for gid in calls:
         assert bot_tables.places(runtime.store.get_document(BOT_TABLES, gid)) == 1
     assert bot_game(at(app, "203.0.113.9"), key).status_code == 429  # both places are its tables'
+
+
+def test_a_request_on_a_games_path_with_a_reservations_key_leaves_the_reservation_alone(runtime):
+    """The look every request on ``/games/<id>`` notes is for games: ``/games/tournament:<id>`` (a 404) neither
+    rewrites a tournament's reservation nor, racing the tournament's end, brings a released one back for good."""
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=1, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS[:2], rounds=1, **CLOCK).get_json()
+    reservation = bot_tables.RESERVED + made["id"]
+    before = runtime.store.get_document(BOT_TABLES, reservation)
+    answer = app.test_client().get(f"/games/{reservation}")  # no credentials
+    assert answer.status_code == 404 and answer.get_json()["code"] == "unknown_game"
+    assert runtime.store.get_document(BOT_TABLES, reservation) == before
+    gid = made["rounds"][0]["tables"][0]["game_id"]
+
+    class EndsMeanwhile:  # the tournament's last table ends between a look's read and its write
+        def get_document(self, *args):
+            return runtime.store.get_document(*args)
+
+        def put_document(self, collection, doc_id, doc):
+            assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+            runtime.store.put_document(collection, doc_id, doc)
+
+    bot_tables.Looks().look(EndsMeanwhile(), reservation, resume=lambda g: None)
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code in (200, 409)
+    assert client.get(f"/tournaments/{made['id']}", headers=key).get_json()["status"] == "finished"
+    assert not bot_tables.reserved(runtime.store, made["id"])
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 201  # the key's one place is free
