@@ -493,7 +493,7 @@ class Commands(MethodView):
 class Events(MethodView):
     @blp.arguments(EVENT_QUERY_SCHEMA, location="query")
     @blp.response(200, EVENT_PAGE_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game")
+    @errors(blp, "unauthorized", "unknown_game", "too_many_followers")
     @blp.doc(operationId="getEvents", security=SEAT_AUTH)
     def get(self, query, game_id):
         """The game's event log after a version, redacted for the caller (all public once the game is over)"""

@@ -45,6 +45,22 @@ def test_a_third_follower_from_one_address_gets_a_429_problem_until_one_leaves(c
     again.close()
 
 
+def test_a_long_poll_over_the_cap_gets_the_429_its_operation_lists(capped):
+    from pathlib import Path
+
+    import yaml
+
+    client = capped.test_client()
+    game = create_secret_game(client)
+    held = [hold(client, game["id"]) for _ in range(2)]
+    refused = client.get(f"/games/{game['id']}/events?after={game['version']}&wait=1")
+    for response in held:
+        response.close()
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_followers"
+    document = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    assert "too_many_followers" in document["paths"]["/games/{game_id}/events"]["get"]["x-problem-codes"]
+
+
 def test_the_per_game_cap_counts_every_address(capped):
     game = create_secret_game(capped.test_client())
     held = [hold(capped.test_client(), game["id"], **{"X-Test": str(i)}) for i in range(2)]
