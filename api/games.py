@@ -10,7 +10,7 @@ from typing import Any
 import marshmallow as ma
 from flask import Response, g, request, url_for
 from flask.views import MethodView
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from api import bots, game_contract
 from api.blueprint import Blueprint
@@ -30,6 +30,7 @@ from api.schemas import (
     LegalCommandsSchema,
     MoveResultSchema,
     PastStateSchema,
+    Pattern,
     SubmitSchema,
 )
 from domain import registry
@@ -91,7 +92,7 @@ class MoveHeadersSchema(ma.Schema):
 
     if_match = fields.String(
         data_key="If-Match",
-        validate=validate.Regexp(r"^[\x20-\x7e]{1,200}$", error="visible ASCII, at most 200 characters"),
+        validate=Pattern(r"^[\x20-\x7e]{1,200}$", error="visible ASCII, at most 200 characters"),
         metadata={
             "description": "the game's ETag as last read, a list of them, or `*` (RFC 9110); 412 if the "
             "game is at none of them. Weak tags (W/) never match."
@@ -99,7 +100,7 @@ class MoveHeadersSchema(ma.Schema):
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
-        validate=validate.Regexp(r"^[\x21-\x7e]{1,200}$", error="1 to 200 visible ASCII characters"),
+        validate=Pattern(r"^[\x21-\x7e]{1,200}$", error="1 to 200 visible ASCII characters"),
         metadata={"description": "a retried request with the same key never plays twice"},
     )
 

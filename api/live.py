@@ -32,6 +32,7 @@ from api.fanout import RESYNC, Delivery, Hub
 from api.followers import Caps, FollowerLimits, Slot, client_gone, shared_redis
 from api.games import event_body
 from api.ratelimit import address_bucket
+from api.schemas import Pattern
 from api.tickets import TicketSchema, issue_ticket, redeem_ticket
 from eventstore.base import StreamInfo
 from workers.game_model import LoadedGame, hash_token
@@ -79,7 +80,7 @@ class StreamHeadersSchema(ma.Schema):
 
     last_event_id = fields.String(
         data_key="Last-Event-ID",
-        validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
+        validate=Pattern(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
         metadata={
             "description": "resume after this event id, `<generation>.<version>` (sent by EventSource on "
             "reconnect); 400 when it is not of that form, 422 when the game has no such event"
@@ -94,16 +95,14 @@ class StreamQuerySchema(ma.Schema):
         metadata={"description": "close the stream after this long (clients reconnect with Last-Event-ID)"},
     )
     ticket = fields.String(
-        validate=validate.Regexp(
-            r"^twst_[A-Za-z0-9_-]{1,195}$", error="a ticket as POST .../stream-tickets returns it"
-        ),
+        validate=Pattern(r"^twst_[A-Za-z0-9_-]{1,195}$", error="a ticket as POST .../stream-tickets returns it"),
         metadata={
             "description": "a stream ticket from POST /games/{game_id}/stream-tickets, for clients that "
             "cannot send a bearer header (EventSource): the stream is then the ticket's seat's; usable once"
         },
     )
     last_event_id = fields.String(
-        validate=validate.Regexp(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
+        validate=Pattern(r"^([0-9]{1,9}[.][0-9]{1,9})?$", error="<generation>.<version>, e.g. 0.12"),
         metadata={"description": "as the Last-Event-ID header, for a client opening a new stream with a new ticket"},
     )
     format = fields.String(

@@ -96,7 +96,7 @@ def followers_changed(count: int) -> None:
 # ------------------------------------------------------------------------------------------ request ids, lines
 def incoming_request_id() -> str:
     given = request.environ.get(REQUEST_ID_ENVIRON, "")
-    return given if given and SANE_REQUEST_ID.match(given) else os.urandom(16).hex()
+    return given if given and SANE_REQUEST_ID.fullmatch(given) else os.urandom(16).hex()
 
 
 def method_label(method: str) -> str:

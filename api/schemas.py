@@ -52,6 +52,16 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class Pattern(validate.Regexp):
+    """``validate.Regexp`` whose pattern must match the whole value: Regexp matches from the start only, where a
+    final ``$`` also matches before a trailing newline, so "abc\\n" would pass ``^[a-z]+$``."""
+
+    def __call__(self, value):  # type: ignore[override]  # Regexp's overloads: str (and bytes, unused here)
+        if self.regex.fullmatch(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
+
+
 class CheckedPattern(validate.Regexp):
     """A text checked against ``full`` (Python's regular expressions) and documented by ``published``, a pattern
     within what OpenAPI's ECMA-262 patterns can say, that ``full`` narrows (``workers.text``)."""
@@ -61,7 +71,7 @@ class CheckedPattern(validate.Regexp):
         self.full = re.compile(full)
 
     def __call__(self, value):  # type: ignore[override]  # Regexp's overloads: str (and bytes, unused here)
-        if self.full.match(value) is None:
+        if self.full.fullmatch(value) is None:
             raise ma.ValidationError(self._format_error(value))
         return value
 
@@ -438,7 +448,7 @@ class GameListQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["active", "finished", "aborted", "abandoned"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     cursor = fields.String(
-        validate=validate.Regexp(r"^[0-9a-f]{32}$"),
+        validate=Pattern(r"^[0-9a-f]{32}$"),
         metadata={
             "description": 'the `next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header)'
         },
@@ -487,9 +497,7 @@ class CommandSchema(Schema):
     class Meta:
         unknown = ma.INCLUDE
 
-    type = fields.String(
-        required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$"), metadata={"example": "pass"}
-    )
+    type = fields.String(required=True, validate=Pattern(r"^[a-z][a-z0-9_]{0,63}$"), metadata={"example": "pass"})
 
 
 class SubmitSchema(Schema):
@@ -677,9 +685,7 @@ class VerifyBodySchema(Schema):
         required=True,
         validate=[
             validate.Length(min=1),
-            validate.Regexp(
-                r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$", error="JSON Lines: no control characters but line ends"
-            ),
+            Pattern(r"^[^\x00-\x09\x0b\x0c\x0e-\x1f\x7f]*$", error="JSON Lines: no control characters but line ends"),
         ],
         metadata={"description": "the text of an export (JSON Lines) from GET /games/{game_id}/export"},
     )

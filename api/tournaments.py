@@ -12,7 +12,7 @@ from api.blueprint import Blueprint
 from api.common import NEXT_PAGE_LINK, integrator_key, next_page_link, service
 from api.contract import errors
 from api.errors import ApiError
-from api.schemas import BOT_LEVELS, BoundedList, ClockSchema, game_type_field, name_field
+from api.schemas import BOT_LEVELS, BoundedList, ClockSchema, Pattern, game_type_field, name_field
 from api.webhooks import key_required, require_key
 from domain import registry
 from workers import bot_tables, ratings
@@ -133,7 +133,7 @@ class TournamentListQuerySchema(ma.Schema):
     # a client written before paging asked for every tournament: it still gets them all, up to a thousand
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 1000))
     cursor = fields.String(
-        validate=validate.Regexp(r"^t_[0-9a-f]{20}$"),
+        validate=Pattern(r"^t_[0-9a-f]{20}$"),
         metadata={
             "description": 'the `next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header)'
         },

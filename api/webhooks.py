@@ -14,7 +14,7 @@ from api.blueprint import Blueprint
 from api.common import integrator_key, service
 from api.contract import errors
 from api.errors import ApiError
-from api.schemas import BoundedList, StrictBoolean
+from api.schemas import BoundedList, Pattern, StrictBoolean
 from workers import webhook_targets, webhooks
 from workers.sweeper import work_item
 
@@ -36,7 +36,7 @@ URL_PATTERN = rf'^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]{{2,45}}\])(:{PORT})?(
 class SubscriptionRequestSchema(ma.Schema):
     url = fields.String(
         required=True,
-        validate=[validate.Length(1, 2000), validate.Regexp(URL_PATTERN, error="an absolute http:// or https:// URL")],
+        validate=[validate.Length(1, 2000), Pattern(URL_PATTERN, error="an absolute http:// or https:// URL")],
     )
     events = BoundedList(
         fields.String(validate=validate.OneOf(webhooks.KINDS)),
@@ -45,7 +45,7 @@ class SubscriptionRequestSchema(ma.Schema):
     )
     secret = fields.String(
         # base64 of 24 to 98 bytes, padded: the signer decodes it at every delivery
-        validate=validate.Regexp(
+        validate=Pattern(
             r"^whsec_(?:[A-Za-z0-9+/]{4}){8,32}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
             error="whsec_ and the base64 of 24 to 98 bytes (padded with = to a multiple of 4 characters)",
         ),

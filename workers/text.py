@@ -42,7 +42,7 @@ def name_problem(name: str, longest: int = 100) -> str | None:
     """Why ``name`` is no good as a name (``TEXT``, 1 to ``longest`` characters), or None."""
     if not 1 <= len(name) <= longest:
         return f"a name has 1 to {longest} characters"
-    if not re.match(TEXT, name):
+    if not re.fullmatch(TEXT, name):
         return (
             "a name holds something visible, and no control, direction or zero-width characters, nor more than "
             f"{MOST_MARKS} combining marks in a row"

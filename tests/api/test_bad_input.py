@@ -203,3 +203,23 @@ def test_a_list_over_its_bound_is_refused_before_its_items_are_read(client, runt
         assert answer.status_code == 400 and problem["code"] == "invalid_request", (url, problem)
         assert "Length must be between" in json.dumps(problem), (url, problem)
         assert read <= 1, (url, read)  # the tournament's table_size is one nested object
+
+
+def test_a_trailing_newline_fails_the_patterns_it_would_slip_past(client, runtime):
+    """A pattern must match the whole value: ``re.match`` lets ``$`` match before a final newline, which would take
+    "Ann\\n" as a name, and a webhook URL or secret the published patterns refuse (they would be stored as sent)."""
+    from tests.api.conftest import integrator
+
+    seat = {"kind": "human", "name": "x"}
+    named = client.post("/games", json={"game_type": "secret_numbers", "seats": [{**seat, "name": "Ann\n"}, seat]})
+    assert named.status_code == 400 and "name" in named.get_data(as_text=True)
+    key = integrator(runtime)
+    url = {"url": "http://127.0.0.1/hook\n", "events": ["game.turn"]}
+    secret = {"url": "http://127.0.0.1/hook", "events": ["game.turn"], "secret": "whsec_" + "A" * 32 + "\n"}
+    for body in (url, secret):
+        answer = client.post("/webhooks", json=body, headers=key)
+        assert answer.status_code == 400, (body, answer.get_json())
+    game = create_secret_game(client)
+    resumed = client.get(f"/games/{game['id']}/stream?max_seconds=1&last_event_id=0.1%0A")
+    assert resumed.status_code == 400
+    assert client.get("/webhooks", headers=key).get_json()["webhooks"] == []
