@@ -22,7 +22,7 @@ from workers.runtime import Runtime
 log = logging.getLogger(__name__)
 
 API_TITLE = "Tradewinds"
-API_VERSION = "1.2.1"
+API_VERSION = "1.3.0"
 MAX_BODY_BYTES = 4 * 1024 * 1024
 KEPT_FUNCTIONS = 4096  # the app's views and hooks are a few hundred
 

@@ -236,6 +236,14 @@ CODES: dict[str, Code] = {
             "names). Delete one (`DELETE /webhooks/{id}`) before subscribing again."
         ),
     ),
+    "webhook_disabled": Code(
+        409,
+        "The webhook subscription is disabled",
+        (
+            "A subscription paused by its key, or disabled after failing for days, sends nothing, redeliveries "
+            'included: resume it first (`PATCH /webhooks/{id}` with `{"active": true}`).'
+        ),
+    ),
     "request_line_too_long": Code(
         414,
         "Request line too long",

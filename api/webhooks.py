@@ -251,14 +251,17 @@ class Deliveries(MethodView):
 @blp.route("/<webhook_id:sub_id>/deliveries/<message_id:message_id>/redeliver")
 class Redeliver(MethodView):
     @blp.response(202, DeliverySchema())
-    @errors(blp, "unauthorized", "not_found")
+    @errors(blp, "unauthorized", "not_found", "webhook_disabled")
     @blp.doc(operationId="redeliverWebhook", security=KEY_AUTH)
     def post(self, sub_id, message_id):
         """Send one event again (queued: the send is recorded in the delivery's attempts; receivers
-        de-duplicate by webhook-id)"""
+        de-duplicate by webhook-id); not while the subscription is disabled"""
         own_subscription(sub_id)
         entry = webhooks.find_delivery(service().documents, sub_id, message_id)
         if entry is None:
             raise ApiError("not_found", f"no delivery {message_id!r} in this subscription")
+        off = webhooks.disabled(service().documents, sub_id)
+        if off is not None:
+            raise ApiError("webhook_disabled", f"this subscription is disabled ({off['reason']}): resume it first")
         service().schedule([work_item(f"redeliver:{sub_id}:{message_id}", "redeliver_webhook", [sub_id, message_id])])
         return entry

@@ -588,10 +588,11 @@ def find_delivery(store: DocumentStore, sub_id: str, message_id: str) -> Doc | N
 
 
 def redeliver(store: DocumentStore, sub_id: str, message_id: str) -> Doc | None:
-    """Send one event again now, whatever its status (recorded in its attempts)."""
+    """Send one event again now, whatever its status (recorded in its attempts); None, with nothing sent, when
+    there is no such delivery or the subscription is disabled (paused since the redelivery was asked for)."""
     sub = get_subscription(store, sub_id)
     entry = find_delivery(store, sub_id, message_id)
-    if sub is None or entry is None:
+    if sub is None or entry is None or disabled(store, sub_id) is not None:
         return None
     result = send(sub, entry)
     metrics.webhook_sent(result.ok)

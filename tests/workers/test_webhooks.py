@@ -212,6 +212,27 @@ def test_redelivery_on_request(site, receiver):
     assert missing.status_code == 404
 
 
+def test_a_paused_subscription_sends_no_redelivery(site, receiver):
+    """A paused subscription sends nothing: a redelivery asked for is refused (409 webhook_disabled), and one
+    queued before the pause sends nothing when its job runs."""
+    from workers import jobs
+
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    keyed_game(client, key)
+    first = receiver.accepted[0]
+    assert client.patch(f"/webhooks/{sub['id']}", json={"active": False}, headers=auth(key)).status_code == 200
+    sent = len(receiver.accepted)
+    again = client.post(f"/webhooks/{sub['id']}/deliveries/{first['id']}/redeliver", headers=auth(key))
+    assert again.status_code == 409 and again.get_json()["code"] == "webhook_disabled"
+    assert jobs.redeliver_webhook(sub["id"], first["id"]) is False  # queued before the pause
+    assert len(receiver.accepted) == sent
+    assert client.patch(f"/webhooks/{sub['id']}", json={"active": True}, headers=auth(key)).status_code == 200
+    resumed = client.post(f"/webhooks/{sub['id']}/deliveries/{first['id']}/redeliver", headers=auth(key))
+    assert resumed.status_code == 202
+    assert [d["id"] for d in receiver.accepted].count(first["id"]) == 2
+
+
 def test_subscriptions_belong_to_their_key(site, receiver):
     runtime, client, key = site
     _, other = apikeys.create_key(runtime.store, "other")
