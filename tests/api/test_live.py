@@ -141,6 +141,22 @@ def test_a_malformed_last_event_id_is_400_and_one_from_the_future_422(client):
     assert query.status_code == 422 and query.get_json()["code"] == "invalid_event_id"
 
 
+def test_a_last_event_id_beyond_where_its_old_generation_ended_is_422(client):
+    """An id of an undone generation resumes where that history is still the game's, if the generation reached
+    its version; one it never reached names no event this game sent."""
+    game = create_secret_game(client, seats=1, rounds=5)
+    gid, token = game["id"], game["seat_tokens"][0]["token"]
+    for _ in range(3):
+        client.post(f"/games/{gid}/commands", json={"command": {"type": "bank", "amount": 1}}, headers=auth(token))
+    reached = client.get(f"/games/{gid}").get_json()["version"]
+    assert client.post(f"/games/{gid}/undo", json={"to_version": reached - 2}, headers=auth(token)).status_code == 200
+    never = client.get(f"/games/{gid}/stream?max_seconds=1", headers={"Last-Event-ID": f"0.{reached + 1}"})
+    assert never.status_code == 422 and "generation 0 never reached" in never.get_json()["detail"]
+    response, events = open_stream(client, gid, {"Last-Event-ID": f"0.{reached}"}, max_seconds=1)
+    assert response.status_code == 200
+    assert next(events)[:3:2] == ("truncated", {"generation": 1, "to_version": reached - 2})
+
+
 def test_long_poll_returns_when_a_move_arrives(app, client):
     game = create_secret_game(client, seats=2, rounds=3)
     token = game["seat_tokens"][0]["token"]
