@@ -72,9 +72,10 @@ class SubscriptionSchema(ma.Schema):
     disabled_reason = fields.String(
         required=True,
         allow_none=True,
-        validate=validate.OneOf(["paused", "failing"]),
+        validate=validate.OneOf(["paused", "failing", "revoked"]),
         metadata={
-            "description": "`paused` by its API key, or `failing`: every send failed for "
+            "description": "`paused` by its API key, `revoked` with its API key (by the operator), or `failing`: "
+            "every send failed for "
             f"{webhooks.DISABLE_AFTER_SECONDS // 86400} days; null while active"
         },
     )

@@ -59,8 +59,14 @@ def list_keys(store: DocumentStore) -> list[ApiKey]:
 
 
 def revoke(store: DocumentStore, key_id: str) -> bool:
+    """Refuse the key from now on, and disable its webhook subscriptions (reason ``revoked``): nothing more is
+    queued or sent for them. False when there is no such key."""
+    from workers import webhooks  # the subscriptions are the webhooks' own records
+
     for digest, doc in store.list_documents(COLLECTION, limit=10_000):
         if doc["key_id"] == key_id:
             store.put_document(COLLECTION, digest, {**doc, "revoked": True})
+            for sub in webhooks.subscriptions_for(store, key_id):
+                webhooks.pause(store, sub["id"], reason="revoked")
             return True
     return False

@@ -233,6 +233,23 @@ def test_a_paused_subscription_sends_no_redelivery(site, receiver):
     assert [d["id"] for d in receiver.accepted].count(first["id"]) == 2
 
 
+def test_a_revoked_keys_subscriptions_send_nothing_more(site, receiver):
+    """Revoking a key (``tradewinds apikey revoke``) disables its subscriptions: its games' later turns and their
+    end (which names the seats' external ids) go to nobody."""
+    runtime, client, key = site
+    sub = subscribe(client, key, receiver.url)
+    game = keyed_game(client, key)
+    assert receiver.accepted
+    key_id = next(k.key_id for k in apikeys.list_keys(runtime.store) if not k.revoked)
+    assert apikeys.revoke(runtime.store, key_id)
+    assert client.get("/webhooks", headers=auth(key)).status_code == 401
+    sent = len(receiver.accepted)
+    play_out(client, game)
+    runtime.sweep(now=time.time() + 3600)
+    assert receiver.accepted[sent:] == []
+    assert webhooks.disabled(runtime.store, sub["id"])["reason"] == "revoked"
+
+
 def test_subscriptions_belong_to_their_key(site, receiver):
     runtime, client, key = site
     _, other = apikeys.create_key(runtime.store, "other")
