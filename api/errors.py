@@ -94,7 +94,12 @@ CODES: dict[str, Code] = {
         ),
     ),
     "busy": Code(
-        409, "Too many concurrent moves", ("Other moves kept landing first and this one could not be stored; retry it.")
+        409,
+        "Too many concurrent moves",
+        (
+            "Other moves kept landing first and this one could not be stored, or (an undo of a tournament's table) "
+            "the tournament was recording a result at that moment; retry it."
+        ),
     ),
     "game_not_over": Code(
         409, "The game is not over yet", "Exports exist only for games that are over: finished, aborted or abandoned."

@@ -57,6 +57,7 @@ class Undo(MethodView):
         "game_over",
         "invalid_undo",
         "stale_version",
+        "busy",
         "too_many_bot_games",
         "bot_capacity",
     )

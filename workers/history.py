@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import marshmallow as ma
@@ -36,7 +37,7 @@ from workers import bot_tables, facts, ratings
 from workers.game_model import GameError, LoadedGame, make_etag, public_seats
 from workers.games import GameService
 from workers.signing import ALGORITHM, key_id_of, signature_valid
-from workers.sweeper import work_item
+from workers.sweeper import RetryLater, work_item
 
 RESUME_AFTER = 30.0  # seconds after an undo: its work is written again (``jobs.resume_game``)
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
@@ -73,12 +74,24 @@ class History:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
             self._check_target(game, to_version)
-            revived = self._revival(game, integrator) if game.over else None
-            if revived is not None and revived[2] and admit is not None:
-                admit(revived[0])
-            return self._truncate(
-                game, to_version, f"integrator:{integrator}", reason, self._same_history(game), revived=revived
-            )
+            # an ended tournament table: the tournament's advance (``jobs.advance_tournament``) records its result
+            # and may end the tournament, releasing its reservation; the undo takes the tournament's turn from the
+            # decision how the table counts to the retraction of its result, so neither overwrites the other
+            tournament_id = game.info.metadata.get("tournament_id") if game.over else None
+            with self._tournament_turn(tournament_id):
+                revived = self._revival(game, integrator) if game.over else None
+                if revived is not None and revived[2] and admit is not None:
+                    admit(revived[0])
+                done = self._truncate(
+                    game,
+                    to_version,
+                    f"integrator:{integrator}",
+                    reason,
+                    self._same_history(game),
+                    revived=revived,
+                    settle=False,
+                )
+            return self._settle(game_id, done)
         assert seat is not None
         self._check_seat_may_undo(game)
         if game.seats[seat]["kind"] != "human":  # resigned or out of time: the seat's moves are a bot's now
@@ -219,6 +232,19 @@ class History:
         )
         return owner, tournament_id, not current
 
+    @contextmanager
+    def _tournament_turn(self, tournament_id: str | None) -> Iterator[None]:
+        """Hold the tournament's lock (the one its advance job takes) while the caller changes what it records;
+        ``busy`` (409, retry) while the advance holds it. No lock without a tournament or a dispatcher."""
+        dispatcher = self.service.dispatcher
+        with ExitStack() as held:
+            if tournament_id is not None and dispatcher is not None:
+                try:
+                    held.enter_context(dispatcher.try_lock(f"tournament:{tournament_id}"))
+                except RetryLater:
+                    raise GameError("busy", "the game's tournament is recording a result; retry in a moment") from None
+            yield
+
     def _truncate(
         self,
         game: LoadedGame,
@@ -228,9 +254,11 @@ class History:
         check: TruncationCheck,
         closed_request: dict[str, Any] | None = None,
         revived: tuple[str, str | None, bool] | None = None,
+        settle: bool = True,
     ) -> dict[str, Any]:
         """``revived``: how an ended bot table is recorded again when the truncation brings it back into play (its
-        record went when it ended), from ``_revival``."""
+        record went when it ended), from ``_revival``. ``settle``: schedule the work the change causes now (else
+        the caller does, with ``_settle``)."""
         game_id = game.info.stream
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         # the truncation takes no outbox work with it: the work it causes (``after_change`` below) is written after
@@ -255,10 +283,15 @@ class History:
                 owner, tournament, counted = revived
                 seats = game.info.metadata.get("seats") or []
                 bot_tables.register(self.service.documents, game_id, owner, seats, True, tournament, counted)
+        done = {"status": "done", "truncation": truncation_body(record)}
+        return self._settle(game_id, done) if settle else done
+
+    def _settle(self, game_id: str, done: dict[str, Any]) -> dict[str, Any]:
+        """After a truncation: the game as it is now, and the work its change causes (bot turns, webhooks)."""
         self.service.forget(game_id)
         after = self.service.load(game_id)
         self.service.after_change(after)
-        return {"status": "done", "truncation": truncation_body(record), "etag": after.etag}
+        return {**done, "etag": after.etag}
 
     def retract_taken_back(self, game: LoadedGame) -> None:
         """Retract a rated result an undo took back (its record is of an older generation and the game is no

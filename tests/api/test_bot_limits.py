@@ -451,3 +451,52 @@ def test_a_request_on_a_games_path_with_a_reservations_key_leaves_the_reservatio
     assert client.get(f"/tournaments/{made['id']}", headers=key).get_json()["status"] == "finished"
     assert not bot_tables.reserved(runtime.store, made["id"])
     assert bot_game(at(app, "203.0.113.9"), key).status_code == 201  # the key's one place is free
+
+
+def test_an_undo_of_a_tournaments_last_table_takes_its_turn_with_the_tournaments_advance(runtime, monkeypatch):
+    """The advance that records the last table's result (and ends the tournament, releasing its reservation) does
+    not run while an integrator's undo brings that table back: it waits its turn (the job runs again later), so
+    the table stays held by the reservation and the tournament runs on, and the key's cap still holds."""
+    from workers.sweeper import RetryLater
+
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=1, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS[:2], rounds=1, **CLOCK).get_json()  # one table: the key's one place
+    tid, gid = made["id"], made["rounds"][0]["tables"][0]["game_id"]
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    real_advance = jobs.advance_tournament
+    monkeypatch.setattr(jobs, "advance_tournament", lambda t: "deferred")  # no worker has taken the job yet
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+    monkeypatch.setattr(jobs, "advance_tournament", real_advance)
+    real_truncate, during = runtime.store.truncate, []
+
+    def truncate(*args, **kwargs):  # the worker's advance job runs while the undo is under way
+        try:
+            during.append(real_advance(tid))
+        except RetryLater:
+            during.append("retry later")
+        return real_truncate(*args, **kwargs)
+
+    monkeypatch.setattr(runtime.store, "truncate", truncate)
+    undone = client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key)
+    assert undone.status_code == 200, undone.get_json()
+    assert during == ["retry later"]
+    real_advance(tid)  # run again later: the table is in play, so the round goes on
+    assert client.get(f"/games/{gid}").get_json()["status"] == "active"
+    assert client.get(f"/tournaments/{tid}", headers=key).get_json()["status"] == "running"
+    assert bot_tables.reserved(runtime.store, tid)
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429
+
+
+def test_an_undo_while_the_tournaments_advance_runs_is_busy_and_changes_nothing(runtime):
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=1, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS[:2], rounds=1, **CLOCK).get_json()
+    tid, gid = made["id"], made["rounds"][0]["tables"][0]["game_id"]
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+    with runtime.dispatcher.try_lock(f"tournament:{tid}"):  # the advance job holds the tournament
+        busy = client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key)
+    assert busy.status_code == 409 and busy.get_json()["code"] == "busy"
+    assert client.get(f"/games/{gid}").get_json()["status"] != "active"
+    assert client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key).status_code == 200
