@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
 from typing import Any, Protocol
 
 from eventstore.outbox import OutboxEntry
@@ -31,6 +33,7 @@ HEARTBEAT_TTL = 3  # seconds without a heartbeat before a started job counts as 
 # A job's named lock (``try_lock``) lives this long in Redis and is renewed every HEARTBEAT_EVERY while the job runs:
 # the lock of a worker that died (SIGKILL, OOM) frees itself within LOCK_LEASE, whatever the job's own timeout.
 LOCK_LEASE = 10.0
+FILE_LOCKS = 1024  # the lock files of a server without Redis (``FileLocks``)
 REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
 
 
@@ -103,6 +106,32 @@ class _LocalLocks:
             yield
         finally:
             lock.release()
+
+
+class FileLocks:
+    """Named locks shared by the processes of one server without Redis (the request processes and the job runner):
+    an exclusive, non-blocking ``flock`` on one of ``FILE_LOCKS`` files in ``folder``, chosen by a hash of the name
+    (a bounded set of files; two names that share one wait for each other, rarely and briefly). A lock held by
+    another job or process is never waited for (``RetryLater``), and a holder that dies lets go at once."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+
+    @contextmanager
+    def try_lock(self, name: str) -> Iterator[None]:
+        import fcntl
+
+        bucket = int.from_bytes(hashlib.blake2b(name.encode(), digest_size=4).digest(), "big") % FILE_LOCKS
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle = os.open(self.folder / f"{bucket:04d}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RetryLater(1.0) from None
+            yield
+        finally:
+            os.close(handle)  # lets the lock go
 
 
 class InlineDispatcher:
@@ -203,6 +232,7 @@ class InProcessDispatcher:
         threads: int = 2,
         webhook_threads: int = 2,
         group_of: GroupOf | None = None,
+        lock_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self._run = run
         self._group_of = group_of
@@ -217,7 +247,8 @@ class InProcessDispatcher:
         self._sizes = {QUEUE_NAME: threads, WEBHOOK_QUEUE_NAME: webhook_threads}
         self._busy = 0
         self._live: set[str] = set()
-        self._locks = _LocalLocks()
+        # with ``lock_dir``, the jobs' locks are the server's request processes' too (``FileLocks``)
+        self._locks: _LocalLocks | FileLocks = _LocalLocks() if lock_dir is None else FileLocks(lock_dir)
 
     def dispatch(self, entry: OutboxEntry) -> None:
         self._put(queue_for(entry.job), "run_entry", entry_args(entry), entry.token)

@@ -31,10 +31,11 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from eventstore.outbox import OutboxEntry
+from workers.dispatch import FileLocks
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +80,11 @@ class RunnerDispatcher:
 
     kind = "local-runner"
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, lock_dir: str | os.PathLike[str]) -> None:
         self.address = sockaddr(address)
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sock.setblocking(False)
+        self._locks = FileLocks(lock_dir)  # the runner's jobs take the same (``Runtime.build``)
 
     def _send(self, message: dict[str, Any]) -> None:
         payload = json.dumps(message, separators=(",", ":")).encode()
@@ -99,8 +101,10 @@ class RunnerDispatcher:
     def is_live(self, entry: OutboxEntry) -> bool:
         return False  # only the runner sweeps; nothing here asks
 
-    def try_lock(self, name: str) -> nullcontext[None]:
-        return nullcontext()  # jobs, the only users of locks, run in the runner
+    def try_lock(self, name: str) -> AbstractContextManager[None]:
+        """A job's lock, as the runner's jobs take it: a request that changes what a job records (an undo of a
+        tournament's table) takes its turn with the job."""
+        return self._locks.try_lock(name)
 
     def heartbeat(self, token: str) -> nullcontext[None]:
         return nullcontext()

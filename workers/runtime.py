@@ -28,6 +28,12 @@ def data_folder(data_dir: str | os.PathLike[str] | None = None) -> Path:
     return folder
 
 
+def lock_folder(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The named locks of a server without Redis (``dispatch.FileLocks``): its request processes and its job runner
+    take them here, in the data folder they share."""
+    return data_folder(data_dir) / "locks"
+
+
 def default_database_url(data_dir: str | None = None) -> str:
     return f"sqlite:///{data_folder(data_dir) / 'tradewinds.db'}"
 
@@ -88,7 +94,7 @@ class Runtime:
             address = os.environ.get(SOCKET_ENV)
             if not address:
                 raise ConfigError(f"the local-runner dispatcher needs {SOCKET_ENV}")
-            disp = RunnerDispatcher(address)
+            disp = RunnerDispatcher(address, lock_folder(data_dir))
         elif kind == "inline":
             disp = dispatch.InlineDispatcher(run_job)
         elif kind != "in-process":
@@ -104,7 +110,9 @@ class Runtime:
         # webhook jobs are grouped by key, read from the store: the in-process runner and RQ's workers take the
         # groups in turn
         if kind == "in-process":
-            disp = dispatch.InProcessDispatcher(run_job, group_of=lambda job, args: delivery_group(store, job, args))
+            disp = dispatch.InProcessDispatcher(
+                run_job, group_of=lambda job, args: delivery_group(store, job, args), lock_dir=lock_folder(data_dir)
+            )
         elif kind == "rq":
             disp.group_of = lambda job, args: delivery_group(store, job, args)
         runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
