@@ -3,7 +3,9 @@
 A **bot table** is a game created with at least one bot seat, or one whose human seats pass to bots when they
 resign (``on_resign: bot``) or run out of time (a clock): every seat of it may end up played by a bot. While it
 has not ended it is recorded in the ``bot_tables`` document collection with its owner (``key:<key id>``, or
-``addr:<client address>`` for a game created without a key) and when somebody last looked at it.
+``addr:<client address>`` for a game created without a key); when somebody last looked at it, and whether it is
+paused, are a document of their own in ``bot_table_looks``, so that a look or a pause never writes back a stale
+copy of the record that counts the table (an undo may record it again meanwhile).
 
 - **Who.** Without an API key a game needs a human seat: a game of bots only runs on the server's
   processors with nobody pacing it, and a client address is too cheap to change (a new IPv6 address,
@@ -40,6 +42,7 @@ from eventstore.base import DocumentStore, EventStore
 from workers.game_model import GameError
 
 BOT_TABLES = "bot_tables"
+LOOKS = "bot_table_looks"  # a bot table's ``seen_at`` and ``paused`` (``watch``), apart from its record
 LOOK_EVERY = 2.0  # seconds: a process handles at most one look per game this often
 REMEMBERED_LOOKS = 10_000
 
@@ -89,6 +92,7 @@ def active_tables(documents: DocumentStore, status_of: Callable[[str], str]) -> 
             active[key] = doc
         else:
             documents.delete_document(BOT_TABLES, key)
+            documents.delete_document(LOOKS, key)
     return active
 
 
@@ -171,12 +175,23 @@ def register(
     place."""
     if hands_over or any(seat.get("kind") == "bot" for seat in seats):
         now = time.time()
-        doc: dict[str, Any] = {"owner": owner, "created_at": now, "seen_at": now, "paused": None}
+        doc: dict[str, Any] = {"owner": owner, "created_at": now}
         if tournament is not None:
             doc["tournament"] = tournament
         if not counted:
             doc["tables"] = 0
+        documents.put_document(LOOKS, game_id, {"seen_at": now, "paused": None})
         documents.put_document(BOT_TABLES, game_id, doc)
+
+
+def watch(documents: DocumentStore, game_id: str, record: dict[str, Any]) -> dict[str, Any]:
+    """When a bot table was last looked at (``seen_at``) and whether it is paused (``paused``: the version and
+    generation it stopped at), from ``LOOKS``; a table recorded before those had a document of their own keeps them
+    in its ``record``."""
+    found = documents.get_document(LOOKS, game_id)
+    if found is not None:
+        return found
+    return {"seen_at": record.get("seen_at"), "paused": record.get("paused")}
 
 
 def is_bot_table(metadata: dict[str, Any]) -> bool:
@@ -212,11 +227,10 @@ def pause_if_idle(store: EventStore, game_id: str, version: int, generation: int
     if doc is None or doc.get("tournament"):
         return False
     now = time.time() if now is None else now
-    if now - float(doc.get("seen_at") or 0) < idle_seconds():
+    seen = watch(store, game_id, doc)
+    if now - float(seen.get("seen_at") or 0) < idle_seconds():
         return False
-    store.put_document(
-        BOT_TABLES, game_id, {**doc, "paused": {"version": version, "generation": generation, "at": now}}
-    )
+    store.put_document(LOOKS, game_id, {**seen, "paused": {"version": version, "generation": generation, "at": now}})
     return True
 
 
@@ -248,10 +262,11 @@ class Looks:
         if doc is None:
             return False
         now = time.time() if now is None else now
-        paused = doc.get("paused")
-        if paused is None and now - float(doc.get("seen_at") or 0) < min(30.0, idle_seconds() / 4):
+        seen = watch(documents, game_id, doc)
+        paused = seen.get("paused")
+        if paused is None and now - float(seen.get("seen_at") or 0) < min(30.0, idle_seconds() / 4):
             return False
-        documents.put_document(BOT_TABLES, game_id, {**doc, "seen_at": now, "paused": None})
+        documents.put_document(LOOKS, game_id, {"seen_at": now, "paused": None})
         if paused is not None:
             resume(game_id)
             return True

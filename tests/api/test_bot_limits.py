@@ -9,7 +9,7 @@ import pytest
 from api.app import create_app
 from tests.api.conftest import auth, integrator
 from workers import bot_tables, jobs
-from workers.bot_tables import BOT_TABLES, BotCaps
+from workers.bot_tables import BOT_TABLES, LOOKS, BotCaps
 
 
 def bot_game(client, headers=None, human=True, rounds=3):
@@ -95,8 +95,8 @@ def idle_table(runtime, seen_ago: float):
     )
     gid = game.info.stream
     bot_tables.register(runtime.store, gid, "key:k", [{"kind": "bot"}])
-    doc = runtime.store.get_document(BOT_TABLES, gid)
-    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - seen_ago})
+    assert runtime.store.get_document(BOT_TABLES, gid) is not None
+    runtime.store.put_document(LOOKS, gid, {"paused": None, "seen_at": time.time() - seen_ago})
     return game
 
 
@@ -107,10 +107,10 @@ def test_a_bot_table_nobody_watches_pauses_and_resumes_when_someone_looks(runtim
     gid = game.info.stream
     assert jobs.play_bot_turn(gid, game.version, game.generation) == "paused"
     assert runtime.store.stream_info(gid).version == game.version  # no move was made
-    assert runtime.store.get_document(BOT_TABLES, gid)["paused"]["version"] == game.version
+    assert runtime.store.get_document(LOOKS, gid)["paused"]["version"] == game.version
     looked = client.get(f"/games/{gid}")  # somebody looks: the table resumes (here, inline, to the end)
     assert looked.status_code == 200
-    assert runtime.store.get_document(BOT_TABLES, gid)["paused"] is None
+    assert runtime.store.get_document(LOOKS, gid)["paused"] is None
     assert client.get(f"/games/{gid}").get_json()["status"] == "finished"
 
 
@@ -126,7 +126,7 @@ def test_a_look_at_an_unpaused_table_only_notes_the_time(runtime, monkeypatch):
     client = create_app(runtime).test_client()
     game = idle_table(runtime, seen_ago=50)
     client.get(f"/games/{game.info.stream}/events")
-    doc = runtime.store.get_document(BOT_TABLES, game.info.stream)
+    doc = runtime.store.get_document(LOOKS, game.info.stream)
     assert time.time() - doc["seen_at"] < 5 and doc["paused"] is None
     assert runtime.store.stream_info(game.info.stream).version == game.version  # no bot work was started
 
@@ -148,7 +148,7 @@ def test_an_unwatched_table_pauses_under_the_background_runner(monkeypatch):
         gid = created.get_json()["id"]
 
         def paused():
-            doc = runtime.store.get_document(BOT_TABLES, gid)
+            doc = runtime.store.get_document(LOOKS, gid)
             return doc is not None and doc["paused"] is not None
 
         deadline = time.monotonic() + 20
@@ -214,8 +214,8 @@ def test_seats_resigned_to_bots_pause_when_nobody_watches(runtime, monkeypatch):
     client = create_app(runtime, {"BOT_CAPS": BotCaps()}).test_client()
     created = handing_over(client, on_resign="bot", resign_level="random").get_json()
     gid = created["id"]
-    doc = runtime.store.get_document(BOT_TABLES, gid)
-    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 61})
+    assert runtime.store.get_document(BOT_TABLES, gid) is not None
+    runtime.store.put_document(LOOKS, gid, {"paused": None, "seen_at": time.time() - 61})
     monkeypatch.setattr(runtime.service, "schedule_bot_turn", lambda game: None)  # the test plays the turns
     for token in created["seat_tokens"]:
         game = runtime.service.resign(gid, token["seat"])
@@ -352,8 +352,8 @@ def test_a_tournament_table_nobody_watches_plays_on(runtime, monkeypatch):
     )
     gid = game.info.stream
     bot_tables.register(runtime.store, gid, "key:k", [{"kind": "bot"}], tournament="t_1")
-    doc = runtime.store.get_document(BOT_TABLES, gid)
-    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 3600})
+    assert runtime.store.get_document(BOT_TABLES, gid) is not None
+    runtime.store.put_document(LOOKS, gid, {"paused": None, "seen_at": time.time() - 3600})
     assert jobs.play_bot_turn(gid, game.version, game.generation) == "played"
 
 
@@ -383,7 +383,7 @@ def test_a_tournament_table_brought_back_after_its_tournament_ended_counts_and_n
     doc = runtime.store.get_document(BOT_TABLES, gid)
     assert doc["tournament"] == made["id"] and bot_tables.places(doc) == 1  # its tournament holds nothing now
     assert bot_game(at(app, "203.0.113.9"), key).status_code == 429  # the key's one place
-    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": time.time() - 3600})
+    runtime.store.put_document(LOOKS, gid, {"paused": None, "seen_at": time.time() - 3600})
     assert not bot_tables.pause_if_idle(runtime.store, gid, version, 1)  # a tournament's table never pauses
 
 
@@ -500,3 +500,30 @@ def test_an_undo_while_the_tournaments_advance_runs_is_busy_and_changes_nothing(
     assert busy.status_code == 409 and busy.get_json()["code"] == "busy"
     assert client.get(f"/games/{gid}").get_json()["status"] != "active"
     assert client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key).status_code == 200
+
+
+def test_a_look_racing_an_undo_leaves_the_record_the_undo_wrote(runtime):
+    """A look writes when the table was seen, apart from the record that counts it: an undo that brings an ended
+    tournament table back (counted again) between a look's read and its write keeps its record."""
+    app = create_app(runtime, {"BOT_CAPS": BotCaps(per_address=2, per_key=1, total=100)})
+    client, key = app.test_client(), integrator(runtime)
+    made = tournament(client, key, PLAYERS[:2], rounds=1, **CLOCK).get_json()
+    gid = made["rounds"][0]["tables"][0]["game_id"]
+    version = client.get(f"/games/{gid}").get_json()["version"]
+    assert client.post(f"/games/{gid}/abort", headers=key).status_code == 200
+    assert client.get(f"/tournaments/{made['id']}", headers=key).get_json()["status"] == "finished"
+    runtime.store.put_document(LOOKS, gid, {"seen_at": time.time() - 60, "paused": None})
+
+    class UndoneMeanwhile:  # the look of another server process: the undo lands between its read and its write
+        def get_document(self, *args):
+            return runtime.store.get_document(*args)
+
+        def put_document(self, collection, doc_id, doc):
+            undone = client.post(f"/games/{gid}/undo", json={"to_version": version}, headers=key)
+            assert undone.status_code == 200, undone.get_json()
+            runtime.store.put_document(collection, doc_id, doc)
+
+    bot_tables.Looks().look(UndoneMeanwhile(), gid, resume=lambda g: None)
+    assert bot_tables.places(runtime.store.get_document(BOT_TABLES, gid)) == 1  # counted again, as the undo wrote
+    assert client.get(f"/games/{gid}").get_json()["status"] == "active"
+    assert bot_game(at(app, "203.0.113.9"), key).status_code == 429

@@ -112,19 +112,19 @@ def test_forfeit_ranks():
 
 
 def test_a_paused_table_whose_seat_ran_out_of_time_schedules_no_more_work(runtime, client, monkeypatch):
-    from workers.bot_tables import BOT_TABLES
+    from workers.bot_tables import BOT_TABLES, LOOKS
 
     now = [1000.0]
     monkeypatch.setattr(time, "time", lambda: now[0])
     monkeypatch.setenv("TRADEWINDS_BOT_IDLE_SECONDS", "60")
     game = clocked_game(client, "bot", bank=10, rounds=2)
     gid = game["id"]
-    doc = runtime.store.get_document(BOT_TABLES, gid)  # a clock makes it a bot table; nobody looked for long
-    runtime.store.put_document(BOT_TABLES, gid, {**doc, "seen_at": now[0] - 1000})
+    assert runtime.store.get_document(BOT_TABLES, gid) is not None  # a clock makes it a bot table
+    runtime.store.put_document(LOOKS, gid, {"paused": None, "seen_at": now[0] - 1000})  # nobody looked for long
     now[0] += 11
     runtime.sweep()  # seat 0 runs out of time; its bot would move, but the table is unwatched: it pauses
     body = runtime.service.load(gid)
-    assert body.seats[0]["timed_out"] and runtime.store.get_document(BOT_TABLES, gid)["paused"] is not None
+    assert body.seats[0]["timed_out"] and runtime.store.get_document(LOOKS, gid)["paused"] is not None
     ran = []
     for _ in range(5):
         now[0] += 1
