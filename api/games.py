@@ -494,7 +494,7 @@ class Commands(MethodView):
 class Events(MethodView):
     @blp.arguments(EVENT_QUERY_SCHEMA, location="query")
     @blp.response(200, EVENT_PAGE_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "too_many_followers")
+    @errors(blp, "unauthorized", "unknown_game", "too_many_followers", "busy")
     @blp.doc(operationId="getEvents", security=SEAT_AUTH)
     def get(self, query, game_id):
         """The game's event log after a version, redacted for the caller (all public once the game is over)"""
@@ -511,8 +511,17 @@ class Events(MethodView):
             # waited no longer reads the seat's events (401), as a stream it opened would end
             g.pop("known_key", None)
             seat = caller_for(info).seat
-        stored = svc.read_events(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
-        game = svc.load(game_id)
+        for _ in range(3):
+            stored = (
+                svc.read_events(game_id, after + 1, min(after + limit, info.version)) if after < info.version else []
+            )
+            game = svc.load(game_id)
+            if game.generation == info.generation:
+                break
+            # an undo landed in between: the page's events and its generation must be of one history
+            info = svc.info(game_id)
+        else:
+            raise ApiError("busy", "the game was undone again and again while its events were read; retry")
         reveal = game.over
         last = stored[-1].version if stored else after
         return {

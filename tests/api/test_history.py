@@ -339,3 +339,26 @@ def test_a_decline_that_loses_a_race_is_a_listed_412(client, runtime, monkeypatc
     assert declined.status_code == 412 and declined.get_json()["code"] == "stale_version", declined.get_json()
     spec = client.get("/openapi.json").get_json()
     assert "412" in spec["paths"]["/games/{game_id}/undo/decline"]["post"]["responses"]
+
+
+def test_an_event_page_read_across_an_undo_is_of_one_history(client, runtime, monkeypatch):
+    """An undo (and a move) landing between the page's read of the events and its read of the game: the page is
+    read again, so its events and its `generation` are of the same history."""
+    game = create_secret_game(client, seats=1, rounds=5)
+    before = game["version"]
+    move(client, game, 0, {"type": "bank", "amount": 1})
+    service, real_read = runtime.service, runtime.service.read_events
+    raced = []
+
+    def read_events(*args, **kwargs):
+        events = real_read(*args, **kwargs)
+        if not raced:
+            raced.append(True)
+            assert undo(client, game, before, auth(tok(game, 0))).status_code == 200
+            assert move(client, game, 0, {"type": "pass"}).status_code == 200
+        return events
+
+    monkeypatch.setattr(service, "read_events", read_events)
+    page = client.get(f"/games/{game['id']}/events?after={before}", headers=auth(tok(game, 0))).get_json()
+    assert page["generation"] == 1
+    assert [(e["version"], e["type"], e["generation"]) for e in page["events"]][0] == (before + 1, "TurnEnded", 1)
