@@ -489,6 +489,31 @@ def truncation_body(record: Any) -> dict[str, Any]:
     }
 
 
+MOST_NESTED = 64  # levels of arrays and objects in an export's line: ours nest a handful; the checks recurse
+
+
+def _unfit_values(rows: list[Any]) -> str | None:
+    """Why the parsed lines cannot be checked, or None: nesting deeper than ``MOST_NESTED`` (the hashes and the
+    answer re-encode every value, recursively), or text that is no Unicode (a lone surrogate, which JSON's escapes
+    can write and UTF-8 cannot encode). Walked without recursion."""
+    waiting: list[tuple[Any, int]] = [(row, 1) for row in rows]
+    while waiting:
+        value, depth = waiting.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return "a text holds a lone surrogate (no Unicode character)"
+        elif isinstance(value, dict | list):
+            if depth > MOST_NESTED:
+                return f"a line nests arrays and objects more than {MOST_NESTED} deep"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                waiting.append((key, depth))
+                waiting.append((item, depth + 1))
+    return None
+
+
 def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dict[str, Any]:
     """Re-check an export: the hash chain from the stream as created, the server's signature of its head
     (by one of ``trusted_keys``, base64 Ed25519 public keys), the set-up from the seed, and the result by
@@ -522,6 +547,10 @@ def verify_export(lines: Iterable[str], trusted_keys: Iterable[str] = ()) -> dic
         report["detail"] = (
             f"a line is nested too deeply or holds an integer longer than {sys.get_int_max_str_digits()} digits"
         )
+        return report
+    unfit = _unfit_values(rows)
+    if unfit:
+        report["detail"] = f"malformed export: {unfit}"
         return report
     if not rows or not isinstance(rows[0], dict) or rows[0].get("format") != EXPORT_FORMAT:
         found = rows[0].get("format") if rows and isinstance(rows[0], dict) else None

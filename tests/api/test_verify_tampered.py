@@ -222,3 +222,38 @@ def test_a_malformed_event_line_is_reported_at_once_and_a_long_export_is_refused
     answer = client.post("/verify", json={"export": too_long})
     assert answer.status_code == 413 and answer.get_json()["code"] == "payload_too_large", answer.get_json()
     assert str(VERIFY_MAX_EVENTS) in answer.get_json()["detail"]
+
+
+def _with_line(lines: list[str], index: int, row: Any, nested: int = 0) -> str:
+    """The export with line ``index`` replaced by ``row``, its value "@" (if any) by ``nested`` nested arrays."""
+    text = json.dumps(row).replace('"@"', "[" * nested + "]" * nested)
+    return "\n".join([*lines[:index], text, *lines[index + 1 :]])
+
+
+def test_text_no_unicode_can_hold_and_nesting_past_what_the_checks_take_are_reports_not_crashes(
+    client, runtime, tmp_path
+):
+    """A lone surrogate (JSON's escapes can write one, UTF-8 cannot encode it) in an event or the signed head, and
+    arrays nested as deep as the parser still reads (the hashes and the answer encode them again, deeper in the
+    stack) are a failed verification, by the API and by ``tradewinds verify``, never a crash."""
+    from api.cli import main
+
+    lines = finished_export(client).splitlines()
+    head, row = json.loads(lines[0]), json.loads(lines[1])
+    forged = [
+        _with_line(lines, 1, {**row, "data": {**row["data"], "note": "\ud800"}}),
+        _with_line(lines, 0, {**head, "signature": {**head["signature"], "head_hash": "\udc80"}}),
+        *(_with_line(lines, 1, {**row, "data": {**row["data"], "deep": "@"}}, n) for n in (65, 900, 935, 936, 990)),
+        *(_with_line(lines, 0, {**head, "result": {"x": "@"}}, n) for n in (65, 935, 936, 990)),
+    ]
+    for text in forged:
+        answer = client.post("/verify", json={"export": text})
+        assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+        report = answer.get_json()
+        assert not report["ok"] and ("malformed export" in report["detail"] or "nested" in report["detail"]), report
+        assert not verify_export(text.splitlines(), [runtime.key.public_key])["ok"]
+    path = tmp_path / "forged.jsonl"
+    for text in (forged[0], forged[5]):
+        path.write_text(text)
+        assert main(["verify", "--public-key", runtime.key.public_key, str(path)]) == 1
+    assert verify_export(lines, [runtime.key.public_key])["ok"]  # the export as made still verifies
