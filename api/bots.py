@@ -66,5 +66,6 @@ def install(app: Flask) -> None:
     @app.before_request
     def note_look():
         game_id = (request.view_args or {}).get("game_id")
-        if isinstance(game_id, str):
+        # a CORS preflight (OPTIONS, never rate limited: api/ratelimit.py) reads nothing of the game: no look
+        if isinstance(game_id, str) and request.method != "OPTIONS":
             looked(app.extensions["tradewinds"].service, game_id)

@@ -527,3 +527,14 @@ def test_a_look_racing_an_undo_leaves_the_record_the_undo_wrote(runtime):
     assert bot_tables.places(runtime.store.get_document(BOT_TABLES, gid)) == 1  # counted again, as the undo wrote
     assert client.get(f"/games/{gid}").get_json()["status"] == "active"
     assert bot_game(at(app, "203.0.113.9"), key).status_code == 429
+
+
+def test_a_preflight_is_no_look(runtime, monkeypatch):
+    """OPTIONS (a CORS preflight, never rate limited) neither reads a table's record nor resumes a paused one."""
+    app = create_app(runtime)
+    gid = bot_game(app.test_client(), integrator(runtime)).get_json()["id"]
+    reads = []
+    real = runtime.service.documents.get_document
+    monkeypatch.setattr(runtime.service.documents, "get_document", lambda *a: (reads.append(a[0]), real(*a))[1])
+    assert all(app.test_client().options(f"/games/{gid}/events").status_code == 200 for _ in range(20))
+    assert BOT_TABLES not in reads and LOOKS not in reads
