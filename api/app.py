@@ -164,9 +164,10 @@ def create_app(runtime: Runtime | None = None, config: dict[str, Any] | None = N
 
     from api import bots, ratelimit
 
-    conventions.install(app)
-
+    # the rate limits first: a request refused by the content checks (406, 415, 413 on a streamed body...) counts
+    # too, and one over its limit is refused before its body is read
     ratelimit.install(app, int(os.environ.get("TRADEWINDS_RATE_LIMIT", "600")))
+    conventions.install(app)
     bots.install(app)
 
     @app.errorhandler(ApiError)

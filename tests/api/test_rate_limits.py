@@ -216,3 +216,31 @@ def test_a_request_costs_one_increment_per_policy_and_an_expiry_read_only_in_an_
         for r in [first, *seen]
     ]
     assert remaining == [{"addr": f"r={max(0, 3 - n)}", "seat": f"r={4 - n}"} for n in range(5)]
+
+
+def test_a_request_the_content_checks_refuse_counts_and_one_over_the_limit_is_refused_before_its_body_is_read(
+    runtime,
+):
+    import io
+
+    client = client_at(app_with(runtime, anonymous=2), "203.0.113.5")
+    assert [r.status_code for r in statuses(client, 3)] == [200, 200, 429]
+    refused = [client.get("/game-types", headers={"Accept": "text/csv"}) for _ in range(3)]  # 406 otherwise
+    refused += [client.get("/games?limit=1&limit=2") for _ in range(3)]  # 400 otherwise
+    assert {r.status_code for r in refused} == {429} and all("RateLimit" in r.headers for r in refused)
+
+    class Counted(io.BytesIO):
+        read_bytes = 0
+
+        def readinto(self, buffer):
+            got = super().readinto(buffer)
+            Counted.read_bytes += got
+            return got
+
+    big = client.post(
+        "/games",
+        input_stream=Counted(b"x" * (4 * 1024 * 1024 + 10)),
+        headers={"Content-Type": "application/json"},
+        environ_overrides={"wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"},
+    )
+    assert big.status_code == 429 and Counted.read_bytes == 0
