@@ -536,16 +536,23 @@ class Events(MethodView):
 @blp.route("/<game_id:game_id>/states/<int:version>")
 class PastState(MethodView):
     @blp.response(200, PAST_STATE_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game", "unknown_version")
+    @errors(blp, "unauthorized", "unknown_game", "unknown_version", "busy")
     @blp.doc(operationId="getPastState", security=SEAT_AUTH)
     def get(self, game_id, version):
         """The game as it was at a past version (replay), as the caller may see it"""
         svc = service()
-        current = svc.load(game_id)
-        seat = caller_seat(current)
-        if not 1 <= version <= current.version:
-            raise ApiError("unknown_version", f"version must be between 1 and {current.version}")
-        past = svc.load(game_id, at_version=version)
+        for _ in range(3):
+            current = svc.load(game_id)
+            seat = caller_seat(current)
+            if not 1 <= version <= current.version:
+                raise ApiError("unknown_version", f"version must be between 1 and {current.version}")
+            past = svc.load(game_id, at_version=version)
+            # what is revealed is decided on ``current``: an undo between the two reads (a finished game back in
+            # play, its seats drawing anew) would show the new history's secrets as the old one's
+            if past.generation == current.generation:
+                break
+        else:
+            raise ApiError("busy", "the game was undone again and again while it was read; retry")
         state = past.rules.reveal_all(past.state) if current.over else past.rules.view(past.state, seat)
         return {
             "game_id": game_id,

@@ -128,7 +128,7 @@ class Audit(MethodView):
 class Replay(MethodView):
     @blp.arguments(REPLAY_QUERY_SCHEMA, location="query")
     @blp.response(200, REPLAY_SCHEMA)
-    @errors(blp, "unauthorized", "unknown_game")
+    @errors(blp, "unauthorized", "unknown_game", "busy")
     @blp.doc(operationId="getReplay", security=[{"seatToken": []}, {}])
     def get(self, query, game_id):
         """The log step by step with the acting seat and the state after each event (public once over)"""

@@ -323,7 +323,16 @@ class History:
 
     # ------------------------------------------------------------------------------- replay
     def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
-        """Each step: the event (redacted for the caller until the end) and the state it led to."""
+        """Each step: the event (redacted for the caller until the end) and the state it led to. Read again when an
+        undo lands meanwhile: what is revealed is decided on the game as first read (``busy`` after three)."""
+        for _ in range(3):
+            page = self._replay(game_id, seat, after, limit)
+            if page is not None:
+                return page
+        raise GameError("busy", "the game was undone again and again while it was read; retry")
+
+    def _replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any] | None:
+        """``replay``'s page, or None when the game's history changed while it was read (an undo)."""
         game = self.service.load(game_id)
         rules = game.rules
         reveal = game.over
@@ -332,7 +341,12 @@ class History:
         # a cursor at or past the head (the game undone below it meanwhile) has no steps left, as in the event list
         start = self.service.load(game_id, at_version=after) if 0 < after < last else None
         state = start.state if start else rules.initial_state()
-        for event in self.store.read(game_id, after + 1, last) if after < last else []:
+        events = self.store.read(game_id, after + 1, last) if after < last else []
+        if (start is not None and start.generation != game.generation) or any(
+            event.generation > game.generation for event in events
+        ):
+            return None
+        for event in events:
             state = facts.rules_evolve(rules, state, event.data)
             steps.append(
                 {
@@ -420,7 +434,14 @@ class History:
             )
         report = self.store.verify(game_id)
         events = self.store.read(game_id)
-        if report.version != game.version or report.generation != game.generation:
+        # the events read are the head's that was verified, of the game as loaded (an undo in between, the game
+        # back in play and its seats drawing anew, would export the new history's secrets)
+        if (
+            report.version != game.version
+            or report.generation != game.generation
+            or len(events) != report.version
+            or (events and events[-1].hash != report.head_hash)
+        ):
             raise GameError("stale_version", "the game changed while it was exported; try again")
         key = self.service.key
         # the trusted key that signed this head: the current one, or a retired one for a game finished before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.api.conftest import auth, create_secret_game
 
 
@@ -153,3 +155,68 @@ def test_a_batch_cannot_go_on_after_a_draw(client):
     assert client.get(f"/games/{game['id']}").get_json()["version"] == game["version"]
     accepted = client.post(url, json={"commands": [bank, draw]}, headers=headers)
     assert accepted.status_code == 200, accepted.get_json()
+
+
+# -- reads across an undo: a finished game that its integrator brings back into play, a seat drawing anew ---------
+def _finished_keyed_game(client, runtime):
+    from workers import apikeys
+
+    _, key = apikeys.create_key(runtime.store, "site")
+    body = {
+        "game_type": "secret_numbers",
+        "options": {"rounds": 1},
+        "seed": 3,
+        "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}],
+    }
+    game = client.post("/games", headers=auth(key), json=body).get_json()
+    tokens = {t["seat"]: t["token"] for t in game["seat_tokens"]}
+    for seat in (0, 1):
+        bank = {"command": {"type": "bank", "amount": 1}}
+        assert client.post(f"/games/{game['id']}/commands", json=bank, headers=auth(tokens[seat])).status_code == 200
+    assert client.get(f"/games/{game['id']}").get_json()["status"] == "finished"
+    return game, key, tokens
+
+
+def _undo_and_draw(client, game, key, tokens):
+    undone = client.post(f"/games/{game['id']}/undo", json={"to_version": game["version"]}, headers=auth(key))
+    assert undone.status_code == 200
+    drew = client.post(f"/games/{game['id']}/commands", json={"command": {"type": "draw"}}, headers=auth(tokens[0]))
+    assert drew.status_code == 200
+
+
+def _undone_at_first(target, name, client, game, key, tokens, monkeypatch, when=lambda *a, **k: True):
+    """``target.name`` undoes the game and draws anew the first time it is called as ``when`` says."""
+    real, raced = getattr(target, name), []
+
+    def racing(*args, **kwargs):
+        answer = None if name == "load" else real(*args, **kwargs)
+        if not raced and when(*args, **kwargs):
+            raced.append(True)
+            _undo_and_draw(client, game, key, tokens)
+        return real(*args, **kwargs) if name == "load" else answer
+
+    monkeypatch.setattr(target, name, racing)
+    return raced
+
+
+@pytest.mark.parametrize("path", ["states", "replay", "export"])
+def test_a_read_across_an_undo_of_a_finished_game_shows_no_new_secret(client, runtime, monkeypatch, path):
+    """Past states, replays and exports decide what they reveal on the game as first read: an integrator's undo
+    landing between that read and the next (the game back in play, a seat drawing anew) must not show the new
+    draw, which is a secret again."""
+    game, key, tokens = _finished_keyed_game(client, runtime)
+    if path == "export":
+        raced = _undone_at_first(runtime.store, "verify", client, game, key, tokens, monkeypatch)
+        url = f"/games/{game['id']}/export"
+    else:
+        at_version = lambda *a, **k: k.get("at_version") is not None  # noqa: E731
+        raced = _undone_at_first(runtime.service, "load", client, game, key, tokens, monkeypatch, at_version)
+        url = (
+            f"/games/{game['id']}/states/{game['version'] + 1}"
+            if path == "states"
+            else f"/games/{game['id']}/replay?after=1"
+        )
+    answer = client.get(url)  # a spectator
+    now = runtime.service.load(game["id"])
+    assert raced and now.status == "active"
+    assert str(now.state.secrets[0]) not in answer.get_data(as_text=True), answer.get_data(as_text=True)[:400]
