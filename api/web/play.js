@@ -23,7 +23,7 @@ export async function loadBoard(name) {
 }
 
 export async function showTable(main, gameId) {
-  const token = seatToken(gameId);
+  const token = await seatToken(gameId);
   const t = {
     id: gameId, token, game: null, etag: null, legal: null, type: null, board: null,
     log: [], generation: null, busy: false, error: '', clockAt: 0,

@@ -5,7 +5,7 @@ import { words, namer } from './events.js';
 import { loadBoard, logItem } from './play.js';
 
 export async function showReplay(main, gameId) {
-  const token = seatToken(gameId);
+  const token = await seatToken(gameId);
   const { data: game } = await api('GET', `/games/${gameId}`, { token });
   const type = await gameType(game.game_type);
   const board = await loadBoard(game.game_type);

@@ -79,19 +79,32 @@ export function seatName(seat) {
   return seat.name || `Player ${seat.seat + 1}`;
 }
 
-/** The seat token for a game: from the URL fragment (#seat=...) first, then localStorage. */
-export function seatToken(gameId) {
+/** The seat token for a game: from the URL fragment (#seat=...) first, then localStorage. A link's token is kept
+ * for later visits only if this browser keeps none for the game, or the server refuses the one it keeps (its seat
+ * tokens were reissued): a link someone else made must not replace the seat this browser holds. */
+export async function seatToken(gameId) {
   const key = `tradewinds:seat:${gameId}`;
   const fragment = new URLSearchParams(location.hash.slice(1));
   const fromUrl = fragment.get('seat');
   if (fromUrl) {
-    localStorage.setItem(key, fromUrl);
     // the token stays in this browser only: drop it from the address bar and the history entry
     history.replaceState(null, '', location.pathname + location.search);
+    const kept = localStorage.getItem(key);
+    if (kept === null || kept === fromUrl || !(await accepted(gameId, kept))) localStorage.setItem(key, fromUrl);
     return fromUrl;
   }
   if (fragment.get('watch') !== null) return null;
   return localStorage.getItem(key);
+}
+
+/** Whether the server still takes ``token`` for this game (anything but a 401 leaves the question open: yes). */
+async function accepted(gameId, token) {
+  try {
+    await api('GET', `/games/${gameId}`, { token });
+    return true;
+  } catch (error) {
+    return !(error instanceof ApiError && error.status === 401);
+  }
 }
 
 export function rememberSeat(gameId, token) {

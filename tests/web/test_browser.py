@@ -846,3 +846,29 @@ def test_the_page_runs_under_its_content_security_policy(live_server, browser, c
         shot(page, "table-under-csp")
     finally:
         strict.close()
+
+
+def test_a_link_with_another_seat_token_does_not_replace_the_seat_this_browser_keeps(live_server, context):
+    """A link's #seat= token is kept only when the browser keeps none for the game, or the server refuses the one it
+    keeps (the seat tokens were reissued): a link someone else made cannot take this browser's seat away."""
+    seats = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
+    made = live_server.client().post("/games", json={"game_type": "puerto_rico", "seats": seats}).get_json()
+    gid, mine, theirs = made["id"], made["seat_tokens"][0]["token"], made["seat_tokens"][1]["token"]
+    page = context.new_page()
+    kept = f"localStorage.getItem('tradewinds:seat:{gid}')"
+    page.goto(f"{live_server.url}/?game={gid}#seat={mine}")
+    page.wait_for_selector(".table-head")
+    assert page.evaluate(kept) == mine
+    for other in ("someone-elses", theirs):  # a made-up token, and another seat's real one
+        page.goto("about:blank")
+        page.goto(f"{live_server.url}/?game={gid}#seat={other}")
+        page.wait_for_function(f"!location.hash && {kept} !== null")
+        page.wait_for_timeout(300)
+        assert page.evaluate(kept) == mine
+    page.goto("about:blank")
+    page.goto(f"{live_server.url}/?game={gid}")
+    page.get_by_text("you are seat 1").wait_for()
+    new = live_server.runtime.service.reissue_tokens(gid)[0]["token"]  # the kept token is refused from now on
+    page.goto("about:blank")
+    page.goto(f"{live_server.url}/?game={gid}#seat={new}")
+    page.wait_for_function(f"{kept} === {new!r}")
