@@ -158,7 +158,10 @@ CODES: dict[str, Code] = {
     "invalid_undo": Code(
         422,
         "That undo target is not allowed",
-        ("`to_version` must be below the current version and not before the end of the set-up."),
+        (
+            "`to_version` must be below the current version and not before the end of the set-up; a game may be "
+            "undone at most 100 times."
+        ),
     ),
     "invalid_cursor": Code(
         422,

@@ -40,6 +40,9 @@ from workers.signing import ALGORITHM, key_id_of, signature_valid
 from workers.sweeper import RetryLater, work_item
 
 RESUME_AFTER = 30.0  # seconds after an undo: its work is written again (``jobs.resume_game``)
+# Undos a game may have (its generation counts them): each keeps its archived moves and its record, which the
+# history and the audit read whole, so a seat free to undo its own moves at once could grow them without end.
+MOST_UNDOS = 100
 EXPORT_FORMAT = "tradewinds-game/2"  # 2: the chain starts from the stream as created; signed head
 # no external_id: an export is public; a seat's private ids are only committed to (workers.game_model.id_commitment)
 EXPORT_SEAT_FIELDS = ("seat", "kind", "name", "level", "forfeited", "resigned")
@@ -73,6 +76,7 @@ class History:
         if integrator is not None:
             if game.info.metadata.get("created_by") != integrator:
                 raise GameError("forbidden", "only the integrator that created this game may truncate it")
+            self._check_undos_left(game)
             self._check_target(game, to_version)
             # an ended tournament table: the tournament's advance (``jobs.advance_tournament``) records its result
             # and may end the tournament, releasing its reservation; the undo takes the tournament's turn from the
@@ -94,6 +98,7 @@ class History:
             return self._settle(game_id, done)
         assert seat is not None
         self._check_seat_may_undo(game)
+        self._check_undos_left(game)
         if game.seats[seat]["kind"] != "human":  # resigned or out of time: the seat's moves are a bot's now
             raise GameError("forbidden", f"seat {seat} is played by a bot now (it resigned or ran out of time)")
         self._check_target(game, to_version)
@@ -194,6 +199,11 @@ class History:
         if len(boundary) == 2 and boundary[0].meta.get("move") == boundary[1].meta.get("move"):
             raise GameError("invalid_undo", f"version {to_version} is inside a move; undo to a version between moves")
 
+    @staticmethod
+    def _check_undos_left(game: LoadedGame) -> None:
+        if game.generation >= MOST_UNDOS:
+            raise GameError("invalid_undo", f"this game has been undone {game.generation} times, the most a game may")
+
     def _check_seat_may_undo(self, game: LoadedGame) -> None:
         if not game.info.metadata.get("undo", True):
             raise GameError("forbidden", "undo is disabled for this game")
@@ -260,6 +270,7 @@ class History:
         record went when it ended), from ``_revival``. ``settle``: schedule the work the change causes now (else
         the caller does, with ``_settle``)."""
         game_id = game.info.stream
+        self._check_undos_left(game)
         status = self.service.load(game_id, at_version=to_version, use_snapshots=False).status
         # the truncation takes no outbox work with it: the work it causes (``after_change`` below) is written after
         # it, so a store that fails in between would leave a bot to act with no turn scheduled; a resume entry,

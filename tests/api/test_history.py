@@ -362,3 +362,20 @@ def test_an_event_page_read_across_an_undo_is_of_one_history(client, runtime, mo
     page = client.get(f"/games/{game['id']}/events?after={before}", headers=auth(tok(game, 0))).get_json()
     assert page["generation"] == 1
     assert [(e["version"], e["type"], e["generation"]) for e in page["events"]][0] == (before + 1, "TurnEnded", 1)
+
+
+def test_a_game_may_be_undone_a_hundred_times(client, runtime, monkeypatch):
+    """Each undo keeps its archived moves and its record, which the history and the audit read whole: a seat free
+    to take back its own moves at once stops at ``MOST_UNDOS``, with a 422 that says so."""
+    from workers import history
+
+    monkeypatch.setattr(history, "MOST_UNDOS", 3)
+    game = create_secret_game(client, seats=2, rounds=3)
+    before = game["version"]
+    for _ in range(3):
+        assert move(client, game, 0, {"type": "bank", "amount": 3}).status_code == 200
+        assert undo(client, game, before, auth(tok(game, 0))).get_json()["status"] == "done"
+    assert move(client, game, 0, {"type": "bank", "amount": 3}).status_code == 200
+    refused = undo(client, game, before, auth(tok(game, 0)))
+    assert refused.status_code == 422 and "undone 3 times, the most a game may" in refused.get_json()["detail"]
+    assert len(client.get(f"/games/{game['id']}/history").get_json()["truncations"]) == 3
