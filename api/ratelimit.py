@@ -42,7 +42,8 @@ from workers.apikeys import is_api_key
 log = logging.getLogger(__name__)
 
 WINDOW = 60
-UNLIMITED_PATHS = ("/health", "/livez", "/readyz", "/metrics")  # probes and scrapers, from the operator's side
+# probes and scrapers, from the operator's side: these paths exactly (``/metrics/x`` or ``/healthz`` count)
+UNLIMITED_PATHS = frozenset(("/health", "/livez", "/readyz", "/metrics"))
 SETTINGS = {  # app.config name: (environment variable, default requests a minute)
     "RATE_LIMIT_PER_MINUTE": ("TRADEWINDS_RATE_LIMIT", 600),
     "RATE_LIMIT_ANONYMOUS_PER_MINUTE": ("TRADEWINDS_RATE_LIMIT_ANONYMOUS", 600),
@@ -185,7 +186,7 @@ def install(app: Flask, limit_per_minute: int | None = None) -> None:
     @app.before_request
     def limit():
         req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
-        if req.method == "OPTIONS" or req.path.startswith(UNLIMITED_PATHS):
+        if req.method == "OPTIONS" or req.path in UNLIMITED_PATHS:
             return None
         try:
             token = bearer_token()

@@ -135,6 +135,11 @@ def test_probes_are_not_limited(runtime):
     client = client_at(app_with(runtime, anonymous=1), "203.0.113.5")
     assert [r.status_code for r in statuses(client, 5, "/health")] == [200] * 5
     assert "RateLimit" not in client.get("/health").headers
+    for path in ("/livez", "/readyz"):
+        assert client.get(path).status_code in (200, 503)
+    # only those paths: a path that merely begins like one counts (this address's one request a minute)
+    assert [r.status_code for r in statuses(client, 2, "/healthz")] == [404, 429]
+    assert client.get("/metrics/x").status_code == 429
 
 
 def test_a_zero_limit_turns_a_policy_off(runtime):
