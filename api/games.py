@@ -547,9 +547,10 @@ class PastState(MethodView):
             if not 1 <= version <= current.version:
                 raise ApiError("unknown_version", f"version must be between 1 and {current.version}")
             past = svc.load(game_id, at_version=version)
-            # what is revealed is decided on ``current``: an undo between the two reads (a finished game back in
-            # play, its seats drawing anew) would show the new history's secrets as the old one's
-            if past.generation == current.generation:
+            # what is revealed is decided on ``current``: an undo between the reads (a finished game back in play,
+            # its seats drawing anew) would show the new history's secrets as the old one's. The stream's
+            # generation is read again after the past state's events were: unchanged, they were the same history
+            if svc.info(game_id).generation == current.generation:
                 break
         else:
             raise ApiError("busy", "the game was undone again and again while it was read; retry")

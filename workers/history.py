@@ -353,9 +353,9 @@ class History:
         start = self.service.load(game_id, at_version=after) if 0 < after < last else None
         state = start.state if start else rules.initial_state()
         events = self.store.read(game_id, after + 1, last) if after < last else []
-        if (start is not None and start.generation != game.generation) or any(
-            event.generation > game.generation for event in events
-        ):
+        # the stream's generation read again after the events: unchanged, the start and the events were the game's
+        # history as first read
+        if self.store.stream_info(game_id).generation != game.generation:
             return None
         for event in events:
             state = facts.rules_evolve(rules, state, event.data)

@@ -220,3 +220,32 @@ def test_a_read_across_an_undo_of_a_finished_game_shows_no_new_secret(client, ru
     now = runtime.service.load(game["id"])
     assert raced and now.status == "active"
     assert str(now.state.secrets[0]) not in answer.get_data(as_text=True), answer.get_data(as_text=True)[:400]
+
+
+def test_a_past_state_read_when_an_undo_lands_inside_its_own_load_shows_no_new_secret(client, runtime, monkeypatch):
+    """The past state's load reads the stream's record and then its events: an undo landing between those two
+    (its record says the old generation, its events are the new history's) is caught by reading the generation
+    again afterwards."""
+    game, key, tokens = _finished_keyed_game(client, runtime)
+    svc = runtime.service
+    real_load, real_info = svc.load, svc.info
+    armed, raced = [], []
+
+    def load(game_id, at_version=None, *args, **kwargs):
+        if at_version is not None and not raced:
+            armed.append(True)
+        return real_load(game_id, at_version, *args, **kwargs)
+
+    def info(game_id):
+        got = real_info(game_id)
+        if armed and not raced:  # the record is read (the old generation): the undo and a draw land now
+            raced.append(True)
+            _undo_and_draw(client, game, key, tokens)
+        return got
+
+    monkeypatch.setattr(svc, "load", load)
+    monkeypatch.setattr(svc, "info", info)
+    answer = client.get(f"/games/{game['id']}/states/{game['version'] + 1}")  # a spectator
+    now = real_load(game["id"])
+    assert raced and now.status == "active"
+    assert str(now.state.secrets[0]) not in answer.get_data(as_text=True)
