@@ -33,7 +33,7 @@ HEARTBEAT_TTL = 3  # seconds without a heartbeat before a started job counts as 
 # A job's named lock (``try_lock``) lives this long in Redis and is renewed every HEARTBEAT_EVERY while the job runs:
 # the lock of a worker that died (SIGKILL, OOM) frees itself within LOCK_LEASE, whatever the job's own timeout.
 LOCK_LEASE = 10.0
-FILE_LOCKS = 1024  # the lock files of a server without Redis (``FileLocks``)
+FILE_LOCKS = 4096  # the lock files of a server without Redis (``FileLocks``)
 REDIS_DOWN_PAUSE = 2.0  # after a failed enqueue, leave work to the sweeper for this long
 
 
@@ -116,13 +116,26 @@ class FileLocks:
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
+        # where the folder cannot be made (or there is no flock), this process's own locks, as without a folder
+        self._local: _LocalLocks | None = None
+
+    def try_lock(self, name: str) -> AbstractContextManager[None]:
+        if self._local is None:
+            try:
+                import fcntl  # noqa: F401  (POSIX only)
+
+                self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                return self._file_lock(name)
+            except (ImportError, OSError) as exc:
+                log.warning("named locks stay within this process: no lock files in %s (%s)", self.folder, exc)
+                self._local = _LocalLocks()
+        return self._local.try_lock(name)
 
     @contextmanager
-    def try_lock(self, name: str) -> Iterator[None]:
+    def _file_lock(self, name: str) -> Iterator[None]:
         import fcntl
 
         bucket = int.from_bytes(hashlib.blake2b(name.encode(), digest_size=4).digest(), "big") % FILE_LOCKS
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle = os.open(self.folder / f"{bucket:04d}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             try:

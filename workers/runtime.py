@@ -30,8 +30,8 @@ def data_folder(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 def lock_folder(data_dir: str | os.PathLike[str] | None = None) -> Path:
     """The named locks of a server without Redis (``dispatch.FileLocks``): its request processes and its job runner
-    take them here, in the data folder they share."""
-    return data_folder(data_dir) / "locks"
+    take them here, in the data folder they share (made when a lock is first taken, not here)."""
+    return Path(data_dir or os.environ.get("TRADEWINDS_DATA_DIR") or DEFAULT_DATA_DIR).resolve() / "locks"
 
 
 def default_database_url(data_dir: str | None = None) -> str:

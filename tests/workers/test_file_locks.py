@@ -50,3 +50,28 @@ def test_a_request_process_and_the_job_runner_take_the_same_locks(tmp_path):
             pass
         with pytest.raises(RetryLater), requests.try_lock("tournament:t_1"):  # one holder, even in one process
             pass
+
+
+def test_where_no_lock_folder_can_be_made_the_locks_are_the_processes_own(tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    locks = FileLocks(blocked / "locks")  # a folder under a file: it cannot be made
+    with locks.try_lock("tournament:t_1"):
+        with pytest.raises(RetryLater), locks.try_lock("tournament:t_1"):
+            pass
+    with locks.try_lock("tournament:t_1"):
+        pass
+
+
+def test_a_runtime_without_redis_makes_no_folder_until_a_lock_is_taken(tmp_path, monkeypatch):
+    from workers.runtime import Runtime
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRADEWINDS_DATA_DIR", raising=False)
+    runtime = Runtime.build("memory://", None, "in-process")
+    try:
+        assert list(tmp_path.iterdir()) == []
+        with runtime.dispatcher.try_lock("tournament:t_1"):
+            assert (tmp_path / "tradewinds-data" / "locks").is_dir()
+    finally:
+        runtime.close()
