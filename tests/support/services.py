@@ -71,13 +71,17 @@ def scratch_postgres_database(prefix: str = "tradewinds_test") -> Iterator[str]:
 
 
 REDIS_DATABASES = 8  # a test run's processes use at most this many databases: the URL's, then the ones below it
+REDIS_WAIT_SECONDS = 600.0  # how long a process waits for a database when another run holds every one
 _CLAIMED: dict[str, tuple[int, int]] = {}  # URL -> (database, the open lock file that holds it)
 
 
-def claim_redis_database(url: str, preferred: int = 0, lock_dir: str | None = None) -> str:
+def claim_redis_database(
+    url: str, preferred: int = 0, lock_dir: str | None = None, wait: float = REDIS_WAIT_SECONDS
+) -> str:
     """``url`` pointing at a Redis database this process holds until it exits: of the URL's database and the
-    ``REDIS_DATABASES - 1`` below it, the ``preferred``-th below if no other process on this machine holds it,
-    else the first one free, else (every one held) the ``preferred``-th once its holder is done.
+    ``REDIS_DATABASES - 1`` below it (never below 0), the ``preferred``-th below if no other process on this
+    machine holds it, else the first one free; while every one is held (another test run), the first one let go,
+    for up to ``wait`` seconds, then the test fails (or skips) saying so.
 
     A process's tests empty their database before and after each test, so two test runs at once on one machine
     (say a run with ``-n 0`` beside one with xdist) must never share one. A database is held by an exclusive
@@ -85,6 +89,7 @@ def claim_redis_database(url: str, preferred: int = 0, lock_dir: str | None = No
     go at once. The same URL is claimed once per process."""
     import fcntl
     import tempfile
+    import time
 
     if url in _CLAIMED:
         return _with_redis_db(url, _CLAIMED[url][0])
@@ -92,25 +97,28 @@ def claim_redis_database(url: str, preferred: int = 0, lock_dir: str | None = No
     top = int(parts.path.strip("/") or 0)
     choices = [db for db in range(top, top - REDIS_DATABASES, -1) if db >= 0]
     first = choices[min(preferred, len(choices) - 1)]
+    order = [first, *(db for db in choices if db != first)]
     folder = lock_dir or tempfile.gettempdir()
-
-    def lock_file(db: int) -> int:
-        name = f"tradewinds-tests-redis-{parts.hostname}-{parts.port or 6379}-{db}.lock"
-        return os.open(os.path.join(folder, name), os.O_RDWR | os.O_CREAT, 0o600)
-
-    for db in [first, *(db for db in choices if db != first)]:
-        handle = lock_file(db)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(handle)
-            continue
-        _CLAIMED[url] = (db, handle)
-        return _with_redis_db(url, db)
-    handle = lock_file(first)
-    fcntl.flock(handle, fcntl.LOCK_EX)  # every database is some other run's: wait for this one
-    _CLAIMED[url] = (first, handle)
-    return _with_redis_db(url, first)
+    deadline = time.monotonic() + wait
+    while True:
+        for db in order:
+            name = f"tradewinds-tests-redis-{parts.hostname}-{parts.port or 6379}-{db}.lock"
+            handle = os.open(os.path.join(folder, name), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(handle)
+                continue
+            _CLAIMED[url] = (db, handle)
+            return _with_redis_db(url, db)
+        if time.monotonic() >= deadline:
+            require_service(
+                "Redis",
+                f"databases {choices[-1]} to {choices[0]} at {parts.hostname}:{parts.port or 6379} are all held by "
+                "other test processes (another test run, or more processes in this one than databases: point "
+                "TRADEWINDS_TEST_REDIS_URL at a higher database, or run fewer processes)",
+            )
+        time.sleep(0.2)
 
 
 def _with_redis_db(url: str, db: int) -> str:
