@@ -41,7 +41,9 @@ def test_a_second_process_asking_for_the_same_database_gets_another(tmp_path):
 
 def test_a_process_takes_its_own_database_below_the_urls_when_it_is_free(tmp_path):
     assert claim_redis_database("redis://127.0.0.1:2/15", 3, str(tmp_path)) == "redis://127.0.0.1:2/12"
-    assert claim_redis_database("redis://127.0.0.1:3/2", 5, str(tmp_path)) == "redis://127.0.0.1:3/0"
+    assert claim_redis_database("redis://127.0.0.1:3/2", 2, str(tmp_path)) == "redis://127.0.0.1:3/0"
+    with pytest.raises((pytest.skip.Exception, pytest.fail.Exception), match="finds 3 databases from 2 down"):
+        claim_redis_database("redis://127.0.0.1:7/2", 3, str(tmp_path))  # a fourth process: none can be its own
 
 
 def test_with_every_database_held_a_process_takes_the_first_let_go_and_never_goes_below_the_range(tmp_path):
@@ -84,5 +86,5 @@ def test_a_holder_that_dies_lets_its_database_go(tmp_path):
 
 
 def teardown_module():
-    for url in [u for u in services._CLAIMED if any(f":{port}/" in u for port in range(1, 7))]:
+    for url in [u for u in services._CLAIMED if any(f":{port}/" in u for port in range(1, 8))]:
         os.close(services._CLAIMED.pop(url)[1])

@@ -96,7 +96,13 @@ def claim_redis_database(
     parts = urllib.parse.urlsplit(url)
     top = int(parts.path.strip("/") or 0)
     choices = [db for db in range(top, top - REDIS_DATABASES, -1) if db >= 0]
-    first = choices[min(preferred, len(choices) - 1)]
+    if preferred >= len(choices):  # the run's other processes hold them all, until the run ends
+        require_service(
+            "Redis",
+            f"test process {preferred + 1} of this run finds {len(choices)} databases from {top} down: point "
+            "TRADEWINDS_TEST_REDIS_URL at a higher database (15 by default), or run fewer processes",
+        )
+    first = choices[preferred]
     order = [first, *(db for db in choices if db != first)]
     folder = lock_dir or tempfile.gettempdir()
     deadline = time.monotonic() + wait
