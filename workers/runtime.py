@@ -13,7 +13,7 @@ from workers import dispatch, jobs
 from workers.games import GameService
 from workers.signing import KeyFileError, ServerKey, key_file_path
 from workers.sweeper import Sweeper
-from workers.webhooks import delivery_group
+from workers.webhooks import delivery_group, silence_revoked_keys
 
 DEFAULT_DATA_DIR = "tradewinds-data"
 
@@ -115,6 +115,7 @@ class Runtime:
             )
         elif kind == "rq":
             disp.group_of = lambda job, args: delivery_group(store, job, args)
+        silence_revoked_keys(store)  # once per store: keys revoked before a revocation disabled their webhooks
         runtime = cls(store, disp, GameService(store, disp, key=key), database_url, redis_url)
         if kind not in ("rq", "local-runner"):
             jobs.set_runtime(runtime)

@@ -140,9 +140,25 @@ def disabled(store: DocumentStore, sub_id: str) -> Doc | None:
 
 
 def pause(store: DocumentStore, sub_id: str, reason: str = "paused") -> None:
-    """Disable a subscription: nothing more is queued for it and its queue waits, kept, until ``resume``."""
-    if disabled(store, sub_id) is None:
+    """Disable a subscription: nothing more is queued for it and its queue waits, kept, until ``resume``. Its first
+    reason stays, but ``revoked`` (its key was revoked: nobody can resume it) replaces any other."""
+    off = disabled(store, sub_id)
+    if off is None or (reason == "revoked" and off["reason"] != reason):
         store.put_document(DISABLED, sub_id, {"reason": reason, "at": utc_now_iso()})
+
+
+def silence_revoked_keys(store: DocumentStore) -> None:
+    """Once per store: disable the subscriptions of keys revoked before a revocation did so itself
+    (``apikeys.revoke``)."""
+    if store.get_document(INDEXES, "revoked_keys_silenced") is not None:
+        return
+    from workers import apikeys
+
+    for key in apikeys.list_keys(store):
+        if key.revoked:
+            for sub in subscriptions_for(store, key.key_id):
+                pause(store, sub["id"], reason="revoked")
+    store.put_document(INDEXES, "revoked_keys_silenced", {"built_at": utc_now_iso()})
 
 
 def resume(store: DocumentStore, sub: Doc) -> bool:

@@ -250,6 +250,34 @@ def test_a_revoked_keys_subscriptions_send_nothing_more(site, receiver):
     assert webhooks.disabled(runtime.store, sub["id"])["reason"] == "revoked"
 
 
+def test_a_key_revoked_before_revocations_disabled_webhooks_is_silenced_when_a_server_starts(tmp_path):
+    """Before a revocation disabled the key's subscriptions, it only marked the key: a server or worker built on
+    such a store disables them once (and a paused or failing one says ``revoked`` from then on)."""
+    from workers.runtime import Runtime
+
+    url = f"sqlite:///{tmp_path}/old.db"
+    old = Runtime.build(url, None, "inline", str(tmp_path))
+    revoked, _ = apikeys.create_key(old.store, "gone")
+    kept, _ = apikeys.create_key(old.store, "kept")
+    subs = [
+        webhooks.create_subscription(old.store, k.key_id, "https://example.com/h", ["game.turn"])
+        for k in (revoked, kept)
+    ]
+    webhooks.pause(old.store, subs[0]["id"])  # paused by its key, then the key revoked the old way
+    digest, doc = next(
+        (d, doc) for d, doc in old.store.list_documents(apikeys.COLLECTION) if doc["key_id"] == revoked.key_id
+    )
+    old.store.put_document(apikeys.COLLECTION, digest, {**doc, "revoked": True})
+    old.store.delete_document(webhooks.INDEXES, "revoked_keys_silenced")  # a store from before the migration
+    old.close()
+    new = Runtime.build(url, None, "inline", str(tmp_path))
+    try:
+        assert webhooks.disabled(new.store, subs[0]["id"])["reason"] == "revoked"
+        assert webhooks.disabled(new.store, subs[1]["id"]) is None
+    finally:
+        new.close()
+
+
 def test_subscriptions_belong_to_their_key(site, receiver):
     runtime, client, key = site
     _, other = apikeys.create_key(runtime.store, "other")
