@@ -189,9 +189,11 @@ def watch(documents: DocumentStore, game_id: str, record: dict[str, Any]) -> dic
     generation it stopped at), from ``LOOKS``; a table recorded before those had a document of their own keeps them
     in its ``record``."""
     found = documents.get_document(LOOKS, game_id)
-    if found is not None:
-        return found
-    return {"seen_at": record.get("seen_at"), "paused": record.get("paused")}
+    if found is None:
+        return {"seen_at": record.get("seen_at"), "paused": record.get("paused")}
+    if found.get("paused") is None and record.get("paused") is not None:  # paused by a process of before
+        return {**found, "paused": record["paused"]}
+    return found
 
 
 def is_bot_table(metadata: dict[str, Any]) -> bool:
@@ -267,6 +269,10 @@ class Looks:
         if paused is None and now - float(seen.get("seen_at") or 0) < min(30.0, idle_seconds() / 4):
             return False
         documents.put_document(LOOKS, game_id, {"seen_at": now, "paused": None})
+        if doc.get("paused") is not None:  # paused by a process of before, in the record: cleared there once
+            documents.put_document(
+                BOT_TABLES, game_id, {k: v for k, v in doc.items() if k not in ("seen_at", "paused")}
+            )
         if paused is not None:
             resume(game_id)
             return True

@@ -538,3 +538,18 @@ def test_a_preflight_is_no_look(runtime, monkeypatch):
     monkeypatch.setattr(runtime.service.documents, "get_document", lambda *a: (reads.append(a[0]), real(*a))[1])
     assert all(app.test_client().options(f"/games/{gid}/events").status_code == 200 for _ in range(20))
     assert BOT_TABLES not in reads and LOOKS not in reads
+
+
+def test_a_table_paused_in_its_record_by_a_server_of_before_is_resumed_by_a_look(runtime, client):
+    """During an upgrade a server of before may pause a table in its record, where a new one keeps its looks apart:
+    the next look still resumes it, and clears the record's pause once."""
+    game = idle_table(runtime, seen_ago=3600)
+    gid = game.info.stream
+    record = runtime.store.get_document(BOT_TABLES, gid)
+    paused = {"version": game.version, "generation": game.generation, "at": time.time()}
+    runtime.store.put_document(BOT_TABLES, gid, {**record, "paused": paused})  # as the server of before wrote it
+    assert bot_tables.watch(runtime.store, gid, runtime.store.get_document(BOT_TABLES, gid))["paused"] == paused
+    resumed = []
+    assert bot_tables.Looks().look(runtime.store, gid, resume=resumed.append)
+    assert resumed == [gid] and "paused" not in runtime.store.get_document(BOT_TABLES, gid)
+    assert bot_tables.watch(runtime.store, gid, runtime.store.get_document(BOT_TABLES, gid))["paused"] is None
