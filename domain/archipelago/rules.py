@@ -267,15 +267,17 @@ class Archipelago(Rules):
         if len(st.deck) > 1:
             # the top card shows its back (shared by 3 to 5 cards, §3.10 v1.2), not its front: the front is drawn
             # among the deck's cards of that back, and the rest of the deck shuffled. Whether the top card's red
-            # crisis was already resolved is public (it stayed on top), so the draw keeps that too.
+            # crisis was already resolved is public (it stayed on top), which front it is is not: the mark goes
+            # with the front drawn (the mark names a card, so keeping it on the true one would name the front)
             top = st.deck[0]
-            back, resolved = _BACK[top], top in st.resolved_red
-            alike = [
-                i for i, card in enumerate(st.deck) if _BACK[card] == back and (card in st.resolved_red) == resolved
-            ]
+            back = _BACK[top]
+            alike = [i for i, card in enumerate(st.deck) if _BACK[card] == back]
             deck = list(st.deck)
             pick = rng.choice(alike)
             deck[0], deck[pick] = deck[pick], deck[0]
+            if deck[0] != top:
+                marks = st.resolved_red - {top, deck[0]}
+                st.resolved_red = marks | {deck[0]} if top in st.resolved_red else marks
             rest = deck[1:]
             rng.shuffle(rest)
             st.deck = deck[:1] + rest
