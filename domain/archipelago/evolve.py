@@ -157,14 +157,24 @@ def _restack(st: ArchState, ev: dict) -> None:
 @on("Turn0Started")
 def _t0(st: ArchState, ev: dict) -> None:
     st.phase = "TURN0"
-    st.t0 = {"idx": 0, "sub": "place", "tile": None, "hands_set": 0, "relaxed": False, "market_icon": None}
+    st.t0 = {
+        "idx": 0,
+        "sub": "place",
+        "tile": None,
+        "hands_set": 0,
+        "relaxed": False,
+        "market_icon": None,
+        "dealt": 0,  # hands dealt so far (``Turn0HandDealt``); a state of before without it has them all
+    }
 
 
-@on("Turn0HandDealt", "hands", "stack")
+@on("Turn0HandDealt", "hands", "stack", "t0")
 def _hand(st: ArchState, ev: dict) -> None:
     k = len(ev["tiles"])
     st.hands[ev["seat"]] += [list(x) for x in st.stack[:k]]
     st.stack = st.stack[k:]
+    if st.t0 is not None:  # how many hands were dealt: until every seat has one, the stack's top is the next hand's
+        st.t0["dealt"] = st.t0.get("dealt", st.n) + 1
 
 
 @on("Turn0HandSetAside", "hands", "set_aside", "t0")

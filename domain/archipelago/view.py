@@ -22,6 +22,12 @@ def _back(card: str) -> dict:
     }
 
 
+def _dealing(st: ArchState) -> bool:
+    """Whether turn 0's hands are being dealt (a past version between ``Turn0Started`` and the last seat's
+    ``Turn0HandDealt``): the stack's top tile is then the next seat's, whose hand only its holder sees (§3.10)."""
+    return st.phase == "TURN0" and st.t0 is not None and st.t0.get("dealt", st.n) < st.n
+
+
 def _face(tid: str, face: str) -> dict:
     f = face_of(tid, face)
     return {"edges": f.edges, "icons": list(f.icons), "huts": f.huts}
@@ -173,7 +179,9 @@ def view(st: ArchState, seat: int | None, everything: bool = False) -> dict[str,
         "tiles": tiles,
         "units": units,
         "exploration_stack_size": len(st.stack),
-        "exploration_top_face": _face(st.stack[0][0], st.stack[0][1]) if st.stack else None,
+        "exploration_top_face": _face(st.stack[0][0], st.stack[0][1])
+        if st.stack and (everything or not _dealing(st))
+        else None,
         "tile_discard": list(st.tile_discard),
         "set_aside_count": len(st.set_aside),
         "tax_slots_used": st.tax_used,

@@ -427,3 +427,26 @@ def test_the_bots_score_totals_are_the_breakdowns_totals_along_random_games(seat
             st = rules.evolve(st, event)
     assert checked >= 10
     assert any(score_totals(st, seat_stats(st)))
+
+
+def test_a_version_between_turn_0_deals_shows_no_seat_the_tile_dealt_next():
+    """§3.10: a turn-0 hand is its holder's alone. While the hands are dealt one seat after another (past versions
+    a replay can show), the stack's top tile is the next hand's: its face is shown to nobody until every seat has
+    its hand (and to everyone after the end)."""
+    from domain.archipelago.state import face_of
+
+    events = RULES.setup(5, 3, {})
+    shown = []
+    for i, event in enumerate(events):
+        if event["type"] == "Turn0HandDealt":
+            before = RULES.fold(events[:i])
+            for viewer in [s for s in range(3) if s != event["seat"]] + [None]:
+                top = RULES.view(before, viewer)["exploration_top_face"]
+                faces = [face_of(t, f) for t in event["tiles"] for f in "AB"]
+                if top is not None and any(
+                    {"edges": x.edges, "icons": list(x.icons), "huts": x.huts} == top for x in faces
+                ):
+                    shown.append((viewer, event["seat"]))
+            assert RULES.reveal_all(before)["exploration_top_face"] is not None
+    assert shown == []
+    assert RULES.view(RULES.fold(events), None)["exploration_top_face"] is not None  # dealt: the top face is public
