@@ -252,7 +252,9 @@ class History:
                 try:
                     held.enter_context(dispatcher.try_lock(f"tournament:{tournament_id}"))
                 except RetryLater:
-                    raise GameError("busy", "the game's tournament is recording a result; retry in a moment") from None
+                    raise GameError(
+                        "busy", "the game's tournament is busy (a result may be being recorded); retry"
+                    ) from None
             yield
 
     def _truncate(
