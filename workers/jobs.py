@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import nullcontext
 from typing import Any
 
 from domain.bots import make_bot
@@ -200,7 +201,10 @@ def resume_game(game_id: str) -> str:
 
     runtime = get_runtime()
     game = runtime.service.load(game_id)
-    History(runtime.service).retract_taken_back(game)
+    tournament_id = game.info.metadata.get("tournament_id")
+    # a retraction rewrites the tournament's record: in turn with its advance (``RetryLater`` while that runs)
+    with runtime.dispatcher.try_lock(f"tournament:{tournament_id}") if tournament_id else nullcontext():
+        History(runtime.service).retract_taken_back(runtime.service.load(game_id))
     runtime.service.after_change(game)
     return "resumed"
 

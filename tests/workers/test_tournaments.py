@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.api.conftest import auth
 from tests.workers.test_webhooks import Receiver
 from workers import apikeys
@@ -391,6 +393,13 @@ def test_an_undo_whose_retraction_failed_is_retracted_by_its_resume_entry(site, 
     undone = client.post(f"/games/{game_id}/undo", json={"to_version": start, "reason": "ruling"}, headers=auth(key))
     assert undone.status_code == 503 and runtime.service.load(game_id).version == start
     monkeypatch.undo()
+    assert runtime.store.get_document("rated:secret_numbers", game_id) is not None
+    from workers.sweeper import RetryLater
+
+    tournament_id = runtime.service.load(game_id).info.metadata["tournament_id"]
+    with runtime.dispatcher.try_lock(f"tournament:{tournament_id}"):  # the tournament's advance runs
+        with pytest.raises(RetryLater):  # the retraction waits its turn: the job runs again later
+            jobs.resume_game(game_id)
     assert runtime.store.get_document("rated:secret_numbers", game_id) is not None
     assert jobs.resume_game(game_id) == "resumed"  # as the sweeper runs it when due
     assert runtime.store.get_document("rated:secret_numbers", game_id) is None
