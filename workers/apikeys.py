@@ -66,7 +66,6 @@ def revoke(store: DocumentStore, key_id: str) -> bool:
     for digest, doc in store.list_documents(COLLECTION, limit=10_000):
         if doc["key_id"] == key_id:
             store.put_document(COLLECTION, digest, {**doc, "revoked": True})
-            for sub in webhooks.subscriptions_for(store, key_id):
-                webhooks.pause(store, sub["id"], reason="revoked")
+            webhooks.silence_key(store, key_id)
             return True
     return False

@@ -156,9 +156,14 @@ def silence_revoked_keys(store: DocumentStore) -> None:
 
     for key in apikeys.list_keys(store):
         if key.revoked:
-            for sub in subscriptions_for(store, key.key_id):
-                pause(store, sub["id"], reason="revoked")
+            silence_key(store, key.key_id)
     store.put_document(INDEXES, "revoked_keys_silenced", {"built_at": utc_now_iso()})
+
+
+def silence_key(store: DocumentStore, key_id: str) -> None:
+    """A revoked key's subscriptions are disabled (reason ``revoked``): nothing more is queued or sent for them."""
+    for sub in subscriptions_for(store, key_id):
+        pause(store, sub["id"], reason="revoked")
 
 
 def resume(store: DocumentStore, sub: Doc) -> bool:
