@@ -541,27 +541,26 @@ class PastState(MethodView):
     def get(self, game_id, version):
         """The game as it was at a past version (replay), as the caller may see it"""
         svc = service()
-        for _ in range(3):
+
+        def read() -> tuple[dict[str, Any], int]:
+            # what is revealed is decided on ``current``: an undo between the reads (a finished game back in play,
+            # its seats drawing anew) would show the new history's secrets as the old one's
             current = svc.load(game_id)
             seat = caller_seat(current)
             if not 1 <= version <= current.version:
                 raise ApiError("unknown_version", f"version must be between 1 and {current.version}")
             past = svc.load(game_id, at_version=version)
-            # what is revealed is decided on ``current``: an undo between the reads (a finished game back in play,
-            # its seats drawing anew) would show the new history's secrets as the old one's. The stream's
-            # generation is read again after the past state's events were: unchanged, they were the same history
-            if svc.info(game_id).generation == current.generation:
-                break
-        else:
-            raise ApiError("busy", "the game was undone again and again while it was read; retry")
-        state = past.rules.reveal_all(past.state) if current.over else past.rules.view(past.state, seat)
-        return {
-            "game_id": game_id,
-            "version": version,
-            "current_version": current.version,
-            "to_act": [] if past.over else sorted(past.rules.to_act(past.state)),
-            "state": state,
-        }
+            state = past.rules.reveal_all(past.state) if current.over else past.rules.view(past.state, seat)
+            body = {
+                "game_id": game_id,
+                "version": version,
+                "current_version": current.version,
+                "to_act": [] if past.over else sorted(past.rules.to_act(past.state)),
+                "state": state,
+            }
+            return body, current.generation
+
+        return svc.in_one_history(game_id, read)
 
 
 @blp.route("/<game_id:game_id>/resign")

@@ -157,12 +157,13 @@ def resume_point(svc: GameService, info: StreamInfo, last_id: str | None) -> tup
             raise ApiError("invalid_event_id", f"Last-Event-ID {last_id} names a version this game has not reached")
         return version, False
     # an old generation: it ended at the version its undo started from
-    ended = next((t for t in svc.truncations(info.stream) if t.generation == generation + 1), None)
+    undos = svc.truncations(info.stream)
+    ended = next((t for t in undos if t.generation == generation + 1), None)
     if ended is not None and version > ended.from_version:
         raise ApiError(
             "invalid_event_id", f"Last-Event-ID {last_id} names a version generation {generation} never reached"
         )
-    return svc.kept_through(info.stream, generation, min(version, info.version)), True
+    return svc.kept_through(info.stream, generation, min(version, info.version), undos), True
 
 
 def sse(event: str, data: dict, event_id: str | None = None) -> str:

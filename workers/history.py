@@ -337,15 +337,11 @@ class History:
     # ------------------------------------------------------------------------------- replay
     def replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
         """Each step: the event (redacted for the caller until the end) and the state it led to. Read again when an
-        undo lands meanwhile: what is revealed is decided on the game as first read (``busy`` after three)."""
-        for _ in range(3):
-            page = self._replay(game_id, seat, after, limit)
-            if page is not None:
-                return page
-        raise GameError("busy", "the game was undone again and again while it was read; retry")
+        undo lands meanwhile: what is revealed is decided on the game as first read (``in_one_history``)."""
+        return self.service.in_one_history(game_id, lambda: self._replay(game_id, seat, after, limit))
 
-    def _replay(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any] | None:
-        """``replay``'s page, or None when the game's history changed while it was read (an undo)."""
+    def _replay(self, game_id: str, seat: int | None, after: int, limit: int) -> tuple[dict[str, Any], int]:
+        """``replay``'s page, and the generation of the game it decided what to reveal on."""
         game = self.service.load(game_id)
         rules = game.rules
         reveal = game.over
@@ -354,12 +350,7 @@ class History:
         # a cursor at or past the head (the game undone below it meanwhile) has no steps left, as in the event list
         start = self.service.load(game_id, at_version=after) if 0 < after < last else None
         state = start.state if start else rules.initial_state()
-        events = self.store.read(game_id, after + 1, last) if after < last else []
-        # the stream's generation read again after the events: unchanged, the start and the events were the game's
-        # history as first read
-        if self.store.stream_info(game_id).generation != game.generation:
-            return None
-        for event in events:
+        for event in self.store.read(game_id, after + 1, last) if after < last else []:
             state = facts.rules_evolve(rules, state, event.data)
             steps.append(
                 {
@@ -370,7 +361,7 @@ class History:
                     "state": rules.reveal_all(state) if reveal else rules.view(state, seat),
                 }
             )
-        return {
+        page = {
             "game_id": game_id,
             "version": game.version,
             "generation": game.generation,
@@ -378,6 +369,7 @@ class History:
             "steps": steps,
             "next_after": last if last < game.version else None,
         }
+        return page, game.generation
 
     # ---------------------------------------------------------------------------- history
     def truncations(self, game_id: str, seat: int | None) -> list[dict[str, Any]]:

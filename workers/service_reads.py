@@ -6,7 +6,8 @@ store's key-value documents, for the helpers that keep API keys, bot tables, tic
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from eventstore.base import (
     Audience,
@@ -18,6 +19,9 @@ from eventstore.base import (
     Truncation,
     listed_to,
 )
+from workers.game_model import GameError
+
+T = TypeVar("T")
 
 
 class Reads:
@@ -39,11 +43,24 @@ class Reads:
     def truncations(self, game_id: str) -> list[Truncation]:
         return self.store.truncations(game_id)
 
-    def kept_through(self, game_id: str, generation: int, version: int) -> int:
+    def kept_through(
+        self, game_id: str, generation: int, version: int, truncations: list[Truncation] | None = None
+    ) -> int:
         """How far the history that stood at ``version`` in ``generation`` is still the game's: ``version``, or the
         lowest version an undo since went back to (a follower resumes there, a webhook sync starts there, a keyed
-        move stands only if its last event is at most that)."""
-        return min([version] + [t.to_version for t in self.truncations(game_id) if t.generation > generation])
+        move stands only if its last event is at most that). ``truncations``: the game's, if the caller read them."""
+        undos = self.truncations(game_id) if truncations is None else truncations
+        return min([version] + [t.to_version for t in undos if t.generation > generation])
+
+    def in_one_history(self, game_id: str, read: Callable[[], tuple[T, int]]) -> T:
+        """``read()``'s answer, of one history of the game: ``read`` returns its answer and the generation it
+        decided what to reveal on; the stream's generation is read again after it, and while an undo changed it
+        meanwhile, ``read`` runs again (``busy`` after three)."""
+        for _ in range(3):
+            answer, generation = read()
+            if self.store.stream_info(game_id).generation == generation:
+                return answer
+        raise GameError("busy", "the game was undone again and again while it was read; retry")
 
     def status_of(self, game_id: str) -> str:
         """The game's status, or ``gone`` when there is no such game (any more)."""
